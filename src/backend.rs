@@ -1,0 +1,162 @@
+//! The compute device: burn on wgpu (WebGPU in a browser, Vulkan natively) or burn's pure-Rust
+//! CPU backend (`flex`), chosen at run time, with a description of the adapter for the UI.
+//!
+//! Everything that touches the device is created here and nowhere else, so the model code can
+//! take a `&ComputeDevice` and not care which backend it runs on.
+
+use burn::tensor::Device;
+use serde::{Deserialize, Serialize};
+
+/// Which burn backend a [`ComputeDevice`] runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BackendKind {
+    /// burn-wgpu: WebGPU in the browser, Vulkan/Metal/DX12 natively.
+    Wgpu,
+    /// burn-flex, burn's portable CPU backend (SIMD128 on wasm).
+    Cpu,
+}
+
+impl BackendKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendKind::Wgpu => "wgpu",
+            BackendKind::Cpu => "cpu",
+        }
+    }
+}
+
+/// What the user asked for. `Auto` means: wgpu if an adapter is there, else the CPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum BackendPreference {
+    #[default]
+    Auto,
+    Wgpu,
+    Cpu,
+}
+
+impl std::str::FromStr for BackendPreference {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(Self::Auto),
+            "wgpu" | "webgpu" | "gpu" => Ok(Self::Wgpu),
+            "cpu" => Ok(Self::Cpu),
+            other => Err(format!("unknown backend {other:?}: expected auto, wgpu or cpu")),
+        }
+    }
+}
+
+/// The adapter as the UI and the CLI describe it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AdapterDescription {
+    /// The graphics API wgpu went through ("Vulkan", "BrowserWebGpu"), or "cpu".
+    pub api: String,
+    pub name: String,
+    pub vendor: String,
+    /// "Cpu", "IntegratedGpu", "DiscreteGpu", … as wgpu reports it.
+    pub device_type: String,
+    pub driver: String,
+    /// The browser's own `GPUAdapterInfo.architecture` ("swiftshader" for Chromium's software adapter).
+    pub architecture: String,
+    /// The browser's `isFallbackAdapter`: a software adapter the browser keeps as a last resort.
+    pub is_fallback_adapter: Option<bool>,
+}
+
+/// Adapter limits that decide whether a model fits; tensors larger than a binding are split.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AdapterLimits {
+    pub max_storage_buffer_binding_size: u64,
+    pub max_buffer_size: u64,
+}
+
+/// Everything known about the device in use, sent to the page and printed by the CLI.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BackendInfo {
+    pub backend: BackendKind,
+    pub adapter: AdapterDescription,
+    /// `None` on the CPU backend, which has no binding limits.
+    pub limits: Option<AdapterLimits>,
+    /// Why wgpu was not used when it was wanted (no `navigator.gpu`, no adapter, …).
+    pub fallback_reason: Option<String>,
+}
+
+/// A burn device plus its description.
+#[derive(Debug, Clone)]
+pub struct ComputeDevice {
+    pub device: Device,
+    pub info: BackendInfo,
+}
+
+impl ComputeDevice {
+    /// burn's CPU backend. Always available.
+    pub fn cpu() -> Self {
+        ComputeDevice {
+            device: Device::flex(),
+            info: BackendInfo {
+                backend: BackendKind::Cpu,
+                adapter: AdapterDescription {
+                    api: "cpu".into(),
+                    name: "burn-flex".into(),
+                    device_type: "Cpu".into(),
+                    ..Default::default()
+                },
+                limits: None,
+                fallback_reason: None,
+            },
+        }
+    }
+
+    /// burn-wgpu on the default adapter. Asynchronous because the browser's `requestAdapter`
+    /// and `requestDevice` are; natively it resolves at once.
+    pub async fn wgpu() -> Result<Self, String> {
+        let (device, setup) = Device::wgpu_options()
+            .init_with_setup_async()
+            .await
+            .map_err(|e| format!("wgpu initialisation failed: {e}"))?;
+        Ok(ComputeDevice { device, info: describe_wgpu(&setup) })
+    }
+
+    /// wgpu when it is there and wanted, the CPU otherwise; the reason for a fallback is kept.
+    pub async fn choose(preference: BackendPreference) -> Result<Self, String> {
+        match preference {
+            BackendPreference::Cpu => Ok(Self::cpu()),
+            BackendPreference::Wgpu => Self::wgpu().await,
+            BackendPreference::Auto => match Self::wgpu().await {
+                Ok(device) => Ok(device),
+                Err(reason) => {
+                    let mut device = Self::cpu();
+                    device.info.fallback_reason = Some(reason);
+                    Ok(device)
+                }
+            },
+        }
+    }
+}
+
+fn describe_wgpu(setup: &burn::tensor::wgpu::WgpuSetup) -> BackendInfo {
+    let info = setup.adapter.get_info();
+    let limits = setup.adapter.limits();
+    BackendInfo {
+        backend: BackendKind::Wgpu,
+        adapter: AdapterDescription {
+            api: format!("{:?}", setup.backend),
+            name: info.name,
+            vendor: format!("{:#06x}", info.vendor),
+            device_type: format!("{:?}", info.device_type),
+            driver: [info.driver, info.driver_info]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" "),
+            architecture: String::new(),
+            is_fallback_adapter: None,
+        },
+        limits: Some(AdapterLimits {
+            max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
+            max_buffer_size: limits.max_buffer_size,
+        }),
+        fallback_reason: None,
+    }
+}

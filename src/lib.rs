@@ -1,0 +1,17 @@
+//! lingualens: evaluate small language models on benchmarks in low-resource languages,
+//! in a browser tab (wasm32 + WebGPU) or from the command line, with one engine.
+//!
+//! Read `ARCHITECTURE.md` first: it maps these modules onto the data flow
+//! model file → tensors → tokens → logits → option scores → results → live UI.
+
+pub mod error;
+
+pub mod backend;
+pub mod formats;
+pub mod selftest;
+pub mod web;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+
+pub use error::{Error, Result};

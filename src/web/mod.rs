@@ -1,0 +1,15 @@
+//! The browser front end. Two wasm entry points share this module:
+//! - `page` runs on the UI thread: it owns the DOM and never computes.
+//! - `worker` runs in a dedicated Web Worker: it owns the device and the model.
+//!
+//! They talk only through the typed messages in `protocol`, which compile on every target so that
+//! the CLI and the native tests can check them too.
+
+pub mod protocol;
+
+#[cfg(target_arch = "wasm32")]
+mod dom;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;

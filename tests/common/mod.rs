@@ -1,0 +1,324 @@
+//! Shared helpers for the tests that drive a real headless Chromium: a static file server for the
+//! trunk bundle and a minimal WebDriver client for Debian's chromedriver.
+//!
+//! The browser tests need the release bundle (`trunk build --release`, done by `scripts/test.sh`)
+//! and `chromium` + `chromium-driver`. When those are missing they skip with a message, unless
+//! `LINGUALENS_REQUIRE_BROWSER=1` (set by `scripts/test.sh` and so by CI), where they fail.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// Flags every Chromium start needs on these machines: no sandbox (we are root in a container),
+/// a fresh profile, and none of the background traffic that a closed network refuses.
+pub const BASE_CHROMIUM_FLAGS: &[&str] = &[
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--window-size=1366,768",
+];
+
+/// The one extra flag that makes Chromium expose WebGPU on its software adapter (SwiftShader)
+/// on a machine without a GPU. Without it `requestAdapter()` returns null.
+pub const WEBGPU_FLAG: &str = "--enable-unsafe-webgpu";
+
+pub fn browser_required() -> bool {
+    std::env::var("LINGUALENS_REQUIRE_BROWSER").is_ok_and(|v| v == "1")
+}
+
+/// Where trunk put the bundle, if it is there.
+pub fn bundle_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("LINGUALENS_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("dist"));
+    dir.join("index.html").is_file().then_some(dir)
+}
+
+/// Either everything a browser test needs, or the reason it can't run.
+pub fn browser_prerequisites() -> Result<PathBuf, String> {
+    let dist = bundle_dir().ok_or("no browser bundle: run `trunk build --release` (scripts/test.sh does)")?;
+    if which("chromedriver").is_none() {
+        return Err("chromedriver is not installed (Debian package chromium-driver)".into());
+    }
+    Ok(dist)
+}
+
+/// Returns the bundle, or `None` after saying plainly why the test is skipped.
+pub fn browser_or_skip(test: &str) -> Option<PathBuf> {
+    match browser_prerequisites() {
+        Ok(dist) => Some(dist),
+        Err(reason) if browser_required() => panic!("{test}: {reason}"),
+        Err(reason) => {
+            eprintln!("SKIPPED {test}: {reason}");
+            None
+        }
+    }
+}
+
+fn which(program: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|dir| Path::new(dir).join(program))
+        .find(|p| p.is_file())
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Static file server
+
+/// Serves `root` on 127.0.0.1 until the test process ends. Enough HTTP for a browser: GET and
+/// HEAD, the right content types (wasm must be `application/wasm` for streaming compilation).
+pub struct StaticServer {
+    pub port: u16,
+}
+
+impl StaticServer {
+    pub fn start(root: PathBuf) -> StaticServer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind the static server");
+        let port = listener.local_addr().expect("server address").port();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let root = root.clone();
+                std::thread::spawn(move || {
+                    let _ = serve_one(stream, &root);
+                });
+            }
+        });
+        StaticServer { port }
+    }
+
+    pub fn url(&self, path_and_query: &str) -> String {
+        format!("http://127.0.0.1:{}/{}", self.port, path_and_query.trim_start_matches('/'))
+    }
+}
+
+fn serve_one(stream: TcpStream, root: &Path) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
+            break;
+        }
+    }
+    let mut parts = request_line.split_whitespace();
+    let method = parts.next().unwrap_or("");
+    let target = parts.next().unwrap_or("/");
+    let path = target.split(['?', '#']).next().unwrap_or("/");
+    let relative = if path.ends_with('/') { format!("{path}index.html") } else { path.to_string() };
+    let safe = !relative.split('/').any(|segment| segment == "..");
+    let file = root.join(relative.trim_start_matches('/'));
+    let mut stream = stream;
+    match (safe, std::fs::read(&file)) {
+        (true, Ok(body)) => {
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+                content_type(&file),
+                body.len()
+            );
+            stream.write_all(head.as_bytes())?;
+            if method != "HEAD" {
+                stream.write_all(&body)?;
+            }
+        }
+        _ => {
+            let body = b"not found";
+            let head = format!(
+                "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            stream.write_all(head.as_bytes())?;
+            stream.write_all(body)?;
+        }
+    }
+    stream.flush()
+}
+
+fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" => "text/javascript; charset=utf-8",
+        "wasm" => "application/wasm",
+        "css" => "text/css; charset=utf-8",
+        "json" => "application/json",
+        "ttf" => "font/ttf",
+        "woff2" => "font/woff2",
+        "png" => "image/png",
+        "svg" => "image/svg+xml",
+        _ => "application/octet-stream",
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// WebDriver
+
+/// A chromedriver process and one Chromium session on it, both ended on drop.
+pub struct Browser {
+    driver: Child,
+    base: String,
+    session: String,
+    _profile: TempDir,
+}
+
+impl Browser {
+    /// Starts Debian's Chromium, headless, with the base flags plus `extra_flags`.
+    pub fn start(extra_flags: &[&str]) -> Browser {
+        let port = free_port();
+        let driver = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let base = format!("http://127.0.0.1:{port}");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while ureq::get(&format!("{base}/status")).call().is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not come up on port {port}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+
+        let profile = TempDir::new("chromium-profile");
+        let mut args: Vec<String> = BASE_CHROMIUM_FLAGS.iter().map(|s| s.to_string()).collect();
+        args.push(format!("--user-data-dir={}", profile.path.display()));
+        args.extend(extra_flags.iter().map(|s| s.to_string()));
+        let mut options = json!({ "args": args });
+        // Debian's /usr/bin/chromium is a wrapper script; give chromedriver the real binary.
+        if Path::new("/usr/lib/chromium/chromium").is_file() {
+            options["binary"] = json!("/usr/lib/chromium/chromium");
+        }
+        let capabilities = json!({
+            "capabilities": { "alwaysMatch": { "browserName": "chrome", "goog:chromeOptions": options } }
+        });
+        let mut browser = Browser { driver, base, session: String::new(), _profile: profile };
+        let created = browser.post("/session", capabilities);
+        browser.session = created["sessionId"].as_str().expect("a WebDriver session id").to_string();
+        browser
+    }
+
+    fn post(&self, path: &str, body: Value) -> Value {
+        let url = format!("{}{}", self.base, path);
+        let response = ureq::post(&url)
+            .config()
+            .http_status_as_error(false)
+            .build()
+            .send_json(body)
+            .unwrap_or_else(|e| panic!("WebDriver POST {path}: {e}"));
+        let status = response.status();
+        let value: Value = response.into_body().read_json().unwrap_or_else(|e| panic!("WebDriver POST {path}: {e}"));
+        // WebDriver reports a failure with a non-2xx status and {"value": {"error", "message"}}.
+        if !status.is_success() {
+            panic!("WebDriver POST {path} failed ({status}): {}", value["value"]);
+        }
+        value["value"].clone()
+    }
+
+    fn get(&self, path: &str) -> Value {
+        let url = format!("{}{}", self.base, path);
+        let mut response = ureq::get(&url).call().unwrap_or_else(|e| panic!("WebDriver GET {path}: {e}"));
+        let value: Value = response.body_mut().read_json().unwrap_or_else(|e| panic!("WebDriver GET {path}: {e}"));
+        value["value"].clone()
+    }
+
+    pub fn goto(&self, url: &str) {
+        self.post(&format!("/session/{}/url", self.session), json!({ "url": url }));
+    }
+
+    /// Runs `script` (a function body; `arguments` holds `args`) in the page and returns its value.
+    pub fn eval(&self, script: &str, args: Value) -> Value {
+        self.post(&format!("/session/{}/execute/sync", self.session), json!({ "script": script, "args": args }))
+    }
+
+    /// Polls `script` until it returns something other than null/false, or panics after `timeout`.
+    pub fn wait_for(&self, what: &str, script: &str, timeout: Duration) -> Value {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let value = self.eval(script, json!([]));
+            if !(value.is_null() || value == json!(false)) {
+                return value;
+            }
+            if Instant::now() > deadline {
+                let page = self.eval("return document.body ? document.body.innerText : ''", json!([]));
+                panic!("timed out after {timeout:?} waiting for {what}; the page says:\n{}", page.as_str().unwrap_or(""));
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    /// Saves a PNG of the viewport.
+    pub fn screenshot(&self, path: &Path) {
+        let encoded = self.get(&format!("/session/{}/screenshot", self.session));
+        let bytes = decode_base64(encoded.as_str().unwrap_or(""));
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        std::fs::write(path, bytes).expect("write screenshot");
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = ureq::delete(&format!("{}/session/{}", self.base, self.session)).call();
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+pub fn screenshot_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots").join(name)
+}
+
+fn decode_base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let sextets: Vec<u8> = text.bytes().filter_map(value).collect();
+    sextets
+        .chunks(4)
+        .flat_map(|c| {
+            let n = c.iter().enumerate().fold(0u32, |n, (i, &s)| n | (s as u32) << (18 - 6 * i));
+            let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+            bytes.into_iter().take(c.len().saturating_sub(1))
+        })
+        .collect()
+}
+
+/// A directory removed on drop.
+pub struct TempDir {
+    pub path: PathBuf,
+}
+
+impl TempDir {
+    pub fn new(prefix: &str) -> TempDir {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        let path = std::env::temp_dir().join(format!("lingualens-{prefix}-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&path).expect("create a temporary directory");
+        TempDir { path }
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}

@@ -8,6 +8,7 @@ pub mod error;
 
 pub mod backend;
 pub mod formats;
+pub mod quant;
 pub mod tokenizers;
 pub mod selftest;
 pub mod web;

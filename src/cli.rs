@@ -29,6 +29,11 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Inspect benchmark data files.
+    Data {
+        #[command(subcommand)]
+        command: DataCommand,
+    },
     /// Describe a model file: architecture, hyperparameters, tensor types, parameters, bytes.
     ModelInfo {
         /// A GGUF file.
@@ -36,6 +41,16 @@ enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum DataCommand {
+    /// Items found per file and per metadata value, and every anomaly with file:row and reason (JSON).
+    Check {
+        /// Data files or folders (DZEN CSVs; CSV/JSON/JSONL/Parquet tables).
+        #[arg(required = true)]
+        paths: Vec<std::path::PathBuf>,
     },
 }
 
@@ -51,6 +66,7 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Selftest { backend, json } => selftest_command(backend, json),
         Command::ModelInfo { path, json } => model_info_command(&path, json),
+        Command::Data { command: DataCommand::Check { paths } } => data_check_command(&paths),
     }
 }
 
@@ -146,3 +162,15 @@ fn model_info_command(path: &std::path::Path, json: bool) -> ExitCode {
     }
 }
 
+fn data_check_command(paths: &[std::path::PathBuf]) -> ExitCode {
+    match crate::tasks::check_files(paths) {
+        Ok(report) => {
+            println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

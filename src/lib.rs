@@ -9,6 +9,7 @@ pub mod error;
 pub mod backend;
 pub mod formats;
 pub mod quant;
+pub mod scoring;
 pub mod tasks;
 pub mod tokenizers;
 pub mod selftest;

@@ -8,6 +8,7 @@ pub mod error;
 
 pub mod backend;
 pub mod formats;
+pub mod models;
 pub mod quant;
 pub mod scoring;
 pub mod tasks;

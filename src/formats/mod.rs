@@ -4,4 +4,5 @@
 pub mod ggml;
 pub mod gguf;
 pub mod model_info;
+pub mod safetensors;
 pub mod source;

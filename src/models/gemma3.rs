@@ -1,0 +1,123 @@
+//! Gemma 3 (text). Differs from the Llama family in: the embedding is scaled by √hidden; each block
+//! has four RMSNorms (before and after attention, before and after the MLP) whose weights act as
+//! `1 + w`; q and k get a per-head RMSNorm; layers alternate between sliding-window attention
+//! (window `sliding_window`, RoPE base `rope_local_base_freq`) and global attention (`rope_theta`);
+//! scores are scaled by `query_pre_attn_scalar^-1/2`; the MLP uses GELU with the tanh approximation.
+//!
+//! Reference: transformers' `modeling_gemma3.py` (`Gemma3ForCausalLM`).
+
+use burn::tensor::{Device, Tensor};
+
+use crate::error::Result;
+use crate::formats::source::ByteSource;
+use crate::models::config::ModelConfig;
+use crate::models::layers::{attention, attention_mask, gelu_tanh, split_heads, tensor2, token_ids, Linear, RmsNorm, Rope};
+use crate::models::weights::WeightFile;
+
+struct Block {
+    input_norm: RmsNorm,
+    q: Linear,
+    k: Linear,
+    v: Linear,
+    o: Linear,
+    q_norm: RmsNorm,
+    k_norm: RmsNorm,
+    post_attn_norm: RmsNorm,
+    pre_ffn_norm: RmsNorm,
+    gate: Linear,
+    up: Linear,
+    down: Linear,
+    post_ffn_norm: RmsNorm,
+    sliding: bool,
+}
+
+pub struct Gemma3 {
+    cfg: ModelConfig,
+    embed: Tensor<2>,
+    blocks: Vec<Block>,
+    final_norm: RmsNorm,
+    lm_head: Linear,
+    rope_global: Rope,
+    rope_local: Rope,
+}
+
+impl Gemma3 {
+    pub async fn load<S: ByteSource>(w: &WeightFile<S>, cfg: ModelConfig, device: &Device) -> Result<Gemma3> {
+        let mut blocks = Vec::with_capacity(cfg.num_layers);
+        for i in 0..cfg.num_layers {
+            let p = format!("blk.{i}");
+            let cfg = &cfg;
+            let norm = |name: &str| {
+                let full = format!("{p}.{name}.weight");
+                async move { RmsNorm::load(w, &full, cfg, device).await }
+            };
+            let linear = |name: &str| {
+                let full = format!("{p}.{name}");
+                async move { Linear::load(w, &full, cfg, device).await }
+            };
+            blocks.push(Block {
+                input_norm: norm("attn_norm").await?,
+                q: linear("attn_q").await?,
+                k: linear("attn_k").await?,
+                v: linear("attn_v").await?,
+                o: linear("attn_output").await?,
+                q_norm: norm("attn_q_norm").await?,
+                k_norm: norm("attn_k_norm").await?,
+                post_attn_norm: norm("post_attention_norm").await?,
+                pre_ffn_norm: norm("ffn_norm").await?,
+                gate: linear("ffn_gate").await?,
+                up: linear("ffn_up").await?,
+                down: linear("ffn_down").await?,
+                post_ffn_norm: norm("post_ffw_norm").await?,
+                sliding: cfg.sliding_layers.get(i).copied().unwrap_or(false),
+            });
+        }
+        let embed = tensor2(w.get("token_embd.weight", &cfg).await?, device);
+        let lm_head = if w.has("output.weight", cfg.architecture) {
+            Linear::load(w, "output", &cfg, device).await?
+        } else {
+            Linear::from_weight(embed.clone())
+        };
+        Ok(Gemma3 {
+            final_norm: RmsNorm::load(w, "output_norm.weight", &cfg, device).await?,
+            rope_global: Rope::new(cfg.inv_freq(cfg.rope_theta)),
+            rope_local: Rope::new(cfg.inv_freq(cfg.rope_local_theta.unwrap_or(10000.0))),
+            cfg,
+            embed,
+            blocks,
+            lm_head,
+        })
+    }
+
+    /// Logits `[t, vocab]` for `tokens` at positions `0..t`.
+    pub fn forward(&self, tokens: &[u32]) -> Tensor<2> {
+        let device = self.embed.device();
+        let t = tokens.len();
+        let cfg = &self.cfg;
+        let global_mask = attention_mask(t, t, 0, None, &device);
+        let local_mask = attention_mask(t, t, 0, cfg.sliding_window, &device);
+        // transformers multiplies by √hidden rounded to the weights' dtype (f32 here).
+        let scale = (cfg.hidden_size as f32).sqrt();
+        let mut x = self.embed.clone().select(0, token_ids(tokens, &device)).mul_scalar(scale);
+        for b in &self.blocks {
+            let (rope, mask) = if b.sliding { (&self.rope_local, &local_mask) } else { (&self.rope_global, &global_mask) };
+            // 1. Attention: norm, q/k head norms, RoPE, attention, norm, residual.
+            let h = b.input_norm.forward(x.clone());
+            let q = b.q_norm.forward_heads(split_heads(b.q.forward(h.clone()), cfg.num_heads));
+            let k = b.k_norm.forward_heads(split_heads(b.k.forward(h.clone()), cfg.num_kv_heads));
+            let v = split_heads(b.v.forward(h), cfg.num_kv_heads);
+            let (q, k) = (rope.forward(q, 0), rope.forward(k, 0));
+            let a = attention(q, k, v, mask.clone(), cfg.attention_scale(), cfg.attn_logit_softcapping);
+            x = x + b.post_attn_norm.forward(b.o.forward(a));
+            // 2. MLP: norm, down(gelu_tanh(gate(h)) * up(h)), norm, residual.
+            let h = b.pre_ffn_norm.forward(x.clone());
+            let m = gelu_tanh(b.gate.forward(h.clone())) * b.up.forward(h);
+            x = x + b.post_ffn_norm.forward(b.down.forward(m));
+        }
+        let logits = self.lm_head.forward(self.final_norm.forward(x));
+        match cfg.final_logit_softcapping {
+            Some(cap) => logits.div_scalar(cap).tanh().mul_scalar(cap),
+            None => logits,
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! The pieces every architecture is built from, as burn tensor ops that run on any backend.
+//! Shapes are in the names: `[t, d]` is tokens × features, `[h, t, d]` heads × tokens × head_dim.
+
+use burn::tensor::{activation, Device, Int, Tensor, TensorData};
+
+use crate::error::Result;
+use crate::formats::source::ByteSource;
+use crate::models::config::ModelConfig;
+use crate::models::weights::{HostTensor, WeightFile};
+
+pub fn tensor1(t: HostTensor, device: &Device) -> Tensor<1> {
+    let n = t.values.len();
+    Tensor::from_data(TensorData::new(t.values, [n]), device)
+}
+
+pub fn tensor2(t: HostTensor, device: &Device) -> Tensor<2> {
+    let shape = [t.shape[0], t.values.len() / t.shape[0].max(1)];
+    Tensor::from_data(TensorData::new(t.values, shape), device)
+}
+
+/// `y = x Wᵀ + b`. W is kept transposed (`[in, out]`) so the forward pass is one matmul.
+pub struct Linear {
+    weight_t: Tensor<2>,
+    bias: Option<Tensor<1>>,
+}
+
+impl Linear {
+    pub async fn load<S: ByteSource>(w: &WeightFile<S>, name: &str, cfg: &ModelConfig, device: &Device) -> Result<Linear> {
+        let weight_t = tensor2(w.get(&format!("{name}.weight"), cfg).await?, device).transpose();
+        let bias_name = format!("{name}.bias");
+        let bias = if w.has(&bias_name, cfg.architecture) { Some(tensor1(w.get(&bias_name, cfg).await?, device)) } else { None };
+        Ok(Linear { weight_t, bias })
+    }
+
+    pub fn from_weight(weight: Tensor<2>) -> Linear {
+        Linear { weight_t: weight.transpose(), bias: None }
+    }
+
+    /// `[t, in]` → `[t, out]`
+    pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
+        let y = x.matmul(self.weight_t.clone());
+        match &self.bias {
+            Some(b) => y + b.clone().unsqueeze_dim(0),
+            None => y,
+        }
+    }
+}
+
+/// RMSNorm over the last dimension: `x / sqrt(mean(x²) + eps) * w`.
+pub struct RmsNorm {
+    weight: Tensor<1>,
+    eps: f64,
+}
+
+impl RmsNorm {
+    pub async fn load<S: ByteSource>(w: &WeightFile<S>, name: &str, cfg: &ModelConfig, device: &Device) -> Result<RmsNorm> {
+        Ok(RmsNorm { weight: tensor1(w.get(name, cfg).await?, device), eps: cfg.rms_norm_eps })
+    }
+
+    /// `[n, d]` → `[n, d]`
+    pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
+        let inv_rms = x.clone().square().mean_dim(1).add_scalar(self.eps).sqrt().recip();
+        x * inv_rms * self.weight.clone().unsqueeze_dim(0)
+    }
+
+    /// Per-head norm on `[h, t, head_dim]` (Qwen3's and Gemma 3's q/k norms).
+    pub fn forward_heads(&self, x: Tensor<3>) -> Tensor<3> {
+        let [h, t, d] = x.dims();
+        self.forward(x.reshape([h * t, d])).reshape([h, t, d])
+    }
+}
+
+/// Rotary position embedding in transformers' rotate-half form:
+/// `x·cos + rotate_half(x)·sin`, `rotate_half([a, b]) = [-b, a]`.
+pub struct Rope {
+    inv_freq: Vec<f32>,
+}
+
+impl Rope {
+    pub fn new(inv_freq: Vec<f32>) -> Rope {
+        Rope { inv_freq }
+    }
+
+    /// `[h, t, d]` for positions `start..start + t`.
+    pub fn forward(&self, x: Tensor<3>, start: usize) -> Tensor<3> {
+        let [_, t, d] = x.dims();
+        let half = d / 2;
+        let mut cos = Vec::with_capacity(t * d);
+        let mut sin = Vec::with_capacity(t * d);
+        for pos in start..start + t {
+            // As transformers: the angle is computed in f32, and the table is [freqs, freqs].
+            let angles: Vec<f32> = self.inv_freq.iter().map(|f| pos as f32 * f).collect();
+            for _ in 0..2 {
+                cos.extend(angles.iter().map(|a| a.cos()));
+                sin.extend(angles.iter().map(|a| a.sin()));
+            }
+        }
+        let device = x.device();
+        let cos = Tensor::<2>::from_data(TensorData::new(cos, [t, d]), &device).unsqueeze_dim::<3>(0);
+        let sin = Tensor::<2>::from_data(TensorData::new(sin, [t, d]), &device).unsqueeze_dim::<3>(0);
+        let first = x.clone().narrow(2, 0, half);
+        let second = x.clone().narrow(2, half, half);
+        let rotated = Tensor::cat(vec![second.neg(), first], 2);
+        x * cos + rotated * sin
+    }
+}
+
+/// Additive attention mask `[t, t_k]` for queries at `start..start + t` over keys `0..t_k`:
+/// 0 where a query may look, -inf where not (the future; beyond a sliding window).
+pub fn attention_mask(t: usize, t_k: usize, start: usize, window: Option<usize>, device: &Device) -> Tensor<2> {
+    let mut mask = vec![0f32; t * t_k];
+    for i in 0..t {
+        let q = start + i;
+        for k in 0..t_k {
+            let future = k > q;
+            let outside_window = window.is_some_and(|w| q >= w && k <= q - w);
+            if future || outside_window {
+                mask[i * t_k + k] = f32::NEG_INFINITY;
+            }
+        }
+    }
+    Tensor::from_data(TensorData::new(mask, [t, t_k]), device)
+}
+
+/// Scaled dot-product attention with grouped KV heads.
+/// q `[h, t, d]`, k and v `[kv, t_k, d]`, mask `[t, t_k]` → `[t, h·d]`.
+pub fn attention(q: Tensor<3>, k: Tensor<3>, v: Tensor<3>, mask: Tensor<2>, scale: f64, softcap: Option<f64>) -> Tensor<2> {
+    let [h, t, d] = q.dims();
+    let [kv, t_k, _] = k.dims();
+    let group = h / kv;
+    // Each KV head serves `group` consecutive query heads: k0 k0 k1 k1, not k0 k1 k0 k1.
+    let repeat = |x: Tensor<3>| x.unsqueeze_dim::<4>(1).repeat_dim(1, group).reshape([h, t_k, d]);
+    let (k, v) = (repeat(k), repeat(v));
+    let mut scores = q.matmul(k.swap_dims(1, 2)).mul_scalar(scale);
+    if let Some(cap) = softcap {
+        scores = scores.div_scalar(cap).tanh().mul_scalar(cap);
+    }
+    let probs = activation::softmax(scores + mask.unsqueeze_dim(0), 2);
+    probs.matmul(v).swap_dims(0, 1).reshape([t, h * d])
+}
+
+/// `[t, h·d]` → `[h, t, d]`
+pub fn split_heads(x: Tensor<2>, heads: usize) -> Tensor<3> {
+    let [t, hd] = x.dims();
+    x.reshape([t, heads, hd / heads]).swap_dims(0, 1)
+}
+
+pub fn token_ids(tokens: &[u32], device: &Device) -> Tensor<1, Int> {
+    let ids: Vec<i64> = tokens.iter().map(|&t| t as i64).collect();
+    Tensor::from_data(TensorData::new(ids, [tokens.len()]), device)
+}
+
+/// GELU with the tanh approximation (`gelu_pytorch_tanh`).
+pub fn gelu_tanh(x: Tensor<2>) -> Tensor<2> {
+    let inner = (x.clone() + x.clone().powf_scalar(3.0).mul_scalar(0.044715)).mul_scalar((2.0f64 / std::f64::consts::PI).sqrt());
+    x.clone().mul_scalar(0.5) * (inner.tanh().add_scalar(1.0))
+}

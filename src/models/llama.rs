@@ -1,0 +1,129 @@
+//! The Llama family: Llama 3.x and SmolLM2, Qwen2/2.5 (the same with q/k/v biases) and Qwen3 (the
+//! same with an RMSNorm on each query and key head, before RoPE). One file, because these three are
+//! one computation; the differences are the two `Option`s below, loaded when the weights have them.
+//!
+//! Reference: transformers' `modeling_llama.py`, `modeling_qwen2.py`, `modeling_qwen3.py`.
+
+use burn::tensor::{activation, Device, Tensor};
+
+use crate::error::Result;
+use crate::formats::source::ByteSource;
+use crate::models::config::ModelConfig;
+use crate::models::layers::{attention, attention_mask, split_heads, tensor2, token_ids, Linear, RmsNorm, Rope};
+use crate::models::weights::WeightFile;
+
+struct Attention {
+    q: Linear,
+    k: Linear,
+    v: Linear,
+    o: Linear,
+    /// Qwen3 only.
+    q_norm: Option<RmsNorm>,
+    k_norm: Option<RmsNorm>,
+}
+
+struct Mlp {
+    gate: Linear,
+    up: Linear,
+    down: Linear,
+}
+
+struct Block {
+    attn_norm: RmsNorm,
+    attn: Attention,
+    ffn_norm: RmsNorm,
+    mlp: Mlp,
+}
+
+pub struct Llama {
+    cfg: ModelConfig,
+    embed: Tensor<2>,
+    blocks: Vec<Block>,
+    final_norm: RmsNorm,
+    lm_head: Linear,
+    rope: Rope,
+}
+
+/// Qwen3's q/k norms: present in its weights, absent in the others'.
+async fn optional_norm<S: ByteSource>(w: &WeightFile<S>, name: &str, cfg: &ModelConfig, device: &Device) -> Result<Option<RmsNorm>> {
+    if w.has(name, cfg.architecture) {
+        RmsNorm::load(w, name, cfg, device).await.map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
+impl Llama {
+    pub async fn load<S: ByteSource>(w: &WeightFile<S>, cfg: ModelConfig, device: &Device) -> Result<Llama> {
+        let arch = cfg.architecture;
+        let mut blocks = Vec::with_capacity(cfg.num_layers);
+        for i in 0..cfg.num_layers {
+            let p = format!("blk.{i}");
+            blocks.push(Block {
+                attn_norm: RmsNorm::load(w, &format!("{p}.attn_norm.weight"), &cfg, device).await?,
+                attn: Attention {
+                    q: Linear::load(w, &format!("{p}.attn_q"), &cfg, device).await?,
+                    k: Linear::load(w, &format!("{p}.attn_k"), &cfg, device).await?,
+                    v: Linear::load(w, &format!("{p}.attn_v"), &cfg, device).await?,
+                    o: Linear::load(w, &format!("{p}.attn_output"), &cfg, device).await?,
+                    q_norm: optional_norm(w, &format!("{p}.attn_q_norm.weight"), &cfg, device).await?,
+                    k_norm: optional_norm(w, &format!("{p}.attn_k_norm.weight"), &cfg, device).await?,
+                },
+                ffn_norm: RmsNorm::load(w, &format!("{p}.ffn_norm.weight"), &cfg, device).await?,
+                mlp: Mlp {
+                    gate: Linear::load(w, &format!("{p}.ffn_gate"), &cfg, device).await?,
+                    up: Linear::load(w, &format!("{p}.ffn_up"), &cfg, device).await?,
+                    down: Linear::load(w, &format!("{p}.ffn_down"), &cfg, device).await?,
+                },
+            });
+        }
+        let embed = tensor2(w.get("token_embd.weight", &cfg).await?, device);
+        let lm_head = if cfg.tie_word_embeddings || !w.has("output.weight", arch) {
+            Linear::from_weight(embed.clone())
+        } else {
+            Linear::load(w, "output", &cfg, device).await?
+        };
+        let mut inv_freq = cfg.inv_freq(cfg.rope_theta);
+        // GGUF stores Llama 3.1's RoPE scaling as per-frequency divisors.
+        if w.has("rope_freqs.weight", arch) {
+            let factors = w.get("rope_freqs.weight", &cfg).await?.values;
+            inv_freq.iter_mut().zip(factors).for_each(|(f, d)| *f /= d);
+        }
+        Ok(Llama {
+            final_norm: RmsNorm::load(w, "output_norm.weight", &cfg, device).await?,
+            rope: Rope::new(inv_freq),
+            cfg,
+            embed,
+            blocks,
+            lm_head,
+        })
+    }
+
+    /// Logits `[t, vocab]` for `tokens` at positions `0..t`.
+    pub fn forward(&self, tokens: &[u32]) -> Tensor<2> {
+        let device = self.embed.device();
+        let t = tokens.len();
+        let cfg = &self.cfg;
+        let mask = attention_mask(t, t, 0, None, &device);
+        let mut x = self.embed.clone().select(0, token_ids(tokens, &device)); // [t, hidden]
+        for block in &self.blocks {
+            // 1. Attention, pre-norm, residual.
+            let h = block.attn_norm.forward(x.clone());
+            let mut q = split_heads(block.attn.q.forward(h.clone()), cfg.num_heads); // [h, t, d]
+            let mut k = split_heads(block.attn.k.forward(h.clone()), cfg.num_kv_heads);
+            let v = split_heads(block.attn.v.forward(h), cfg.num_kv_heads);
+            if let (Some(qn), Some(kn)) = (&block.attn.q_norm, &block.attn.k_norm) {
+                q = qn.forward_heads(q);
+                k = kn.forward_heads(k);
+            }
+            let (q, k) = (self.rope.forward(q, 0), self.rope.forward(k, 0));
+            let a = attention(q, k, v, mask.clone(), cfg.attention_scale(), None);
+            x = x + block.attn.o.forward(a);
+            // 2. MLP, pre-norm, residual: down(silu(gate(h)) * up(h)).
+            let h = block.ffn_norm.forward(x.clone());
+            let m = activation::silu(block.mlp.gate.forward(h.clone())) * block.mlp.up.forward(h);
+            x = x + block.mlp.down.forward(m);
+        }
+        self.lm_head.forward(self.final_norm.forward(x))
+    }
+}

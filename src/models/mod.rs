@@ -1,0 +1,80 @@
+//! The transformer architectures, as burn tensor code that runs on any backend (wgpu or CPU).
+//!
+//! - [`config`]: one `ModelConfig` from a HF `config.json` or GGUF metadata.
+//! - [`weights`]: named tensors from GGUF or safetensors, in one convention.
+//! - [`layers`]: Linear, RMSNorm, RoPE, the attention mask and attention.
+//! - [`llama`]: Llama 3.x / SmolLM2 / Qwen2 / Qwen3; [`gemma3`]: Gemma 3 text.
+//!
+//! Not yet here: the KV cache (each call runs the whole sequence) and quantized weights kept packed
+//! (they are decoded to f32 on load).
+
+pub mod config;
+pub mod gemma3;
+pub mod layers;
+pub mod llama;
+pub mod weights;
+
+use burn::tensor::{Device, Tensor};
+
+use crate::error::{Error, Result};
+use crate::formats::gguf::GgufFile;
+use crate::formats::safetensors::SafetensorsFile;
+use crate::formats::source::ByteSource;
+use config::{Architecture, ModelConfig};
+use weights::WeightFile;
+
+pub enum Model {
+    Llama(llama::Llama),
+    Gemma3(gemma3::Gemma3),
+}
+
+impl Model {
+    async fn from_weights<S: ByteSource>(w: &WeightFile<S>, cfg: ModelConfig, device: &Device) -> Result<Model> {
+        Ok(match cfg.architecture {
+            Architecture::Llama | Architecture::Qwen2 | Architecture::Qwen3 => Model::Llama(llama::Llama::load(w, cfg, device).await?),
+            Architecture::Gemma3 => Model::Gemma3(gemma3::Gemma3::load(w, cfg, device).await?),
+        })
+    }
+
+    /// A model from a GGUF file, read tensor by tensor.
+    pub async fn from_gguf<S: ByteSource>(source: S, device: &Device) -> Result<(Model, ModelConfig)> {
+        let file = GgufFile::read(&source).await?;
+        let cfg = ModelConfig::from_gguf(&file)?;
+        let w = WeightFile::Gguf { file, source };
+        Ok((Self::from_weights(&w, cfg.clone(), device).await?, cfg))
+    }
+
+    /// A model from a HF `config.json` and one `model.safetensors`.
+    pub async fn from_safetensors<S: ByteSource>(config_json: &str, source: S, device: &Device) -> Result<(Model, ModelConfig)> {
+        let cfg = ModelConfig::from_hf_json("config.json", config_json)?;
+        let file = SafetensorsFile::read(&source).await?;
+        let w = WeightFile::Safetensors { file, source };
+        Ok((Self::from_weights(&w, cfg.clone(), device).await?, cfg))
+    }
+
+    /// A HF folder on disk (config.json + model.safetensors).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub async fn from_hf_folder(dir: &std::path::Path, device: &Device) -> Result<(Model, ModelConfig)> {
+        let config_path = dir.join("config.json");
+        let config = std::fs::read_to_string(&config_path).map_err(|e| Error::new(format!("{}: {e}", config_path.display())))?;
+        let source = crate::formats::source::FileSource::open(dir.join("model.safetensors"))?;
+        Self::from_safetensors(&config, source, device).await
+    }
+
+    /// Logits `[t, vocab]` for every position of `tokens`.
+    pub fn forward(&self, tokens: &[u32]) -> Tensor<2> {
+        match self {
+            Model::Llama(m) => m.forward(tokens),
+            Model::Gemma3(m) => m.forward(tokens),
+        }
+    }
+
+    /// The logits read back to the host, row-major `[t, vocab]`.
+    pub async fn logits(&self, tokens: &[u32]) -> Result<Vec<f32>> {
+        if tokens.is_empty() {
+            return Err(Error::new("no tokens to run"));
+        }
+        let data = self.forward(tokens).into_data_async().await.map_err(|e| Error::new(format!("device read failed: {e:?}")))?;
+        data.try_into_vec::<f32>().map_err(|e| Error::new(format!("unexpected logits data: {e:?}")))
+    }
+}

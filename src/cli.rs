@@ -34,6 +34,36 @@ enum Command {
         #[command(subcommand)]
         command: DataCommand,
     },
+    /// Print the token ids of TEXT as a JSON array (with the BOS the tokenizer adds by default).
+    Tokenize {
+        #[arg(long)]
+        model: std::path::PathBuf,
+        #[arg(long)]
+        text: String,
+    },
+    /// Log-likelihood and is_greedy of each choice after the context, by lm-evaluation-harness's rule (JSON).
+    Score {
+        #[arg(long)]
+        model: std::path::PathBuf,
+        #[arg(long)]
+        context: String,
+        /// A continuation to score; repeat for each choice.
+        #[arg(long = "choice", required = true)]
+        choices: Vec<String>,
+        #[arg(long, value_enum, default_value_t = BackendArg::Cpu)]
+        backend: BackendArg,
+    },
+    /// Write the logits of every position of TEXT to a .npy file ([tokens, vocab], float32).
+    Logits {
+        #[arg(long)]
+        model: std::path::PathBuf,
+        #[arg(long)]
+        text: String,
+        #[arg(long)]
+        out: std::path::PathBuf,
+        #[arg(long, value_enum, default_value_t = BackendArg::Cpu)]
+        backend: BackendArg,
+    },
     /// Describe a model file: architecture, hyperparameters, tensor types, parameters, bytes.
     ModelInfo {
         /// A GGUF file.
@@ -55,6 +85,12 @@ enum DataCommand {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum BackendArg {
+    Cpu,
+    Wgpu,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum SelftestBackend {
     Cpu,
     Wgpu,
@@ -66,6 +102,9 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Selftest { backend, json } => selftest_command(backend, json),
         Command::ModelInfo { path, json } => model_info_command(&path, json),
+        Command::Tokenize { model, text } => report(tokenize_command(&model, &text)),
+        Command::Score { model, context, choices, backend } => report(score_command(&model, &context, &choices, backend)),
+        Command::Logits { model, text, out, backend } => report(logits_command(&model, &text, &out, backend)),
         Command::Data { command: DataCommand::Check { paths } } => data_check_command(&paths),
     }
 }
@@ -173,4 +212,76 @@ fn data_check_command(paths: &[std::path::PathBuf]) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints an error for the person at the terminal and turns it into the exit status.
+fn report(outcome: crate::Result<()>) -> ExitCode {
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn device(backend: BackendArg) -> crate::Result<ComputeDevice> {
+    match backend {
+        BackendArg::Cpu => Ok(ComputeDevice::cpu()),
+        BackendArg::Wgpu => pollster::block_on(ComputeDevice::wgpu()).map_err(crate::Error::new),
+    }
+}
+
+fn tokenize_command(model: &std::path::Path, text: &str) -> crate::Result<()> {
+    // Only the tokenizer is needed, but loading it goes through the model's files either way.
+    let tokenizer = if model.is_dir() {
+        let json = std::fs::read_to_string(model.join("tokenizer.json"))
+            .map_err(|e| crate::Error::new(format!("{}: {e}", model.join("tokenizer.json").display())))?;
+        let config = std::fs::read_to_string(model.join("tokenizer_config.json")).ok();
+        crate::tokenizers::Tokenizer::from_hf_json(&json, config.as_deref())?
+    } else {
+        let file = pollster::block_on(GgufFile::read(&FileSource::open(model)?))?;
+        crate::tokenizers::Tokenizer::from_gguf(&file)?
+    };
+    println!("{}", serde_json::to_string(&tokenizer.encode(text, true, true)).unwrap_or_default());
+    Ok(())
+}
+
+fn score_command(model: &std::path::Path, context: &str, choices: &[String], backend: BackendArg) -> crate::Result<()> {
+    let device = device(backend)?;
+    let lm = pollster::block_on(crate::engine::load(model, &device.device))?;
+    let scores = pollster::block_on(lm.log_likelihoods(context, choices))?;
+    let out = serde_json::json!({ "backend": device.info.backend.name(), "context": context, "choices": scores });
+    println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    Ok(())
+}
+
+fn logits_command(model: &std::path::Path, text: &str, out: &std::path::Path, backend: BackendArg) -> crate::Result<()> {
+    let device = device(backend)?;
+    let lm = pollster::block_on(crate::engine::load(model, &device.device))?;
+    let tokens = lm.tokenizer.encode(text, true, true);
+    let logits = pollster::block_on(lm.model.logits(&tokens))?;
+    let npy = npy_f32(&logits, &[tokens.len(), logits.len() / tokens.len().max(1)]);
+    std::fs::write(out, npy).map_err(|e| crate::Error::new(format!("{}: {e}", out.display())))?;
+    eprintln!("{} tokens x {} logits -> {}", tokens.len(), logits.len() / tokens.len().max(1), out.display());
+    Ok(())
+}
+
+/// A float32 array in numpy's .npy format 1.0.
+fn npy_f32(values: &[f32], shape: &[usize]) -> Vec<u8> {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let shape_text = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
+    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': {shape_text}, }}");
+    // magic (6) + version (2) + length (2) + header + newline is padded to a multiple of 64.
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((header.len() as u16).to_le_bytes());
+    out.extend(header.as_bytes());
+    for v in values {
+        out.extend(v.to_le_bytes());
+    }
+    out
 }

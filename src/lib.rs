@@ -7,6 +7,7 @@
 pub mod error;
 
 pub mod backend;
+pub mod engine;
 pub mod formats;
 pub mod models;
 pub mod quant;

@@ -89,8 +89,8 @@ impl Gemma3 {
         })
     }
 
-    /// Logits `[t, vocab]` for `tokens` at positions `0..t`.
-    pub fn forward(&self, tokens: &[u32]) -> Tensor<2> {
+    /// Logits `[last, vocab]` for the last `last` of `tokens` (at positions `0..t`).
+    pub fn forward(&self, tokens: &[u32], last: usize) -> Tensor<2> {
         let device = self.embed.device();
         let t = tokens.len();
         let cfg = &self.cfg;
@@ -114,6 +114,7 @@ impl Gemma3 {
             let m = gelu_tanh(b.gate.forward(h.clone())) * b.up.forward(h);
             x = x + b.post_ffn_norm.forward(b.down.forward(m));
         }
+        let x = x.narrow(0, t - last, last);
         let logits = self.lm_head.forward(self.final_norm.forward(x));
         match cfg.final_logit_softcapping {
             Some(cap) => logits.div_scalar(cap).tanh().mul_scalar(cap),

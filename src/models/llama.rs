@@ -99,8 +99,8 @@ impl Llama {
         })
     }
 
-    /// Logits `[t, vocab]` for `tokens` at positions `0..t`.
-    pub fn forward(&self, tokens: &[u32]) -> Tensor<2> {
+    /// Logits `[last, vocab]` for the last `last` of `tokens` (at positions `0..t`).
+    pub fn forward(&self, tokens: &[u32], last: usize) -> Tensor<2> {
         let device = self.embed.device();
         let t = tokens.len();
         let cfg = &self.cfg;
@@ -124,6 +124,8 @@ impl Llama {
             let m = activation::silu(block.mlp.gate.forward(h.clone())) * block.mlp.up.forward(h);
             x = x + block.mlp.down.forward(m);
         }
+        // Only the rows that are asked for go through the (vocabulary-sized) output projection.
+        let x = x.narrow(0, t - last, last);
         self.lm_head.forward(self.final_norm.forward(x))
     }
 }

@@ -61,20 +61,25 @@ impl Model {
         Self::from_safetensors(&config, source, device).await
     }
 
-    /// Logits `[t, vocab]` for every position of `tokens`.
-    pub fn forward(&self, tokens: &[u32]) -> Tensor<2> {
+    /// Logits `[last, vocab]` for the last `last` positions of `tokens`.
+    pub fn forward(&self, tokens: &[u32], last: usize) -> Tensor<2> {
         match self {
-            Model::Llama(m) => m.forward(tokens),
-            Model::Gemma3(m) => m.forward(tokens),
+            Model::Llama(m) => m.forward(tokens, last),
+            Model::Gemma3(m) => m.forward(tokens, last),
         }
     }
 
-    /// The logits read back to the host, row-major `[t, vocab]`.
+    /// The logits of every position, read back to the host, row-major `[t, vocab]`.
     pub async fn logits(&self, tokens: &[u32]) -> Result<Vec<f32>> {
-        if tokens.is_empty() {
-            return Err(Error::new("no tokens to run"));
+        self.logits_last(tokens, tokens.len()).await
+    }
+
+    /// The logits of the last `last` positions, row-major `[last, vocab]`.
+    pub async fn logits_last(&self, tokens: &[u32], last: usize) -> Result<Vec<f32>> {
+        if tokens.is_empty() || last == 0 || last > tokens.len() {
+            return Err(Error::new(format!("cannot take the last {last} logits of {} tokens", tokens.len())));
         }
-        let data = self.forward(tokens).into_data_async().await.map_err(|e| Error::new(format!("device read failed: {e:?}")))?;
+        let data = self.forward(tokens, last).into_data_async().await.map_err(|e| Error::new(format!("device read failed: {e:?}")))?;
         data.try_into_vec::<f32>().map_err(|e| Error::new(format!("unexpected logits data: {e:?}")))
     }
 }

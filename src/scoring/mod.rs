@@ -111,7 +111,7 @@ pub(crate) fn py_split(s: &str) -> impl Iterator<Item = &str> {
 }
 
 /// Python's `s.rstrip()`.
-pub(crate) fn py_rstrip(s: &str) -> &str {
+pub fn py_rstrip(s: &str) -> &str {
     s.trim_end_matches(is_py_space)
 }
 

@@ -1,0 +1,111 @@
+//! `lingualens tokenize`, `score` and `logits` as a user runs them, on the fixture models of
+//! `tools/fixtures/models.py`, against the transformers references written beside them.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+/// The text `tools/fixtures/models.py` tokenizes as its "text" sequence.
+const SEQ_TEXT: &str = "The quick brown fox jumps over the lazy dog. 12345 café, naïve 日本!";
+
+fn fixtures() -> Option<PathBuf> {
+    let dir = std::env::var_os("LINGUALENS_FIXTURES").map(|d| PathBuf::from(d).join("models"))?;
+    dir.join("index.json").is_file().then_some(dir)
+}
+
+fn skip() {
+    assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "model fixtures missing");
+    eprintln!("SKIPPED: no model fixtures (set LINGUALENS_FIXTURES; see tools/fixtures/models.py)");
+}
+
+fn run(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_lingualens")).args(args).output().expect("run lingualens");
+    assert!(out.status.success(), "lingualens {args:?}:\n{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn json_file(path: PathBuf) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap()
+}
+
+#[test]
+fn tokenize_matches_the_reference_tokenizer_for_folder_and_gguf() {
+    let Some(dir) = fixtures() else { return skip() };
+    let expected = json_file(dir.join("index.json"))["sequences"]["text"].clone();
+    let folder = dir.join("qwen2");
+    let gguf = dir.join("qwen2/gguf/qwen2-Q4_0.gguf");
+    for model in [folder, gguf] {
+        let ids: Value = serde_json::from_str(&run(&["tokenize", "--model", model.to_str().unwrap(), "--text", SEQ_TEXT])).unwrap();
+        assert_eq!(ids, expected, "{}", model.display());
+    }
+}
+
+#[test]
+fn score_gives_lm_eval_log_likelihoods_on_both_backends() {
+    let Some(dir) = fixtures() else { return skip() };
+    let reference = json_file(dir.join("llama3_tied/ref/ref.json"));
+    let item = reference["mc_tricky"][0].as_array().unwrap(); // "The year was 19" + "84", "99", …
+    let context = item[0]["request_context"].as_str().unwrap();
+    let mut args = vec!["score", "--model", "", "--context", context];
+    for r in item {
+        args.extend(["--choice", r["request_continuation"].as_str().unwrap()]);
+    }
+    let model = dir.join("llama3_tied");
+    args[2] = model.to_str().unwrap();
+    let mut by_backend = Vec::new();
+    for backend in ["cpu", "wgpu"] {
+        let mut a = args.clone();
+        a.extend(["--backend", backend]);
+        let out: Value = serde_json::from_str(&run(&a)).unwrap();
+        assert_eq!(out["backend"], backend);
+        let choices = out["choices"].as_array().unwrap();
+        for (ours, theirs) in choices.iter().zip(item) {
+            let d = (ours["loglikelihood"].as_f64().unwrap() - theirs["loglikelihood"].as_f64().unwrap()).abs();
+            assert!(d < 1e-4, "{backend}: {ours} vs {theirs}");
+            assert_eq!(ours["is_greedy"], theirs["is_greedy"]);
+        }
+        by_backend.push(choices.iter().map(|c| c["loglikelihood"].as_f64().unwrap()).collect::<Vec<_>>());
+    }
+    for (cpu, gpu) in by_backend[0].iter().zip(&by_backend[1]) {
+        assert!((cpu - gpu).abs() < 1e-3, "cpu {cpu} vs wgpu {gpu}");
+    }
+}
+
+#[test]
+fn logits_writes_an_npy_file_equal_to_transformers() {
+    let Some(dir) = fixtures() else { return skip() };
+    let out = std::env::temp_dir().join(format!("lingualens-logits-{}.npy", std::process::id()));
+    run(&["logits", "--model", dir.join("gemma3").to_str().unwrap(), "--text", SEQ_TEXT, "--out", out.to_str().unwrap()]);
+    let ours = std::fs::read(&out).unwrap();
+    let theirs = std::fs::read(dir.join("gemma3/ref/text.f32.npy")).unwrap();
+    let _ = std::fs::remove_file(&out);
+    let floats = |b: &[u8]| {
+        let header = u16::from_le_bytes([b[8], b[9]]) as usize;
+        b[10 + header..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<_>>()
+    };
+    let (a, b) = (floats(&ours), floats(&theirs));
+    assert_eq!(a.len(), b.len());
+    let d = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0f32, f32::max);
+    assert!(d < 1e-3, "max |Δ| {d}");
+    // numpy's own header for the same shape, byte for byte.
+    let header_len = u16::from_le_bytes([theirs[8], theirs[9]]) as usize;
+    assert_eq!(ours[..10 + header_len], theirs[..10 + header_len]);
+}
+
+#[test]
+fn a_malformed_model_file_gets_a_message_naming_it() {
+    let path = std::env::temp_dir().join(format!("lingualens-bad-{}.gguf", std::process::id()));
+    let mut bytes = b"GGUF".to_vec();
+    bytes.extend(3u32.to_le_bytes());
+    bytes.extend([0xff; 16]);
+    std::fs::write(&path, &bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+        .args(["score", "--model", path.to_str().unwrap(), "--context", "a", "--choice", "b"])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&path);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("lingualens-bad-") && stderr.contains("tensor count"), "{stderr}");
+}

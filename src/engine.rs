@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::models::config::ModelConfig;
-use crate::models::Model;
+use crate::models::{KvCache, Model};
 use crate::scoring::py_rstrip;
 use crate::tokenizers::Tokenizer;
 
@@ -54,21 +54,35 @@ pub fn encode_pair(tokenizer: &Tokenizer, context: &str, continuation: &str) -> 
 }
 
 impl LanguageModel {
-    /// Log-likelihood and greediness of each continuation after `context`.
+    /// Log-likelihood and greediness of each continuation after `context`. The context is run
+    /// once; each continuation continues from its KV cache.
     pub async fn log_likelihoods(&self, context: &str, continuations: &[String]) -> Result<Vec<ContinuationScore>> {
+        let pairs = continuations
+            .iter()
+            .map(|c| encode_pair(&self.tokenizer, context, c))
+            .collect::<Result<Vec<_>>>()?;
+        if let Some(i) = pairs.iter().position(|(_, cont)| cont.is_empty()) {
+            return Err(Error::new(format!("continuation {:?} adds no token after the context", continuations[i])));
+        }
+        // lm-eval encodes the context the same way for every continuation (it does not depend on it).
+        let ctx = &pairs[0].0;
+        let mut cache = KvCache::new();
+        let last_context_logits = self.model.logits_cached(ctx, &mut cache, 1).await?;
+
         let mut scores = Vec::with_capacity(continuations.len());
-        for continuation in continuations {
-            let (ctx, cont) = encode_pair(&self.tokenizer, context, continuation)?;
-            if cont.is_empty() {
-                return Err(Error::new(format!("continuation {continuation:?} adds no token after the context")));
+        for (continuation, (ctx, cont)) in continuations.iter().zip(&pairs) {
+            // The model reads ctx + cont[..-1]: the last context position predicts cont[0], and
+            // continuation position j predicts cont[j + 1].
+            let mut rows = vec![last_context_logits.clone()];
+            if cont.len() > 1 {
+                let after = self.model.logits_cached(&cont[..cont.len() - 1], &mut cache.clone(), cont.len() - 1).await?;
+                let vocab = after.len() / (cont.len() - 1);
+                rows.extend(after.chunks(vocab).map(<[f32]>::to_vec));
             }
-            let input: Vec<u32> = ctx.iter().chain(&cont).copied().collect::<Vec<_>>()[..ctx.len() + cont.len() - 1].to_vec();
-            let vocab = self.config.vocab_size;
-            let logits = self.model.logits_last(&input, cont.len()).await?;
             let (mut total, mut greedy) = (0f64, true);
-            for (row, &target) in logits.chunks(logits.len() / cont.len()).zip(&cont) {
+            for (row, &target) in rows.iter().zip(cont) {
                 let (lp, is_max) = log_prob(row, target as usize).ok_or_else(|| {
-                    Error::new(format!("token {target} is outside the model's vocabulary ({vocab})"))
+                    Error::new(format!("token {target} is outside the model's vocabulary ({})", self.config.vocab_size))
                 })?;
                 total += lp as f64;
                 greedy &= is_max;
@@ -77,8 +91,8 @@ impl LanguageModel {
                 continuation: continuation.clone(),
                 loglikelihood: total,
                 is_greedy: greedy,
-                context_tokens: ctx,
-                continuation_tokens: cont,
+                context_tokens: ctx.clone(),
+                continuation_tokens: cont.clone(),
             });
         }
         Ok(scores)

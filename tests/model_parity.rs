@@ -150,3 +150,24 @@ fn gguf_quantized_on_wgpu_match_dequantized_transformers() {
         check(Source::Gguf(t), wgpu(), &GGUF_MODELS);
     }
 }
+
+/// Running a sequence in two steps through the KV cache gives the logits of one full pass: on the
+/// window-crossing 80-token sequence, split after 50 tokens (Gemma 3's window is 8).
+#[test]
+fn kv_cache_continuation_equals_the_full_pass() {
+    let Some(dir) = fixtures() else { return };
+    let tokens = sequences(&dir).into_iter().find(|(n, _)| n == "rand80").unwrap().1;
+    for model in ["llama3_untied", "gemma3", "qwen3"] {
+        for device in [ComputeDevice::cpu(), wgpu().clone()] {
+            let (m, _) = pollster::block_on(Model::from_hf_folder(&dir.join(model), &device.device)).unwrap();
+            let mut cache = lingualens::models::KvCache::new();
+            let _ = pollster::block_on(m.logits_cached(&tokens[..50], &mut cache, 1)).unwrap();
+            let tail = pollster::block_on(m.logits_cached(&tokens[50..], &mut cache, 30)).unwrap();
+            assert_eq!(cache.len(), 80);
+            let (reference, _) = read_npy(&dir.join(model).join("ref/rand80.f32.npy"));
+            let vocab = reference.len() / 80;
+            let d = tail.iter().zip(&reference[50 * vocab..]).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
+            assert!(d <= TOLERANCE, "{model} on {}: cached logits differ by {d}", device.info.backend.name());
+        }
+    }
+}

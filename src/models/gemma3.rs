@@ -11,7 +11,7 @@ use burn::tensor::{Device, Tensor};
 use crate::error::Result;
 use crate::formats::source::ByteSource;
 use crate::models::config::ModelConfig;
-use crate::models::layers::{attention, attention_mask, gelu_tanh, split_heads, tensor2, token_ids, Linear, RmsNorm, Rope};
+use crate::models::layers::{attention, attention_mask, gelu_tanh, split_heads, tensor2, token_ids, KvCache, Linear, RmsNorm, Rope};
 use crate::models::weights::WeightFile;
 
 struct Block {
@@ -89,24 +89,26 @@ impl Gemma3 {
         })
     }
 
-    /// Logits `[last, vocab]` for the last `last` of `tokens` (at positions `0..t`).
-    pub fn forward(&self, tokens: &[u32], last: usize) -> Tensor<2> {
+    /// Logits `[last, vocab]` for the last `last` of `tokens`, which continue the positions in `cache`.
+    pub fn forward(&self, tokens: &[u32], cache: &mut KvCache, last: usize) -> Tensor<2> {
         let device = self.embed.device();
-        let t = tokens.len();
+        let (t, start) = (tokens.len(), cache.len());
         let cfg = &self.cfg;
-        let global_mask = attention_mask(t, t, 0, None, &device);
-        let local_mask = attention_mask(t, t, 0, cfg.sliding_window, &device);
+        // The cache keeps every position; the sliding window is applied by the mask.
+        let global_mask = attention_mask(t, start + t, start, None, &device);
+        let local_mask = attention_mask(t, start + t, start, cfg.sliding_window, &device);
         // transformers multiplies by √hidden rounded to the weights' dtype (f32 here).
         let scale = (cfg.hidden_size as f32).sqrt();
         let mut x = self.embed.clone().select(0, token_ids(tokens, &device)).mul_scalar(scale);
-        for b in &self.blocks {
+        for (layer, b) in self.blocks.iter().enumerate() {
             let (rope, mask) = if b.sliding { (&self.rope_local, &local_mask) } else { (&self.rope_global, &global_mask) };
             // 1. Attention: norm, q/k head norms, RoPE, attention, norm, residual.
             let h = b.input_norm.forward(x.clone());
             let q = b.q_norm.forward_heads(split_heads(b.q.forward(h.clone()), cfg.num_heads));
             let k = b.k_norm.forward_heads(split_heads(b.k.forward(h.clone()), cfg.num_kv_heads));
             let v = split_heads(b.v.forward(h), cfg.num_kv_heads);
-            let (q, k) = (rope.forward(q, 0), rope.forward(k, 0));
+            let (q, k) = (rope.forward(q, start), rope.forward(k, start));
+            let (k, v) = cache.append(layer, k, v); // [kv, start + t, d]
             let a = attention(q, k, v, mask.clone(), cfg.attention_scale(), cfg.attn_logit_softcapping);
             x = x + b.post_attn_norm.forward(b.o.forward(a));
             // 2. MLP: norm, down(gelu_tanh(gate(h)) * up(h)), norm, residual.
@@ -114,6 +116,7 @@ impl Gemma3 {
             let m = gelu_tanh(b.gate.forward(h.clone())) * b.up.forward(h);
             x = x + b.post_ffn_norm.forward(b.down.forward(m));
         }
+        cache.advance(t);
         let x = x.narrow(0, t - last, last);
         let logits = self.lm_head.forward(self.final_norm.forward(x));
         match cfg.final_logit_softcapping {

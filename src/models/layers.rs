@@ -105,6 +105,48 @@ impl Rope {
     }
 }
 
+/// Keys and values of the positions already run, per layer (`[kv, t, d]`, keys after RoPE), so a
+/// shared context is computed once and every continuation continues from it. Cloning is cheap:
+/// tensors are shared handles, and appending makes new tensors rather than changing old ones.
+#[derive(Clone, Default)]
+pub struct KvCache {
+    layers: Vec<Option<(Tensor<3>, Tensor<3>)>>,
+    len: usize,
+}
+
+impl KvCache {
+    pub fn new() -> KvCache {
+        KvCache::default()
+    }
+
+    /// Positions already in the cache.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Appends this step's `k`, `v` for `layer` and returns the full keys and values.
+    pub fn append(&mut self, layer: usize, k: Tensor<3>, v: Tensor<3>) -> (Tensor<3>, Tensor<3>) {
+        if self.layers.len() <= layer {
+            self.layers.resize(layer + 1, None);
+        }
+        let (k, v) = match self.layers[layer].take() {
+            Some((pk, pv)) => (Tensor::cat(vec![pk, k], 1), Tensor::cat(vec![pv, v], 1)),
+            None => (k, v),
+        };
+        self.layers[layer] = Some((k.clone(), v.clone()));
+        (k, v)
+    }
+
+    /// Called once per forward pass, after every layer has appended `t` positions.
+    pub fn advance(&mut self, t: usize) {
+        self.len += t;
+    }
+}
+
 /// Additive attention mask `[t, t_k]` for queries at `start..start + t` over keys `0..t_k`:
 /// 0 where a query may look, -inf where not (the future; beyond a sliding window).
 pub fn attention_mask(t: usize, t_k: usize, start: usize, window: Option<usize>, device: &Device) -> Tensor<2> {

@@ -9,7 +9,7 @@ use burn::tensor::{activation, Device, Tensor};
 use crate::error::Result;
 use crate::formats::source::ByteSource;
 use crate::models::config::ModelConfig;
-use crate::models::layers::{attention, attention_mask, split_heads, tensor2, token_ids, Linear, RmsNorm, Rope};
+use crate::models::layers::{attention, attention_mask, split_heads, tensor2, token_ids, KvCache, Linear, RmsNorm, Rope};
 use crate::models::weights::WeightFile;
 
 struct Attention {
@@ -99,14 +99,14 @@ impl Llama {
         })
     }
 
-    /// Logits `[last, vocab]` for the last `last` of `tokens` (at positions `0..t`).
-    pub fn forward(&self, tokens: &[u32], last: usize) -> Tensor<2> {
+    /// Logits `[last, vocab]` for the last `last` of `tokens`, which continue the positions in `cache`.
+    pub fn forward(&self, tokens: &[u32], cache: &mut KvCache, last: usize) -> Tensor<2> {
         let device = self.embed.device();
-        let t = tokens.len();
+        let (t, start) = (tokens.len(), cache.len());
         let cfg = &self.cfg;
-        let mask = attention_mask(t, t, 0, None, &device);
+        let mask = attention_mask(t, start + t, start, None, &device);
         let mut x = self.embed.clone().select(0, token_ids(tokens, &device)); // [t, hidden]
-        for block in &self.blocks {
+        for (layer, block) in self.blocks.iter().enumerate() {
             // 1. Attention, pre-norm, residual.
             let h = block.attn_norm.forward(x.clone());
             let mut q = split_heads(block.attn.q.forward(h.clone()), cfg.num_heads); // [h, t, d]
@@ -116,7 +116,8 @@ impl Llama {
                 q = qn.forward_heads(q);
                 k = kn.forward_heads(k);
             }
-            let (q, k) = (self.rope.forward(q, 0), self.rope.forward(k, 0));
+            let (q, k) = (self.rope.forward(q, start), self.rope.forward(k, start));
+            let (k, v) = cache.append(layer, k, v); // [kv, start + t, d]
             let a = attention(q, k, v, mask.clone(), cfg.attention_scale(), None);
             x = x + block.attn.o.forward(a);
             // 2. MLP, pre-norm, residual: down(silu(gate(h)) * up(h)).
@@ -124,6 +125,7 @@ impl Llama {
             let m = activation::silu(block.mlp.gate.forward(h.clone())) * block.mlp.up.forward(h);
             x = x + block.mlp.down.forward(m);
         }
+        cache.advance(t);
         // Only the rows that are asked for go through the (vocabulary-sized) output projection.
         let x = x.narrow(0, t - last, last);
         self.lm_head.forward(self.final_norm.forward(x))

@@ -5,8 +5,7 @@
 //! - [`layers`]: Linear, RMSNorm, RoPE, the attention mask and attention.
 //! - [`llama`]: Llama 3.x / SmolLM2 / Qwen2 / Qwen3; [`gemma3`]: Gemma 3 text.
 //!
-//! Not yet here: the KV cache (each call runs the whole sequence) and quantized weights kept packed
-//! (they are decoded to f32 on load).
+//! Not yet here: quantized weights kept packed (they are decoded to f32 on load).
 
 pub mod config;
 pub mod gemma3;
@@ -21,6 +20,7 @@ use crate::formats::gguf::GgufFile;
 use crate::formats::safetensors::SafetensorsFile;
 use crate::formats::source::ByteSource;
 use config::{Architecture, ModelConfig};
+pub use layers::KvCache;
 use weights::WeightFile;
 
 pub enum Model {
@@ -61,11 +61,11 @@ impl Model {
         Self::from_safetensors(&config, source, device).await
     }
 
-    /// Logits `[last, vocab]` for the last `last` positions of `tokens`.
-    pub fn forward(&self, tokens: &[u32], last: usize) -> Tensor<2> {
+    /// Logits `[last, vocab]` for the last `last` positions of `tokens`, continuing `cache`.
+    pub fn forward(&self, tokens: &[u32], cache: &mut KvCache, last: usize) -> Tensor<2> {
         match self {
-            Model::Llama(m) => m.forward(tokens, last),
-            Model::Gemma3(m) => m.forward(tokens, last),
+            Model::Llama(m) => m.forward(tokens, cache, last),
+            Model::Gemma3(m) => m.forward(tokens, cache, last),
         }
     }
 
@@ -76,10 +76,16 @@ impl Model {
 
     /// The logits of the last `last` positions, row-major `[last, vocab]`.
     pub async fn logits_last(&self, tokens: &[u32], last: usize) -> Result<Vec<f32>> {
+        self.logits_cached(tokens, &mut KvCache::new(), last).await
+    }
+
+    /// Runs `tokens` after the positions in `cache` (which grows by them) and reads back the
+    /// logits of the last `last` of them, row-major `[last, vocab]`.
+    pub async fn logits_cached(&self, tokens: &[u32], cache: &mut KvCache, last: usize) -> Result<Vec<f32>> {
         if tokens.is_empty() || last == 0 || last > tokens.len() {
             return Err(Error::new(format!("cannot take the last {last} logits of {} tokens", tokens.len())));
         }
-        let data = self.forward(tokens, last).into_data_async().await.map_err(|e| Error::new(format!("device read failed: {e:?}")))?;
+        let data = self.forward(tokens, cache, last).into_data_async().await.map_err(|e| Error::new(format!("device read failed: {e:?}")))?;
         data.try_into_vec::<f32>().map_err(|e| Error::new(format!("unexpected logits data: {e:?}")))
     }
 }

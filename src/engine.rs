@@ -12,7 +12,7 @@
 //!
 //! An empty context is replaced by the BOS token (lm-eval's prefix token).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::models::config::ModelConfig;
@@ -27,7 +27,7 @@ pub struct LanguageModel {
 }
 
 /// One continuation's score.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ContinuationScore {
     pub continuation: String,
     pub loglikelihood: f64,
@@ -108,10 +108,17 @@ fn log_prob(row: &[f32], target: usize) -> Option<(f32, bool)> {
     Some((value - max - sum.ln(), argmax == target))
 }
 
+/// A model and its tokenizer from a GGUF file in any byte source (a `Blob` in the browser).
+pub async fn load_gguf<S: crate::formats::source::ByteSource>(source: S, device: &burn::tensor::Device) -> Result<LanguageModel> {
+    let header = crate::formats::gguf::GgufFile::read(&source).await?;
+    let tokenizer = Tokenizer::from_gguf(&header).map_err(|e| e.context(source.name()))?;
+    let (model, config) = Model::from_gguf(source, device).await?;
+    Ok(LanguageModel { model, tokenizer, config })
+}
+
 /// Loading a model and its tokenizer from a path: a GGUF file or a Hugging Face folder.
 #[cfg(not(target_arch = "wasm32"))]
 pub async fn load(path: &std::path::Path, device: &burn::tensor::Device) -> Result<LanguageModel> {
-    use crate::formats::gguf::GgufFile;
     use crate::formats::source::FileSource;
     if path.is_dir() {
         let read = |name: &str| std::fs::read_to_string(path.join(name)).map_err(|e| Error::new(format!("{}: {e}", path.join(name).display())));
@@ -120,11 +127,7 @@ pub async fn load(path: &std::path::Path, device: &burn::tensor::Device) -> Resu
         let (model, config) = Model::from_hf_folder(path, device).await?;
         Ok(LanguageModel { model, tokenizer, config })
     } else {
-        let source = FileSource::open(path)?;
-        let header = GgufFile::read(&source).await?;
-        let tokenizer = Tokenizer::from_gguf(&header).map_err(|e| e.context(path.display()))?;
-        let (model, config) = Model::from_gguf(source, device).await?;
-        Ok(LanguageModel { model, tokenizer, config })
+        load_gguf(FileSource::open(path)?, device).await
     }
 }
 

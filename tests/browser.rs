@@ -59,3 +59,58 @@ fn cpu_backend_can_be_chosen_in_the_url_even_with_webgpu() {
     assert_eq!(report["backend"]["backend"], json!("cpu"));
     assert_eq!(report["backend"]["fallback_reason"], Value::Null);
 }
+
+/// `lingualens score` through the worker: a Q4_0 GGUF fixture downloaded by the page, scored on
+/// each backend, equal to the native engine's scores within 1e-3.
+fn score_in_browser(test: &str, flags: &[&str], backend: &str) {
+    let Some(dist) = browser_or_skip(test) else { return };
+    let Some(fixtures) = std::env::var_os("LINGUALENS_FIXTURES").map(std::path::PathBuf::from) else {
+        assert!(!common::browser_required(), "{test}: LINGUALENS_FIXTURES is not set");
+        eprintln!("SKIPPED {test}: LINGUALENS_FIXTURES is not set");
+        return;
+    };
+    let models = fixtures.join("models");
+    let gguf = models.join("llama3_tied/gguf/llama3_tied-Q4_0.gguf");
+    let context = "The year was 19";
+    let choices = ["84", "99", " 42", "07 and more"];
+
+    // The native engine on the CPU is the reference.
+    let device = lingualens::backend::ComputeDevice::cpu();
+    let lm = pollster::block_on(lingualens::engine::load(&gguf, &device.device)).unwrap();
+    let owned: Vec<String> = choices.iter().map(|c| c.to_string()).collect();
+    let native = pollster::block_on(lm.log_likelihoods(context, &owned)).unwrap();
+
+    let server = StaticServer::start_with_mounts(dist, vec![("fixtures".into(), models)]);
+    let browser = Browser::start(flags);
+    let mut query = format!("index.html?backend={backend}&model=fixtures/llama3_tied/gguf/llama3_tied-Q4_0.gguf&context={}", common::url_encode(context));
+    for c in choices {
+        query += &format!("&choice={}", common::url_encode(c));
+    }
+    browser.goto(&server.url(&query));
+    let done = "const el = document.getElementById('score');
+        if (el.dataset.status === 'pending') return null;
+        return { status: el.dataset.status, backend: el.dataset.backend || null, result: el.dataset.result || null,
+                 page_error: document.getElementById('error').textContent };";
+    let outcome = browser.wait_for("the scores", done, Duration::from_secs(180));
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+    assert_eq!(outcome["status"], json!("done"), "{outcome:#}");
+    assert_eq!(outcome["backend"], json!(if backend == "wgpu" { "wgpu" } else { "cpu" }));
+    let scores: Value = serde_json::from_str(outcome["result"].as_str().unwrap()).unwrap();
+    for (ours, theirs) in scores.as_array().unwrap().iter().zip(&native) {
+        let ll = ours["loglikelihood"].as_f64().unwrap();
+        assert!((ll - theirs.loglikelihood).abs() < 1e-3, "{test}: browser {ll} vs native {}", theirs.loglikelihood);
+        assert_eq!(ours["is_greedy"], json!(theirs.is_greedy));
+        assert_eq!(ours["continuation_tokens"], json!(theirs.continuation_tokens));
+    }
+    eprintln!("{test}: {}", scores);
+}
+
+#[test]
+fn browser_scores_a_q4_0_model_on_webgpu_like_the_cli() {
+    score_in_browser("browser_scores_a_q4_0_model_on_webgpu", &[WEBGPU_FLAG], "wgpu");
+}
+
+#[test]
+fn browser_scores_a_q4_0_model_on_the_cpu_fallback_like_the_cli() {
+    score_in_browser("browser_scores_a_q4_0_model_on_the_cpu_fallback", &[], "auto");
+}

@@ -93,3 +93,64 @@ impl ByteSource for FileSource {
         Ok(buffer)
     }
 }
+
+/// A browser `Blob` (a picked or dropped `File`, or a downloaded response), read by slices so
+/// the file is never copied into wasm memory whole.
+#[cfg(target_arch = "wasm32")]
+pub struct BlobSource {
+    name: String,
+    blob: web_sys::Blob,
+}
+
+#[cfg(target_arch = "wasm32")]
+impl BlobSource {
+    pub fn new(name: impl Into<String>, blob: web_sys::Blob) -> Self {
+        BlobSource { name: name.into(), blob }
+    }
+
+    /// Downloads `url` into a Blob (the browser keeps large blobs on disk, not in wasm memory).
+    pub async fn fetch(url: &str) -> Result<Self> {
+        use wasm_bindgen::JsCast;
+        use wasm_bindgen_futures::JsFuture;
+        let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+        let failed = |what: &str, e: wasm_bindgen::JsValue| Error::new(format!("{url}: {what}: {e:?}"));
+        let response: web_sys::Response = JsFuture::from(scope.fetch_with_str(url))
+            .await
+            .map_err(|e| failed("download failed", e))?
+            .unchecked_into();
+        if !response.ok() {
+            return Err(Error::new(format!("{url}: the server answered {} {}", response.status(), response.status_text())));
+        }
+        let blob = JsFuture::from(response.blob().map_err(|e| failed("cannot read the response", e))?)
+            .await
+            .map_err(|e| failed("cannot read the response", e))?;
+        Ok(BlobSource::new(url, blob.unchecked_into()))
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+impl ByteSource for BlobSource {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn len(&self) -> u64 {
+        self.blob.size() as u64
+    }
+
+    async fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
+        use wasm_bindgen_futures::JsFuture;
+        let end = offset + len as u64;
+        if end > self.len() {
+            return Err(Error::new(format!("{}: read of {len} bytes at {offset} runs past the end ({} bytes)", self.name, self.len())));
+        }
+        let slice = self
+            .blob
+            .slice_with_f64_and_f64(offset as f64, end as f64)
+            .map_err(|e| Error::new(format!("{}: cannot slice: {e:?}", self.name)))?;
+        let buffer = JsFuture::from(slice.array_buffer())
+            .await
+            .map_err(|e| Error::new(format!("{}: reading {len} bytes at {offset}: {e:?}", self.name)))?;
+        Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+    }
+}

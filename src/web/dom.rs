@@ -45,7 +45,18 @@ pub fn key_value_row(key: &str, value: &str) -> Result<Element, String> {
     Ok(row)
 }
 
-pub fn query_param(name: &str) -> Option<String> {
+fn search_params() -> Option<web_sys::UrlSearchParams> {
     let search = gloo::utils::window().location().search().ok()?;
-    web_sys::UrlSearchParams::new_with_str(&search).ok()?.get(name)
+    web_sys::UrlSearchParams::new_with_str(&search).ok()
+}
+
+pub fn query_param(name: &str) -> Option<String> {
+    search_params()?.get(name)
+}
+
+/// Every value of a repeated parameter (`?choice=a&choice=b`).
+pub fn query_params(name: &str) -> Vec<String> {
+    search_params()
+        .map(|p| p.get_all(name).iter().filter_map(|v| v.as_string()).collect())
+        .unwrap_or_default()
 }

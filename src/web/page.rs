@@ -1,7 +1,8 @@
 //! The page: starts the worker, forwards the user's choices to it, and shows what comes back.
 //! It never touches the device, so the UI stays responsive whatever the worker is doing.
 //!
-//! URL parameters: `backend=auto|wgpu|cpu` (default auto).
+//! URL parameters: `backend=auto|wgpu|cpu` (default auto); `model=URL` (a GGUF file) with
+//! `context=TEXT` and repeated `choice=TEXT` scores the choices in the worker and shows the result.
 
 use gloo::events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
@@ -54,8 +55,20 @@ fn on_message(worker: &Worker, message: FromWorker, preference: BackendPreferenc
     match message {
         FromWorker::Ready => {
             set_status("Initialising the device…")?;
-            post(worker, &ToWorker::SelfTest { backend: preference })
+            post(worker, &ToWorker::SelfTest { backend: preference })?;
+            // The worker answers in order: self-test, then the model, then the scores.
+            if let Some(url) = dom::query_param("model") {
+                dom::by_id("score")?.remove_attribute("hidden").map_err(|_| "cannot show the score panel")?;
+                post(worker, &ToWorker::LoadModel { url, backend: preference })?;
+                let context = dom::query_param("context").unwrap_or_default();
+                post(worker, &ToWorker::Score { context, choices: dom::query_params("choice") })?;
+            }
+            Ok(())
         }
+        FromWorker::ModelLoaded { name, architecture, layers, vocab_size } => {
+            set_status(&format!("Loaded {name}: {architecture}, {layers} layers, {vocab_size} tokens."))
+        }
+        FromWorker::Scores { backend, choices } => show_scores(&backend, &choices),
         FromWorker::Backend { info } => show_backend(&info),
         FromWorker::SelfTest { report } => show_selftest(&report),
         FromWorker::Error { message } => {
@@ -81,9 +94,11 @@ fn show_error(message: &str) {
         el.set_text_content(Some(message));
         dom::set_data(&el, "visible", "true");
     }
-    if let Ok(el) = dom::by_id("selftest") {
-        if el.get_attribute("data-status").as_deref() == Some("pending") {
-            dom::set_data(&el, "status", "error");
+    for id in ["selftest", "score"] {
+        if let Ok(el) = dom::by_id(id) {
+            if el.get_attribute("data-status").as_deref() == Some("pending") {
+                dom::set_data(&el, "status", "error");
+            }
         }
     }
 }
@@ -150,6 +165,23 @@ fn show_selftest(report: &SelfTestReport) -> Result<(), String> {
         report.backend.backend.name(),
         report.elapsed_ms
     ))
+}
+
+fn show_scores(backend: &str, choices: &[crate::engine::ContinuationScore]) -> Result<(), String> {
+    let body = dom::by_id("score-rows")?;
+    dom::clear(&body);
+    for c in choices {
+        let row = dom::element("tr", "", "")?;
+        for cell in [format!("{:?}", c.continuation), format!("{:.6}", c.loglikelihood), c.is_greedy.to_string(), c.continuation_tokens.len().to_string()] {
+            dom::append(&row, &dom::element("td", "", &cell)?)?;
+        }
+        dom::append(&body, &row)?;
+    }
+    let el = dom::by_id("score")?;
+    dom::set_data(&el, "backend", backend);
+    dom::set_data(&el, "result", &serde_json::to_string(choices).unwrap_or_default());
+    dom::set_data(&el, "status", "done");
+    set_status(&format!("Scored {} choices on {backend}.", choices.len()))
 }
 
 fn head(values: &[f32]) -> String {

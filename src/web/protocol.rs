@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::backend::{BackendInfo, BackendPreference};
+use crate::engine::ContinuationScore;
 use crate::selftest::SelfTestReport;
 
 /// The file trunk writes for the worker (`data-loader-shim` on the worker's `<link>` in index.html).
@@ -16,6 +17,10 @@ pub const WORKER_SCRIPT: &str = "./lingualens-worker_loader.js";
 pub enum ToWorker {
     /// Initialise the device (once, on the first request) and run the self-test on it.
     SelfTest { backend: BackendPreference },
+    /// Download a GGUF model from `url` (relative to the page, or absolute) and load it.
+    LoadModel { url: String, backend: BackendPreference },
+    /// Score `choices` after `context` with the loaded model (lm-evaluation-harness's rule).
+    Score { context: String, choices: Vec<String> },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -24,6 +29,8 @@ pub enum FromWorker {
     Ready,
     Backend { info: BackendInfo },
     SelfTest { report: SelfTestReport },
+    ModelLoaded { name: String, architecture: String, layers: usize, vocab_size: usize },
+    Scores { backend: String, choices: Vec<ContinuationScore> },
     Error { message: String },
 }
 

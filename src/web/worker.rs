@@ -16,26 +16,35 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::protocol::{FromWorker, ToWorker};
 use crate::backend::{BackendKind, BackendPreference, ComputeDevice};
+use crate::engine::{self, LanguageModel};
+use crate::formats::source::BlobSource;
 use crate::selftest;
+
+/// What the worker holds between requests.
+#[derive(Default)]
+struct State {
+    device: Option<ComputeDevice>,
+    model: Option<Rc<LanguageModel>>,
+}
 
 pub fn start() {
     console_error_panic_hook::set_once();
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let device: Rc<RefCell<Option<ComputeDevice>>> = Rc::new(RefCell::new(None));
+    let state: Rc<RefCell<State>> = Rc::new(RefCell::new(State::default()));
     // Requests are handled in arrival order: each waits for the previous one to finish.
     let queue: Rc<RefCell<Option<js_sys::Promise>>> = Rc::new(RefCell::new(None));
 
     EventListener::new(&scope, "message", move |event| {
         let Some(event) = event.dyn_ref::<MessageEvent>() else { return };
         let request = serde_wasm_bindgen::from_value::<ToWorker>(event.data());
-        let device = device.clone();
+        let state = state.clone();
         let previous = queue.borrow_mut().take();
         let task = wasm_bindgen_futures::future_to_promise(async move {
             if let Some(previous) = previous {
                 let _ = JsFuture::from(previous).await;
             }
             match request {
-                Ok(request) => handle(request, &device).await,
+                Ok(request) => handle(request, &state).await,
                 Err(e) => post(&FromWorker::Error { message: format!("unreadable request: {e}") }),
             }
             Ok(JsValue::UNDEFINED)
@@ -46,28 +55,51 @@ pub fn start() {
     post(&FromWorker::Ready);
 }
 
-async fn handle(request: ToWorker, device: &Rc<RefCell<Option<ComputeDevice>>>) {
-    match request {
-        ToWorker::SelfTest { backend } => {
-            let compute = match ensure_device(device, backend).await {
-                Ok(compute) => compute,
-                Err(message) => return post(&FromWorker::Error { message }),
-            };
-            match selftest::run(&compute).await {
-                Ok(report) => post(&FromWorker::SelfTest { report }),
-                Err(message) => post(&FromWorker::Error { message: format!("self-test failed to run: {message}") }),
-            }
-        }
-    }
+async fn handle(request: ToWorker, state: &Rc<RefCell<State>>) {
+    let outcome = match request {
+        ToWorker::SelfTest { backend } => match ensure_device(state, backend).await {
+            Ok(compute) => selftest::run(&compute)
+                .await
+                .map(|report| FromWorker::SelfTest { report })
+                .map_err(|e| format!("self-test failed to run: {e}")),
+            Err(message) => Err(message),
+        },
+        ToWorker::LoadModel { url, backend } => load_model(state, &url, backend).await,
+        ToWorker::Score { context, choices } => score(state, &context, &choices).await,
+    };
+    post(&outcome.unwrap_or_else(|message| FromWorker::Error { message }));
+}
+
+async fn load_model(state: &Rc<RefCell<State>>, url: &str, backend: BackendPreference) -> Result<FromWorker, String> {
+    let compute = ensure_device(state, backend).await?;
+    let source = BlobSource::fetch(url).await.map_err(|e| e.to_string())?;
+    let lm = engine::load_gguf(source, &compute.device).await.map_err(|e| e.to_string())?;
+    let loaded = FromWorker::ModelLoaded {
+        name: url.rsplit('/').next().unwrap_or(url).to_string(),
+        architecture: format!("{:?}", lm.config.architecture),
+        layers: lm.config.num_layers,
+        vocab_size: lm.config.vocab_size,
+    };
+    state.borrow_mut().model = Some(Rc::new(lm));
+    Ok(loaded)
+}
+
+async fn score(state: &Rc<RefCell<State>>, context: &str, choices: &[String]) -> Result<FromWorker, String> {
+    // Take a handle and release the borrow before awaiting.
+    let (model, backend) = {
+        let s = state.borrow();
+        let model = s.model.clone().ok_or("no model is loaded")?;
+        let backend = s.device.as_ref().map(|d| d.info.backend.name()).unwrap_or("cpu");
+        (model, backend.to_string())
+    };
+    let choices = model.log_likelihoods(context, choices).await.map_err(|e| e.to_string())?;
+    Ok(FromWorker::Scores { backend, choices })
 }
 
 /// The worker's device, created on first use. burn's wgpu runtime can be initialised only once
 /// per worker, so later requests reuse it whatever backend they ask for.
-async fn ensure_device(
-    slot: &Rc<RefCell<Option<ComputeDevice>>>,
-    preference: BackendPreference,
-) -> Result<ComputeDevice, String> {
-    if let Some(existing) = slot.borrow().as_ref() {
+async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference) -> Result<ComputeDevice, String> {
+    if let Some(existing) = state.borrow().device.as_ref() {
         return Ok(existing.clone());
     }
     let gpu = navigator_gpu();
@@ -87,7 +119,7 @@ async fn ensure_device(
         }
     }
     post(&FromWorker::Backend { info: compute.info.clone() });
-    *slot.borrow_mut() = Some(compute.clone());
+    state.borrow_mut().device = Some(compute.clone());
     Ok(compute)
 }
 

@@ -72,6 +72,16 @@ fn which(program: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// `s` encoded for a URL query value.
+pub fn url_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port")
 }
@@ -87,13 +97,18 @@ pub struct StaticServer {
 
 impl StaticServer {
     pub fn start(root: PathBuf) -> StaticServer {
+        Self::start_with_mounts(root, Vec::new())
+    }
+
+    /// Serves `root` at `/`, and each `(prefix, dir)` at `/prefix/` (test fixtures, say).
+    pub fn start_with_mounts(root: PathBuf, mounts: Vec<(String, PathBuf)>) -> StaticServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the static server");
         let port = listener.local_addr().expect("server address").port();
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let root = root.clone();
+                let (root, mounts) = (root.clone(), mounts.clone());
                 std::thread::spawn(move || {
-                    let _ = serve_one(stream, &root);
+                    let _ = serve_one(stream, &root, &mounts);
                 });
             }
         });
@@ -105,7 +120,7 @@ impl StaticServer {
     }
 }
 
-fn serve_one(stream: TcpStream, root: &Path) -> std::io::Result<()> {
+fn serve_one(stream: TcpStream, root: &Path, mounts: &[(String, PathBuf)]) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
@@ -121,7 +136,11 @@ fn serve_one(stream: TcpStream, root: &Path) -> std::io::Result<()> {
     let path = target.split(['?', '#']).next().unwrap_or("/");
     let relative = if path.ends_with('/') { format!("{path}index.html") } else { path.to_string() };
     let safe = !relative.split('/').any(|segment| segment == "..");
-    let file = root.join(relative.trim_start_matches('/'));
+    let relative = percent_decode(&relative);
+    let file = mounts
+        .iter()
+        .find_map(|(prefix, dir)| relative.strip_prefix(&format!("/{prefix}/")).map(|rest| dir.join(rest)))
+        .unwrap_or_else(|| root.join(relative.trim_start_matches('/')));
     let mut stream = stream;
     match (safe, std::fs::read(&file)) {
         (true, Ok(body)) => {
@@ -146,6 +165,25 @@ fn serve_one(stream: TcpStream, root: &Path) -> std::io::Result<()> {
         }
     }
     stream.flush()
+}
+
+fn percent_decode(path: &str) -> String {
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match (bytes[i], bytes.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok())) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn content_type(path: &Path) -> &'static str {

@@ -18,6 +18,7 @@ pub mod item;
 pub mod pylit;
 pub mod table;
 pub mod text;
+pub mod yaml;
 
 pub use anomaly::{Action, Anomaly, AnomalyKind, Loaded};
 #[cfg(not(target_arch = "wasm32"))]
@@ -27,3 +28,4 @@ pub use dzen::{load_dzen, load_dzen_file, DzenSet};
 pub use hf_table::{builtin, detect_mapping, load_table, Mapping, TableOptions};
 pub use item::{Cloze, Generation, Item, ItemBody, MultipleChoice, SourceRef};
 pub use table::Format;
+pub use yaml::{load_task, LoadOptions, TaskSpec};

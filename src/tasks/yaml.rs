@@ -1,0 +1,1056 @@
+//! Tasks as data: a subset of lm-evaluation-harness's task YAML, rendered with minijinja.
+//!
+//! [`load_task`] reads one task file (following `include:`, relative to the including file; the
+//! includer's keys win, one level deep, as lm-eval's `load_yaml_config` merges them) into a
+//! [`TaskSpec`]. [`TaskSpec::renderer`] then turns documents (JSON objects: a data row, or an
+//! [`Item`] seen through [`item_doc`]) into the requests lm-eval would build: see [`render`].
+//!
+//! Python in task files (`!function utils.x`) cannot run here (the browser has no Python). A
+//! `!function` in `doc_to_text`, `doc_to_choice`, `doc_to_target` or `process_docs` makes loading
+//! fail with a message naming the file, the field and the function, unless a replacement is given:
+//! [`LoadOptions::overrides`] (the CLI's `--override FIELD=TEMPLATE`), or a sidecar file
+//! `<name>.override.yaml` next to the task file, or one the caller names
+//! ([`LoadOptions::sidecar`]). A sidecar is a YAML map whose keys replace the task's fields;
+//! everything else in the task file is used as published. Precedence: `overrides` > sidecar >
+//! task file > included files.
+//!
+//! Files are read through a caller-supplied resolver, so this runs in the browser too;
+//! [`load_task_file`] is the native helper over the file system.
+//!
+//! Data: `dataset_path: json|csv|parquet` with `dataset_kwargs.data_files` (a file, a list, or a
+//! map split → file(s)); an entry `"{{data}}"` is a placeholder for a file the user supplies at
+//! run time. `dataset_path: lingualens` with `dataset_name: dzen|kyrgyz_mmlu|…` means documents
+//! are lingualens items from that loader, seen through [`item_doc`]. Any other `dataset_path` is a
+//! Hugging Face Hub id, which cannot be fetched here: the user supplies the split's file.
+
+pub mod jinja;
+pub mod pyrandom;
+pub mod render;
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value as Json};
+use serde_yaml_ng::Value as Yaml;
+
+use crate::error::{Error, Result};
+use crate::tasks::item::{Item, ItemBody};
+
+pub use render::{FewshotSampler, Rendered, Renderer, Request, Target};
+
+/// A `doc_to_text`/`doc_to_choice`/`doc_to_target` value as lm-eval accepts it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Field {
+    /// A Jinja template, or a column name when the document has a field of exactly that name.
+    Template(String),
+    /// A constant (an index, for `doc_to_target`).
+    Int(i64),
+    /// A constant list (`doc_to_choice: ["yes", "no"]`; a map's values, as lm-eval takes them).
+    List(Vec<Json>),
+    /// `!function module.name`: Python; only present in a spec when it was not needed.
+    Function(String),
+}
+
+/// Where a task's documents come from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DataSource {
+    /// `dataset_path: json|csv|parquet`: split → files (`{{data}}` = given at run time).
+    Files {
+        format: String,
+        data_files: BTreeMap<String, Vec<String>>,
+    },
+    /// `dataset_path: lingualens`: items from the named lingualens loader (`dataset_name`: `dzen`,
+    /// `kyrgyz-mmlu`, …), seen through [`item_doc`]; `dataset_kwargs.language` keeps one language.
+    /// An item's split is its `split` metadata, else `test` (DZEN exemplars: `few_shot`).
+    Items {
+        loader: String,
+        language: Option<String>,
+    },
+    /// A Hugging Face Hub dataset; the user must supply the data for the split.
+    Hub { path: String, name: Option<String> },
+}
+
+impl DataSource {
+    /// Whether the data must be given at run time (placeholder or Hub dataset).
+    pub fn needs_user_data(&self) -> bool {
+        match self {
+            DataSource::Files { data_files, .. } => {
+                data_files.is_empty() || data_files.values().flatten().any(|f| f.contains("{{"))
+            }
+            DataSource::Items { .. } => true,
+            DataSource::Hub { .. } => true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputType {
+    MultipleChoice,
+    Loglikelihood,
+    GenerateUntil,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SamplerKind {
+    /// lm-eval's `default`: `random.Random(seed).sample(fewshot_docs, n)`, reproduced exactly.
+    Random,
+    /// `first_n`: the first n documents of the few-shot split, in order.
+    FirstN,
+}
+
+/// `fewshot_config`, with lm-eval's inheritance from the task applied.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FewshotConfig {
+    pub sampler: SamplerKind,
+    pub split: Option<String>,
+    pub doc_to_text: Option<Field>,
+    pub doc_to_choice: Option<Field>,
+    pub doc_to_target: Option<Field>,
+    pub target_delimiter: String,
+    pub fewshot_delimiter: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenerationKwargs {
+    /// Stop strings; lm-eval's default is `[fewshot_delimiter]`.
+    pub until: Vec<String>,
+    /// lm-eval's default is 256.
+    pub max_gen_toks: usize,
+    /// Everything else (`do_sample`, `temperature`, …), kept as written.
+    pub other: Map<String, Json>,
+}
+
+/// One step of a `filter_list` pipeline.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FilterStep {
+    Regex {
+        pattern: String,
+        group_select: i64,
+        fallback: String,
+    },
+    TakeFirst,
+    /// Any other lm-eval filter, kept by name with its arguments (not applied).
+    Other {
+        function: String,
+        args: Map<String, Json>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FilterPipeline {
+    pub name: String,
+    pub steps: Vec<FilterStep>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricSpec {
+    pub metric: String,
+    pub aggregation: Option<String>,
+    pub higher_is_better: Option<bool>,
+    /// The rest (`ignore_case`, `regexes_to_ignore`, …).
+    pub options: Map<String, Json>,
+}
+
+/// A parsed task.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskSpec {
+    /// The task file as the caller named it, for messages.
+    pub file: String,
+    pub task: String,
+    /// `tag` and `group` entries (not used for running).
+    pub tags: Vec<String>,
+    pub source: DataSource,
+    pub test_split: Option<String>,
+    pub validation_split: Option<String>,
+    pub training_split: Option<String>,
+    pub fewshot_split: Option<String>,
+    pub output_type: OutputType,
+    pub doc_to_text: Option<Field>,
+    pub doc_to_choice: Option<Field>,
+    pub doc_to_target: Option<Field>,
+    /// `process_docs` replaced by a map field → template: each document gains (or has replaced)
+    /// these fields, rendered against the original document. `None`: documents as they are.
+    pub process_docs: Option<BTreeMap<String, String>>,
+    pub description: Option<String>,
+    pub target_delimiter: String,
+    pub fewshot_delimiter: String,
+    pub num_fewshot: Option<usize>,
+    pub fewshot: FewshotConfig,
+    pub generation: Option<GenerationKwargs>,
+    pub filters: Vec<FilterPipeline>,
+    pub metrics: Vec<MetricSpec>,
+    pub repeats: usize,
+    /// Top-level keys this subset does not know (also listed in `warnings`).
+    pub unknown_keys: Vec<String>,
+    /// Fields whose value came from an override or sidecar.
+    pub overridden: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+impl TaskSpec {
+    /// The split evaluated: `test_split`, else `validation_split` (lm-eval's `eval_docs`).
+    pub fn eval_split(&self) -> Option<&str> {
+        self.test_split
+            .as_deref()
+            .or(self.validation_split.as_deref())
+    }
+
+    /// The split few-shot examples come from (`fewshot_config.split`/`fewshot_split`, else
+    /// lm-eval's fallback: training, then validation split).
+    pub fn fewshot_source_split(&self) -> Option<&str> {
+        self.fewshot
+            .split
+            .as_deref()
+            .or(self.training_split.as_deref())
+            .or(self.validation_split.as_deref())
+    }
+}
+
+/// Replacements for fields, and where to find a sidecar.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// FIELD → value; a string is a template (the CLI's `--override FIELD=TEMPLATE`).
+    pub overrides: BTreeMap<String, String>,
+    /// A sidecar file to use instead of `<name>.override.yaml` next to the task file.
+    pub sidecar: Option<String>,
+}
+
+/// Reads a file by path (`/`-separated, as joined by this module); `Ok(None)` when it does not
+/// exist.
+pub type Resolver<'a> = dyn Fn(&str) -> Result<Option<String>> + 'a;
+
+/// Fields where a `!function` must be replaced before the task can run.
+const FUNCTION_FIELDS: [&str; 4] = [
+    "doc_to_text",
+    "doc_to_choice",
+    "doc_to_target",
+    "process_docs",
+];
+
+const KNOWN_KEYS: &[&str] = &[
+    "task",
+    "tag",
+    "group",
+    "task_alias",
+    "group_alias",
+    "dataset_path",
+    "dataset_name",
+    "dataset_kwargs",
+    "test_split",
+    "validation_split",
+    "training_split",
+    "fewshot_split",
+    "doc_to_text",
+    "doc_to_choice",
+    "doc_to_target",
+    "target_delimiter",
+    "fewshot_delimiter",
+    "num_fewshot",
+    "fewshot_config",
+    "output_type",
+    "generation_kwargs",
+    "filter_list",
+    "metric_list",
+    "description",
+    "process_docs",
+    "include",
+    "metadata",
+    "repeats",
+    "should_decontaminate",
+    "doc_to_decontamination_query",
+];
+
+/// The directory part of a `/`-separated path ("" for a bare name).
+fn parent(path: &str) -> &str {
+    path.rfind('/').map_or("", |i| &path[..i])
+}
+
+/// `base/rel` with `.` and `..` segments folded; `rel` starting with `/` is absolute.
+pub fn join_path(base: &str, rel: &str) -> String {
+    let full = if rel.starts_with('/') || base.is_empty() {
+        rel.to_string()
+    } else {
+        format!("{base}/{rel}")
+    };
+    let absolute = full.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in full.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    let joined = parts.join("/");
+    if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}
+
+fn file_stem(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.strip_suffix(".yaml")
+        .or_else(|| name.strip_suffix(".yml"))
+        .unwrap_or(name)
+}
+
+fn parse_yaml_map(label: &str, text: &str) -> Result<serde_yaml_ng::Mapping> {
+    let v: Yaml = serde_yaml_ng::from_str(text)
+        .map_err(|e| Error::new(format!("{label}: not valid YAML: {e}")))?;
+    match v {
+        Yaml::Mapping(m) => Ok(m),
+        Yaml::Null => Ok(serde_yaml_ng::Mapping::new()),
+        _ => Err(Error::new(format!(
+            "{label}: a task file must be a YAML map of fields"
+        ))),
+    }
+}
+
+/// Reads `path` and its includes into one map (includes first, the file's keys over them).
+fn read_merged(path: &str, resolve: &Resolver, depth: usize) -> Result<serde_yaml_ng::Mapping> {
+    if depth > 16 {
+        return Err(Error::new(format!(
+            "{path}: `include:` nested more than 16 deep (a cycle?)"
+        )));
+    }
+    let text = resolve(path)?.ok_or_else(|| Error::new(format!("{path}: file not found")))?;
+    let map = parse_yaml_map(path, &text)?;
+    let includes: Vec<String> = match map.get("include") {
+        None => vec![],
+        Some(Yaml::String(s)) => vec![s.clone()],
+        Some(Yaml::Sequence(v)) => v
+            .iter()
+            .filter_map(|x| x.as_str().map(String::from))
+            .collect(),
+        Some(_) => {
+            return Err(Error::new(format!(
+                "{path}: `include` must be a file name or a list of them"
+            )))
+        }
+    };
+    let mut merged = serde_yaml_ng::Mapping::new();
+    for inc in includes {
+        let inc_path = join_path(parent(path), &inc);
+        let m = read_merged(&inc_path, resolve, depth + 1)
+            .map_err(|e| e.context(format!("{path}: include `{inc}`")))?;
+        for (k, v) in m {
+            merged.insert(k, v);
+        }
+    }
+    for (k, v) in map {
+        if k.as_str() != Some("include") {
+            merged.insert(k, v);
+        }
+    }
+    Ok(merged)
+}
+
+/// Loads the task file `path` through `resolve`, applying `options`.
+pub fn load_task(path: &str, resolve: &Resolver, options: &LoadOptions) -> Result<TaskSpec> {
+    let mut map = read_merged(path, resolve, 0)?;
+    let mut overridden = Vec::new();
+
+    // Sidecar: named by the caller (must exist), or `<stem>.override.yaml` beside the file.
+    let default_sidecar = join_path(parent(path), &format!("{}.override.yaml", file_stem(path)));
+    let sidecar = match &options.sidecar {
+        Some(p) => Some((
+            p.clone(),
+            resolve(p)?.ok_or_else(|| Error::new(format!("{p}: sidecar file not found")))?,
+        )),
+        None => resolve(&default_sidecar)?.map(|t| (default_sidecar.clone(), t)),
+    };
+    if let Some((label, text)) = sidecar {
+        for (k, v) in parse_yaml_map(&label, &text)? {
+            let key = k
+                .as_str()
+                .map(String::from)
+                .ok_or_else(|| Error::new(format!("{label}: keys must be field names")))?;
+            if let Yaml::Tagged(t) = &v {
+                return Err(Error::new(format!(
+                    "{label}: {key} is {} {}; an override must be Jinja, not Python",
+                    t.tag,
+                    yaml_scalar(&t.value)
+                )));
+            }
+            overridden.push(key.clone());
+            map.insert(Yaml::String(key), v);
+        }
+    }
+    for (k, v) in &options.overrides {
+        overridden.push(k.clone());
+        map.insert(Yaml::String(k.clone()), Yaml::String(v.clone()));
+    }
+    overridden.sort();
+    overridden.dedup();
+
+    // Python functions left in fields that decide what is scored: refuse, naming each one.
+    let mut python = Vec::new();
+    for f in FUNCTION_FIELDS
+        .iter()
+        .chain(["process_results", "class"].iter())
+    {
+        if let Some(Yaml::Tagged(t)) = map.get(*f) {
+            python.push((
+                f.to_string(),
+                format!("{} {}", t.tag, yaml_scalar(&t.value)),
+            ));
+        }
+    }
+    if !python.is_empty() {
+        let what: Vec<String> = python
+            .iter()
+            .map(|(f, func)| format!("{f} is {func} (Python)"))
+            .collect();
+        let replaceable: Vec<&str> = python
+            .iter()
+            .map(|(f, _)| f.as_str())
+            .filter(|f| FUNCTION_FIELDS.contains(f))
+            .collect();
+        let mut msg = format!("{path}: {}, which lingualens cannot run", what.join(", "));
+        if replaceable.len() == python.len() {
+            let flags: Vec<String> = replaceable
+                .iter()
+                .map(|f| format!("--override {f}='…'"))
+                .collect();
+            msg.push_str(&format!(
+                "; give a Jinja replacement with {} or a sidecar file {}.override.yaml",
+                flags.join(" "),
+                file_stem(path)
+            ));
+        } else {
+            msg.push_str(
+                "; this task is defined by Python code and cannot be loaded from its YAML",
+            );
+        }
+        return Err(Error::new(msg));
+    }
+
+    build_spec(path, map, overridden).map_err(|e| {
+        if e.message().starts_with(path) {
+            e
+        } else {
+            e.context(path)
+        }
+    })
+}
+
+/// [`load_task`] over the file system (native only).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn load_task_file(path: &std::path::Path, options: &LoadOptions) -> Result<TaskSpec> {
+    let resolve = |p: &str| -> Result<Option<String>> {
+        match std::fs::read_to_string(p) {
+            Ok(t) => Ok(Some(t)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::new(format!("{p}: {e}"))),
+        }
+    };
+    load_task(
+        &path.to_string_lossy().replace('\\', "/"),
+        &resolve,
+        options,
+    )
+}
+
+fn yaml_scalar(v: &Yaml) -> String {
+    match v {
+        Yaml::String(s) => s.clone(),
+        Yaml::Number(n) => n.to_string(),
+        Yaml::Bool(b) => b.to_string(),
+        Yaml::Null => String::new(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// YAML → JSON (tags dropped, non-string keys written out).
+pub fn yaml_to_json(v: &Yaml) -> Json {
+    match v {
+        Yaml::Null => Json::Null,
+        Yaml::Bool(b) => Json::Bool(*b),
+        Yaml::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Json::from(i)
+            } else if let Some(u) = n.as_u64() {
+                Json::from(u)
+            } else {
+                serde_json::Number::from_f64(n.as_f64().unwrap_or(f64::NAN))
+                    .map_or(Json::Null, Json::Number)
+            }
+        }
+        Yaml::String(s) => Json::String(s.clone()),
+        Yaml::Sequence(s) => Json::Array(s.iter().map(yaml_to_json).collect()),
+        Yaml::Mapping(m) => Json::Object(
+            m.iter()
+                .map(|(k, v)| {
+                    (
+                        k.as_str()
+                            .map(String::from)
+                            .unwrap_or_else(|| yaml_scalar(k)),
+                        yaml_to_json(v),
+                    )
+                })
+                .collect(),
+        ),
+        Yaml::Tagged(t) => yaml_to_json(&t.value),
+    }
+}
+
+fn field(key: &str, v: &Yaml) -> Result<Field> {
+    Ok(match v {
+        Yaml::String(s) => Field::Template(s.clone()),
+        Yaml::Number(n) if n.as_i64().is_some() => Field::Int(n.as_i64().unwrap_or_default()),
+        Yaml::Sequence(s) => Field::List(s.iter().map(yaml_to_json).collect()),
+        Yaml::Mapping(m) => Field::List(m.iter().map(|(_, v)| yaml_to_json(v)).collect()),
+        Yaml::Tagged(t) => Field::Function(yaml_scalar(&t.value)),
+        other => {
+            return Err(Error::new(format!(
+                "{key}: expected a template, an index or a list, found {other:?}"
+            )))
+        }
+    })
+}
+
+fn string(key: &str, v: &Yaml) -> Result<String> {
+    match v {
+        Yaml::String(s) => Ok(s.clone()),
+        Yaml::Number(n) => Ok(n.to_string()),
+        Yaml::Bool(b) => Ok(b.to_string()),
+        other => Err(Error::new(format!(
+            "{key}: expected a string, found {other:?}"
+        ))),
+    }
+}
+
+fn opt_string(map: &serde_yaml_ng::Mapping, key: &str) -> Result<Option<String>> {
+    match map.get(key) {
+        None | Some(Yaml::Null) => Ok(None),
+        Some(v) => string(key, v).map(Some),
+    }
+}
+
+fn string_list(key: &str, v: &Yaml) -> Result<Vec<String>> {
+    match v {
+        Yaml::Sequence(s) => s.iter().map(|x| string(key, x)).collect(),
+        Yaml::Null => Ok(vec![]),
+        other => Ok(vec![string(key, other)?]),
+    }
+}
+
+fn build_spec(
+    path: &str,
+    map: serde_yaml_ng::Mapping,
+    overridden: Vec<String>,
+) -> Result<TaskSpec> {
+    let mut warnings = Vec::new();
+    let mut unknown_keys = Vec::new();
+    for k in map.keys() {
+        let key = yaml_scalar(k);
+        if !KNOWN_KEYS.contains(&key.as_str()) {
+            warnings.push(format!("{path}: unknown key `{key}` ignored"));
+            unknown_keys.push(key);
+        }
+    }
+    let get_field = |k: &str| -> Result<Option<Field>> {
+        match map.get(k) {
+            None | Some(Yaml::Null) => Ok(None),
+            Some(v) => field(k, v).map(Some),
+        }
+    };
+
+    let task = opt_string(&map, "task")?.unwrap_or_else(|| file_stem(path).to_string());
+    let mut tags = Vec::new();
+    for k in ["tag", "group"] {
+        if let Some(v) = map.get(k) {
+            tags.extend(string_list(k, v)?);
+        }
+    }
+
+    let dataset_path = opt_string(&map, "dataset_path")?;
+    let dataset_name = opt_string(&map, "dataset_name")?;
+    let mut data_files: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    if let Some(Yaml::Mapping(kw)) = map.get("dataset_kwargs") {
+        match kw.get("data_files") {
+            None | Some(Yaml::Null) => {}
+            Some(Yaml::Mapping(m)) => {
+                for (split, files) in m {
+                    data_files.insert(yaml_scalar(split), string_list("data_files", files)?);
+                }
+            }
+            // A bare file or list is the `train` split, as `datasets.load_dataset` names it.
+            Some(v) => {
+                data_files.insert("train".into(), string_list("data_files", v)?);
+            }
+        }
+    }
+    let source = match dataset_path.as_deref() {
+        Some(f @ ("json" | "csv" | "parquet")) => DataSource::Files { format: f.to_string(), data_files },
+        Some("lingualens") => DataSource::Items {
+            loader: dataset_name.clone().ok_or_else(|| Error::new("dataset_path: lingualens needs dataset_name (the loader: dzen, kyrgyz-mmlu, …)"))?,
+            language: match map.get("dataset_kwargs") {
+                Some(Yaml::Mapping(kw)) => opt_string(kw, "language")?,
+                _ => None,
+            },
+        },
+        Some(p) => DataSource::Hub { path: p.to_string(), name: dataset_name.clone() },
+        None => return Err(Error::new("no dataset_path")),
+    };
+
+    let output_type = match opt_string(&map, "output_type")?.as_deref() {
+        Some("multiple_choice") => OutputType::MultipleChoice,
+        Some("loglikelihood") => OutputType::Loglikelihood,
+        Some("generate_until") | None => OutputType::GenerateUntil,
+        Some(o) => {
+            return Err(Error::new(format!(
+            "output_type `{o}` is not supported (multiple_choice, loglikelihood, generate_until)"
+        )))
+        }
+    };
+
+    let target_delimiter = opt_string(&map, "target_delimiter")?.unwrap_or_else(|| " ".into());
+    let fewshot_delimiter = opt_string(&map, "fewshot_delimiter")?.unwrap_or_else(|| "\n\n".into());
+    let doc_to_text = get_field("doc_to_text")?;
+    let doc_to_choice = get_field("doc_to_choice")?;
+    let doc_to_target = get_field("doc_to_target")?;
+    let fewshot_split = opt_string(&map, "fewshot_split")?;
+
+    let num_fewshot = match map.get("num_fewshot") {
+        None | Some(Yaml::Null) => None,
+        Some(Yaml::Number(n)) if n.as_u64().is_some() => n.as_u64().map(|n| n as usize),
+        Some(other) => {
+            return Err(Error::new(format!(
+                "num_fewshot: expected a count, found {other:?}"
+            )))
+        }
+    };
+
+    // fewshot_config: its keys override the task's, as lm-eval's FewshotConfig.from_dict does.
+    let empty = serde_yaml_ng::Mapping::new();
+    let fc = match map.get("fewshot_config") {
+        Some(Yaml::Mapping(m)) => m,
+        _ => &empty,
+    };
+    let sampler = match fc
+        .get("sampler")
+        .map(|v| string("fewshot_config.sampler", v))
+        .transpose()?
+        .as_deref()
+    {
+        None | Some("default") => SamplerKind::Random,
+        Some("first_n") => SamplerKind::FirstN,
+        Some(s) => {
+            return Err(Error::new(format!(
+                "fewshot_config.sampler `{s}` is not supported (default, first_n)"
+            )))
+        }
+    };
+    for k in fc.keys() {
+        let k = yaml_scalar(k);
+        if ![
+            "sampler",
+            "split",
+            "doc_to_text",
+            "doc_to_choice",
+            "doc_to_target",
+            "target_delimiter",
+            "fewshot_delimiter",
+        ]
+        .contains(&k.as_str())
+        {
+            warnings.push(format!(
+                "{path}: fewshot_config.{k} is not supported and is ignored"
+            ));
+        }
+    }
+    let fc_field = |k: &str, dflt: &Option<Field>| -> Result<Option<Field>> {
+        match fc.get(k) {
+            Some(v) => {
+                let f = field(k, v)?;
+                if let Field::Function(func) = &f {
+                    return Err(Error::new(format!("fewshot_config.{k} is !function {func} (Python), which lingualens cannot run")));
+                }
+                Ok(Some(f))
+            }
+            None => Ok(dflt.clone()),
+        }
+    };
+    let fewshot = FewshotConfig {
+        sampler,
+        split: fc
+            .get("split")
+            .map(|v| string("fewshot_config.split", v))
+            .transpose()?
+            .or(fewshot_split.clone()),
+        doc_to_text: fc_field("doc_to_text", &doc_to_text)?,
+        doc_to_choice: fc_field("doc_to_choice", &doc_to_choice)?,
+        doc_to_target: fc_field("doc_to_target", &doc_to_target)?,
+        target_delimiter: fc
+            .get("target_delimiter")
+            .map(|v| string("target_delimiter", v))
+            .transpose()?
+            .unwrap_or_else(|| target_delimiter.clone()),
+        fewshot_delimiter: fc
+            .get("fewshot_delimiter")
+            .map(|v| string("fewshot_delimiter", v))
+            .transpose()?
+            .unwrap_or_else(|| fewshot_delimiter.clone()),
+    };
+
+    // generation_kwargs: lm-eval fills `until` with [fewshot_delimiter] when absent.
+    let generation = match map.get("generation_kwargs") {
+        Some(Yaml::Mapping(g)) => {
+            let mut other = Map::new();
+            let mut until = None;
+            let mut max_gen_toks = 256;
+            for (k, v) in g {
+                match yaml_scalar(k).as_str() {
+                    "until" => until = Some(string_list("generation_kwargs.until", v)?),
+                    "max_gen_toks" => {
+                        max_gen_toks = v.as_u64().ok_or_else(|| {
+                            Error::new("generation_kwargs.max_gen_toks: expected a count")
+                        })? as usize
+                    }
+                    k => {
+                        other.insert(k.to_string(), yaml_to_json(v));
+                    }
+                }
+            }
+            Some(GenerationKwargs {
+                until: until.unwrap_or_else(|| vec![fewshot_delimiter.clone()]),
+                max_gen_toks,
+                other,
+            })
+        }
+        _ if output_type == OutputType::GenerateUntil => {
+            let mut other = Map::new();
+            other.insert("temperature".into(), Json::from(0.0));
+            other.insert("do_sample".into(), Json::Bool(false));
+            Some(GenerationKwargs {
+                until: vec![fewshot_delimiter.clone()],
+                max_gen_toks: 256,
+                other,
+            })
+        }
+        _ => None,
+    };
+
+    let mut filters = Vec::new();
+    if let Some(Yaml::Sequence(list)) = map.get("filter_list") {
+        for p in list {
+            let name = p
+                .get("name")
+                .map(yaml_scalar)
+                .unwrap_or_else(|| "none".into());
+            let mut steps = Vec::new();
+            if let Some(Yaml::Sequence(fs)) = p.get("filter") {
+                for f in fs {
+                    let function = f.get("function").map(yaml_scalar).unwrap_or_default();
+                    steps.push(match function.as_str() {
+                        "regex" => FilterStep::Regex {
+                            pattern: f
+                                .get("regex_pattern")
+                                .map(yaml_scalar)
+                                .unwrap_or_else(|| r"#### (\-?[0-9\.\,]+)".into()),
+                            group_select: f
+                                .get("group_select")
+                                .and_then(|v| v.as_i64())
+                                .unwrap_or(0),
+                            fallback: f
+                                .get("fallback")
+                                .map(yaml_scalar)
+                                .unwrap_or_else(|| "[invalid]".into()),
+                        },
+                        "take_first" => FilterStep::TakeFirst,
+                        _ => {
+                            warnings.push(format!(
+                                "{path}: filter `{function}` in `{name}` is kept but not applied"
+                            ));
+                            let args = match yaml_to_json(f) {
+                                Json::Object(mut m) => {
+                                    m.remove("function");
+                                    m
+                                }
+                                _ => Map::new(),
+                            };
+                            FilterStep::Other { function, args }
+                        }
+                    });
+                }
+            }
+            filters.push(FilterPipeline { name, steps });
+        }
+    }
+
+    let mut metrics = Vec::new();
+    if let Some(Yaml::Sequence(list)) = map.get("metric_list") {
+        for m in list {
+            let Json::Object(mut obj) = yaml_to_json(m) else {
+                continue;
+            };
+            let metric = match m.get("metric") {
+                Some(Yaml::Tagged(t)) => {
+                    return Err(Error::new(format!(
+                        "metric_list: metric is {} {} (Python), which lingualens cannot run",
+                        t.tag,
+                        yaml_scalar(&t.value)
+                    )))
+                }
+                Some(v) => yaml_scalar(v),
+                None => continue,
+            };
+            obj.remove("metric");
+            let aggregation = obj
+                .remove("aggregation")
+                .and_then(|v| v.as_str().map(String::from));
+            let higher_is_better = obj.remove("higher_is_better").and_then(|v| v.as_bool());
+            if !["acc", "acc_norm", "exact_match", "bleu", "chrf", "ter"].contains(&metric.as_str())
+            {
+                warnings.push(format!(
+                    "{path}: metric `{metric}` is not one lingualens computes"
+                ));
+            }
+            metrics.push(MetricSpec {
+                metric,
+                aggregation,
+                higher_is_better,
+                options: obj,
+            });
+        }
+    }
+
+    let process_docs = match map.get("process_docs") {
+        None | Some(Yaml::Null) => None,
+        Some(Yaml::Mapping(m)) => Some(
+            m.iter()
+                .map(|(k, v)| Ok((yaml_scalar(k), string("process_docs", v)?)))
+                .collect::<Result<BTreeMap<_, _>>>()?,
+        ),
+        Some(Yaml::String(s)) if s == "none" => None,
+        Some(_) => {
+            return Err(Error::new(
+                "process_docs: give a map field → Jinja template (or `none`)",
+            ))
+        }
+    };
+
+    if output_type == OutputType::MultipleChoice && doc_to_choice.is_none() {
+        return Err(Error::new(
+            "output_type multiple_choice needs doc_to_choice",
+        ));
+    }
+
+    Ok(TaskSpec {
+        file: path.to_string(),
+        task,
+        tags,
+        source,
+        test_split: opt_string(&map, "test_split")?,
+        validation_split: opt_string(&map, "validation_split")?,
+        training_split: opt_string(&map, "training_split")?,
+        fewshot_split,
+        output_type,
+        doc_to_text,
+        doc_to_choice,
+        doc_to_target,
+        process_docs,
+        description: opt_string(&map, "description")?,
+        target_delimiter,
+        fewshot_delimiter,
+        num_fewshot,
+        fewshot,
+        generation,
+        filters,
+        metrics,
+        repeats: map.get("repeats").and_then(|v| v.as_u64()).unwrap_or(1) as usize,
+        unknown_keys,
+        overridden,
+        warnings,
+    })
+}
+
+/// An [`Item`] as an lm-eval document.
+///
+/// - multiple choice: `question`, `choices`, `answer` (gold index), `passage` when present;
+/// - cloze: `sentence`, `blank`, `options`, `answer`;
+/// - generation: `input`, `references`, `answer` (first reference) and the item's named fields;
+///
+/// plus `id`, `language` and every metadata entry (e.g. `subject`, `grade`). Metadata never
+/// replaces a body field.
+pub fn item_doc(item: &Item) -> Json {
+    let mut m = Map::new();
+    for (k, v) in &item.metadata {
+        m.insert(k.clone(), Json::String(v.clone()));
+    }
+    m.insert("id".into(), Json::String(item.id.clone()));
+    m.insert("language".into(), Json::String(item.language.clone()));
+    match &item.body {
+        ItemBody::MultipleChoice(mc) => {
+            m.insert("question".into(), Json::String(mc.question.clone()));
+            m.insert("choices".into(), Json::from(mc.choices.clone()));
+            m.insert("answer".into(), Json::from(mc.gold));
+            if let Some(p) = &mc.passage {
+                m.insert("passage".into(), Json::String(p.clone()));
+            }
+        }
+        ItemBody::Cloze(c) => {
+            m.insert("sentence".into(), Json::String(c.sentence.clone()));
+            m.insert("blank".into(), Json::String(c.blank.clone()));
+            m.insert("options".into(), Json::from(c.options.clone()));
+            m.insert("answer".into(), Json::from(c.gold));
+        }
+        ItemBody::Generation(g) => {
+            for (k, v) in &g.fields {
+                m.insert(k.clone(), Json::String(v.clone()));
+            }
+            m.insert("input".into(), Json::String(g.input.clone()));
+            m.insert("references".into(), Json::from(g.references.clone()));
+            m.insert(
+                "answer".into(),
+                Json::String(g.references.first().cloned().unwrap_or_default()),
+            );
+        }
+    }
+    Json::Object(m)
+}
+
+/// [`item_doc`] for each item, with the fields of its `parallel` item (when in `items`) added
+/// under `<field>_<language>`: a DZEN Dzongkha item gains `question_en`, `choices_en`.
+pub fn items_docs(items: &[Item]) -> Vec<Json> {
+    let by_id: BTreeMap<&str, &Item> = items.iter().map(|i| (i.id.as_str(), i)).collect();
+    items
+        .iter()
+        .map(|item| {
+            let mut doc = item_doc(item);
+            if let Some(other) = item.parallel.as_deref().and_then(|p| by_id.get(p)) {
+                let lang = other.language.clone();
+                if let (Json::Object(m), Json::Object(o)) = (&mut doc, item_doc(other)) {
+                    for k in [
+                        "question", "choices", "passage", "sentence", "options", "input",
+                    ] {
+                        if let Some(v) = o.get(k) {
+                            m.insert(format!("{k}_{lang}"), v.clone());
+                        }
+                    }
+                }
+            }
+            doc
+        })
+        .collect()
+}
+
+/// The documents of `split` for a `dataset_path: lingualens` task, from the loader's items: those
+/// of the task's language whose `split` metadata is `split` (no `split` metadata counts as
+/// `test`), through [`items_docs`] (so parallel fields such as `question_en` are present).
+pub fn item_split_docs(spec: &TaskSpec, items: &[Item], split: &str) -> Vec<Json> {
+    let language = match &spec.source {
+        DataSource::Items { language, .. } => language.as_deref(),
+        _ => None,
+    };
+    items_docs(items)
+        .into_iter()
+        .zip(items)
+        .filter(|(_, item)| language.is_none_or(|l| item.language == l))
+        .filter(|(_, item)| item.metadata.get("split").map_or("test", |s| s.as_str()) == split)
+        .map(|(doc, _)| doc)
+        .collect()
+}
+
+/// The documents of a data file (CSV, JSON, JSONL, Parquet), one JSON object per row, for a
+/// `dataset_path: json|csv|parquet` task or a Hub task whose split file the user supplied.
+/// Rows that could not be read are reported as errors.
+pub fn docs_from_file(name: &str, bytes: &[u8]) -> Result<Vec<Json>> {
+    let format = crate::tasks::table::Format::from_name(name).ok_or_else(|| {
+        Error::new(format!(
+            "{name}: unknown data format (use .csv, .json, .jsonl or .parquet)"
+        ))
+    })?;
+    let (tables, anomalies) = crate::tasks::table::read_table(name, bytes, format);
+    if tables.is_empty() {
+        let why: Vec<String> = anomalies.iter().map(|a| format!("{a:?}")).collect();
+        return Err(Error::new(format!(
+            "{name}: could not be read: {}",
+            why.join("; ")
+        )));
+    }
+    Ok(tables
+        .into_iter()
+        .flat_map(|t| t.records)
+        .map(|r| Json::Object(r.fields))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(list: &[(&str, &str)]) -> impl Fn(&str) -> Result<Option<String>> {
+        let m: BTreeMap<String, String> = list
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        move |p: &str| Ok(m.get(p).cloned())
+    }
+
+    #[test]
+    fn paths() {
+        assert_eq!(join_path("a/b", "../c/d.yaml"), "a/c/d.yaml");
+        assert_eq!(join_path("", "x"), "x");
+        assert_eq!(join_path("/r/a", "./x"), "/r/a/x");
+        assert_eq!(file_stem("a/b/amh.yaml"), "amh");
+    }
+
+    #[test]
+    fn include_and_override_order() {
+        let r = files(&[
+            ("t/common", "dataset_path: json\noutput_type: multiple_choice\ntest_split: test\ndoc_to_choice: '{{choices}}'\ndoc_to_text: base\nfoo: 1\n"),
+            ("t/a.yaml", "include: common\ntask: a\ndoc_to_text: !function utils.f\ndoc_to_target: answer\n"),
+            ("t/a.override.yaml", "doc_to_text: 'Q: {{question}}'\n"),
+        ]);
+        let t = load_task("t/a.yaml", &r, &LoadOptions::default()).unwrap();
+        assert_eq!(
+            t.doc_to_text,
+            Some(Field::Template("Q: {{question}}".into()))
+        );
+        assert_eq!(t.overridden, vec!["doc_to_text".to_string()]);
+        assert_eq!(t.unknown_keys, vec!["foo".to_string()]);
+        assert_eq!(t.test_split.as_deref(), Some("test"));
+        let mut o = LoadOptions::default();
+        o.overrides
+            .insert("doc_to_text".into(), "{{question}}?".into());
+        let t = load_task("t/a.yaml", &r, &o).unwrap();
+        assert_eq!(t.doc_to_text, Some(Field::Template("{{question}}?".into())));
+    }
+
+    #[test]
+    fn function_message() {
+        let r = files(&[("c/p/amh_eng_p1.yaml", "dataset_path: x/y\noutput_type: multiple_choice\ndoc_to_text: !function utils.doc_to_text_p1\ndoc_to_choice: ['a', 'b']\n")]);
+        let e = load_task("c/p/amh_eng_p1.yaml", &r, &LoadOptions::default()).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "c/p/amh_eng_p1.yaml: doc_to_text is !function utils.doc_to_text_p1 (Python), which lingualens cannot run; \
+             give a Jinja replacement with --override doc_to_text='…' or a sidecar file amh_eng_p1.override.yaml"
+        );
+    }
+
+    #[test]
+    fn process_docs_replacement_and_python_classes() {
+        let r = files(&[
+            ("p.yaml", "dataset_path: json\noutput_type: multiple_choice\nprocess_docs: !function utils.process\ndoc_to_text: '{{q}}'\ndoc_to_choice: opts\ndoc_to_target: gold\n"),
+            ("p.override.yaml", "process_docs:\n  q: \"{{ question | upper }}\"\n  opts: \"{{ [a, b] }}\"\n"),
+            ("k.yaml", "task: k\nclass: !function kyrgyz_tasks.KyrgyzMMLUHistory\noutput_type: loglikelihood\n"),
+        ]);
+        let t = load_task("p.yaml", &r, &LoadOptions::default()).unwrap();
+        let docs = vec![serde_json::json!({"question": "why?", "a": "x", "b": "y", "gold": 1})];
+        let ren = t.renderer().unwrap();
+        let docs = ren.prepare_docs(docs).unwrap();
+        assert_eq!(docs[0]["opts"], serde_json::json!(["x", "y"]));
+        let out = ren.render(&docs[0], &[]).unwrap();
+        assert_eq!(out.context, "WHY?");
+        assert_eq!(out.request, Request::MultipleChoice { continuations: vec![" x".into(), " y".into()] });
+        assert_eq!(out.gold(), Some(1));
+        let e = load_task("k.yaml", &r, &LoadOptions::default()).unwrap_err();
+        assert!(e.message().contains("class is !function kyrgyz_tasks.KyrgyzMMLUHistory (Python)"), "{e}");
+        assert!(e.message().contains("defined by Python code"), "{e}");
+    }
+}

@@ -18,9 +18,15 @@
 //! Strings are handled as sacrebleu's Python handles them: sequences of code points, split on Python's
 //! whitespace (`str.split()`), lowercased with full Unicode case mapping.
 
+pub mod aggregate;
+pub mod bias;
 pub mod bleu;
 pub mod chrf;
 pub mod extract;
+pub mod fertility;
+pub mod loglikelihood;
+pub mod outputs;
+pub mod pyjson;
 pub mod ter;
 
 use std::fmt;

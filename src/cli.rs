@@ -249,7 +249,7 @@ fn tokenize_command(model: &std::path::Path, text: &str) -> crate::Result<()> {
 
 fn score_command(model: &std::path::Path, context: &str, choices: &[String], backend: BackendArg) -> crate::Result<()> {
     let device = device(backend)?;
-    let lm = pollster::block_on(crate::engine::load(model, &device.device))?;
+    let lm = pollster::block_on(crate::engine::load(model, &device))?;
     let scores = pollster::block_on(lm.log_likelihoods(context, choices))?;
     let out = serde_json::json!({ "backend": device.info.backend.name(), "context": context, "choices": scores });
     println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
@@ -258,7 +258,7 @@ fn score_command(model: &std::path::Path, context: &str, choices: &[String], bac
 
 fn logits_command(model: &std::path::Path, text: &str, out: &std::path::Path, backend: BackendArg) -> crate::Result<()> {
     let device = device(backend)?;
-    let lm = pollster::block_on(crate::engine::load(model, &device.device))?;
+    let lm = pollster::block_on(crate::engine::load(model, &device))?;
     let tokens = lm.tokenizer.encode(text, true, true);
     let logits = pollster::block_on(lm.model.logits(&tokens))?;
     let npy = npy_f32(&logits, &[tokens.len(), logits.len() / tokens.len().max(1)]);

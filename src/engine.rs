@@ -14,6 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::backend::ComputeDevice;
 use crate::error::{Error, Result};
 use crate::models::config::ModelConfig;
 use crate::models::{KvCache, Model};
@@ -109,25 +110,39 @@ fn log_prob(row: &[f32], target: usize) -> Option<(f32, bool)> {
 }
 
 /// A model and its tokenizer from a GGUF file in any byte source (a `Blob` in the browser).
-pub async fn load_gguf<S: crate::formats::source::ByteSource>(source: S, device: &burn::tensor::Device) -> Result<LanguageModel> {
+pub async fn load_gguf<S: crate::formats::source::ByteSource>(source: S, compute: &ComputeDevice) -> Result<LanguageModel> {
+    let name = source.name().to_string();
     let header = crate::formats::gguf::GgufFile::read(&source).await?;
-    let tokenizer = Tokenizer::from_gguf(&header).map_err(|e| e.context(source.name()))?;
-    let (model, config) = Model::from_gguf(source, device).await?;
-    Ok(LanguageModel { model, tokenizer, config })
+    let tokenizer = Tokenizer::from_gguf(&header).map_err(|e| e.context(&name))?;
+    let (model, config) = Model::from_gguf(source, compute).await?;
+    checked(LanguageModel { model, tokenizer, config }, &name)
+}
+
+/// A tokenizer that can produce ids the embedding does not have is refused at load, not at a
+/// lookup in the middle of a run.
+fn checked(lm: LanguageModel, name: &str) -> Result<LanguageModel> {
+    if lm.tokenizer.vocab_size() > lm.config.vocab_size {
+        return Err(Error::new(format!(
+            "{name}: the tokenizer has {} tokens but the model only {} embeddings",
+            lm.tokenizer.vocab_size(),
+            lm.config.vocab_size
+        )));
+    }
+    Ok(lm)
 }
 
 /// Loading a model and its tokenizer from a path: a GGUF file or a Hugging Face folder.
 #[cfg(not(target_arch = "wasm32"))]
-pub async fn load(path: &std::path::Path, device: &burn::tensor::Device) -> Result<LanguageModel> {
+pub async fn load(path: &std::path::Path, compute: &ComputeDevice) -> Result<LanguageModel> {
     use crate::formats::source::FileSource;
     if path.is_dir() {
         let read = |name: &str| std::fs::read_to_string(path.join(name)).map_err(|e| Error::new(format!("{}: {e}", path.join(name).display())));
         let tokenizer = Tokenizer::from_hf_json(&read("tokenizer.json")?, read("tokenizer_config.json").ok().as_deref())
             .map_err(|e| e.context(path.join("tokenizer.json").display()))?;
-        let (model, config) = Model::from_hf_folder(path, device).await?;
-        Ok(LanguageModel { model, tokenizer, config })
+        let (model, config) = Model::from_hf_folder(path, compute).await?;
+        checked(LanguageModel { model, tokenizer, config }, &path.display().to_string())
     } else {
-        load_gguf(FileSource::open(path)?, device).await
+        load_gguf(FileSource::open(path)?, compute).await
     }
 }
 

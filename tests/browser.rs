@@ -76,7 +76,7 @@ fn score_in_browser(test: &str, flags: &[&str], backend: &str) {
 
     // The native engine on the CPU is the reference.
     let device = lingualens::backend::ComputeDevice::cpu();
-    let lm = pollster::block_on(lingualens::engine::load(&gguf, &device.device)).unwrap();
+    let lm = pollster::block_on(lingualens::engine::load(&gguf, &device)).unwrap();
     let owned: Vec<String> = choices.iter().map(|c| c.to_string()).collect();
     let native = pollster::block_on(lm.log_likelihoods(context, &owned)).unwrap();
 

@@ -21,7 +21,7 @@ fn fixtures() -> Option<PathBuf> {
 }
 
 fn check(model_path: &std::path::Path, reference: &Value, device: &ComputeDevice) -> f64 {
-    let lm = pollster::block_on(engine::load(model_path, &device.device)).unwrap_or_else(|e| panic!("{e}"));
+    let lm = pollster::block_on(engine::load(model_path, device)).unwrap_or_else(|e| panic!("{e}"));
     let mut worst = 0f64;
     for set in ["mc", "mc_tricky"] {
         for (i, item) in reference[set].as_array().unwrap().iter().enumerate() {

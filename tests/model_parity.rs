@@ -72,10 +72,10 @@ enum Source {
 fn max_diff(dir: &Path, model: &str, source: &Source, device: &ComputeDevice) -> f32 {
     let mdir = dir.join(model);
     let loaded = match source {
-        Source::HfFolder => pollster::block_on(Model::from_hf_folder(&mdir, &device.device)),
+        Source::HfFolder => pollster::block_on(Model::from_hf_folder(&mdir, device)),
         Source::Gguf(t) => {
             let path = mdir.join("gguf").join(format!("{model}-{t}.gguf"));
-            pollster::block_on(Model::from_gguf(FileSource::open(&path).unwrap(), &device.device))
+            pollster::block_on(Model::from_gguf(FileSource::open(&path).unwrap(), device))
         }
     };
     let (m, _) = loaded.unwrap_or_else(|e| panic!("{model}: {e}"));
@@ -159,7 +159,7 @@ fn kv_cache_continuation_equals_the_full_pass() {
     let tokens = sequences(&dir).into_iter().find(|(n, _)| n == "rand80").unwrap().1;
     for model in ["llama3_untied", "gemma3", "qwen3"] {
         for device in [ComputeDevice::cpu(), wgpu().clone()] {
-            let (m, _) = pollster::block_on(Model::from_hf_folder(&dir.join(model), &device.device)).unwrap();
+            let (m, _) = pollster::block_on(Model::from_hf_folder(&dir.join(model), &device)).unwrap();
             let mut cache = lingualens::models::KvCache::new();
             let _ = pollster::block_on(m.logits_cached(&tokens[..50], &mut cache, 1)).unwrap();
             let tail = pollster::block_on(m.logits_cached(&tokens[50..], &mut cache, 30)).unwrap();

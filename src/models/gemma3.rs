@@ -11,7 +11,7 @@ use burn::tensor::{Device, Tensor};
 use crate::error::Result;
 use crate::formats::source::ByteSource;
 use crate::models::config::ModelConfig;
-use crate::models::layers::{attention, attention_mask, gelu_tanh, split_heads, tensor2, token_ids, KvCache, Linear, RmsNorm, Rope};
+use crate::models::layers::{attention, attention_mask, gelu_tanh, split_heads, Embedding, KvCache, Linear, RmsNorm, Rope};
 use crate::models::weights::WeightFile;
 
 struct Block {
@@ -33,12 +33,13 @@ struct Block {
 
 pub struct Gemma3 {
     cfg: ModelConfig,
-    embed: Tensor<2>,
+    embed: Embedding,
     blocks: Vec<Block>,
     final_norm: RmsNorm,
     lm_head: Linear,
     rope_global: Rope,
     rope_local: Rope,
+    device: Device,
 }
 
 impl Gemma3 {
@@ -72,11 +73,11 @@ impl Gemma3 {
                 sliding: cfg.sliding_layers.get(i).copied().unwrap_or(false),
             });
         }
-        let embed = tensor2(w.get("token_embd.weight", &cfg).await?, device);
+        let embed = Embedding::load(w, &cfg, device).await?;
         let lm_head = if w.has("output.weight", cfg.architecture) {
             Linear::load(w, "output", &cfg, device).await?
         } else {
-            Linear::from_weight(embed.clone())
+            embed.as_linear()
         };
         Ok(Gemma3 {
             final_norm: RmsNorm::load(w, "output_norm.weight", &cfg, device).await?,
@@ -86,12 +87,13 @@ impl Gemma3 {
             embed,
             blocks,
             lm_head,
+            device: device.clone(),
         })
     }
 
     /// Logits `[last, vocab]` for the last `last` of `tokens`, which continue the positions in `cache`.
     pub fn forward(&self, tokens: &[u32], cache: &mut KvCache, last: usize) -> Tensor<2> {
-        let device = self.embed.device();
+        let device = self.device.clone();
         let (t, start) = (tokens.len(), cache.len());
         let cfg = &self.cfg;
         // The cache keeps every position; the sliding window is applied by the mask.
@@ -99,7 +101,7 @@ impl Gemma3 {
         let local_mask = attention_mask(t, start + t, start, cfg.sliding_window, &device);
         // transformers multiplies by √hidden rounded to the weights' dtype (f32 here).
         let scale = (cfg.hidden_size as f32).sqrt();
-        let mut x = self.embed.clone().select(0, token_ids(tokens, &device)).mul_scalar(scale);
+        let mut x = self.embed.lookup(tokens, &device).mul_scalar(scale);
         for (layer, b) in self.blocks.iter().enumerate() {
             let (rope, mask) = if b.sliding { (&self.rope_local, &local_mask) } else { (&self.rope_global, &global_mask) };
             // 1. Attention: norm, q/k head norms, RoPE, attention, norm, residual.

@@ -1,12 +1,15 @@
 //! The pieces every architecture is built from, as burn tensor ops that run on any backend.
 //! Shapes are in the names: `[t, d]` is tokens × features, `[h, t, d]` heads × tokens × head_dim.
 
+use std::sync::Arc;
+
 use burn::tensor::{activation, Device, Int, Tensor, TensorData};
 
 use crate::error::Result;
 use crate::formats::source::ByteSource;
 use crate::models::config::ModelConfig;
-use crate::models::weights::{HostTensor, WeightFile};
+use crate::models::weights::{HostTensor, Weight, WeightFile};
+use crate::quant::{qmatmul, QMatrix};
 
 pub fn tensor1(t: HostTensor, device: &Device) -> Tensor<1> {
     let n = t.values.len();
@@ -18,30 +21,74 @@ pub fn tensor2(t: HostTensor, device: &Device) -> Tensor<2> {
     Tensor::from_data(TensorData::new(t.values, shape), device)
 }
 
-/// `y = x Wᵀ + b`. W is kept transposed (`[in, out]`) so the forward pass is one matmul.
-pub struct Linear {
-    weight_t: Tensor<2>,
-    bias: Option<Tensor<1>>,
+/// `y = x Wᵀ + b`. A float W is kept transposed (`[in, out]`) so the forward pass is one matmul;
+/// a quantized W stays packed on the host and is multiplied by `quant::qmatmul` (CPU backend).
+pub enum Linear {
+    Float { weight_t: Tensor<2>, bias: Option<Tensor<1>> },
+    Quantized { weight: Arc<QMatrix>, bias: Option<Tensor<1>> },
 }
 
 impl Linear {
     pub async fn load<S: ByteSource>(w: &WeightFile<S>, name: &str, cfg: &ModelConfig, device: &Device) -> Result<Linear> {
-        let weight_t = tensor2(w.get(&format!("{name}.weight"), cfg).await?, device).transpose();
         let bias_name = format!("{name}.bias");
         let bias = if w.has(&bias_name, cfg.architecture) { Some(tensor1(w.get(&bias_name, cfg).await?, device)) } else { None };
-        Ok(Linear { weight_t, bias })
-    }
-
-    pub fn from_weight(weight: Tensor<2>) -> Linear {
-        Linear { weight_t: weight.transpose(), bias: None }
+        Ok(match w.get_weight(&format!("{name}.weight"), cfg).await? {
+            Weight::Float(t) => Linear::Float { weight_t: tensor2(t, device).transpose(), bias },
+            Weight::Quantized(m) => Linear::Quantized { weight: Arc::new(m), bias },
+        })
     }
 
     /// `[t, in]` → `[t, out]`
     pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
-        let y = x.matmul(self.weight_t.clone());
-        match &self.bias {
+        let (y, bias) = match self {
+            Linear::Float { weight_t, bias } => (x.matmul(weight_t.clone()), bias),
+            Linear::Quantized { weight, bias } => {
+                let [t, _] = x.dims();
+                let device = x.device();
+                // The CPU backend's tensors live in host memory: this read is a copy, not a transfer.
+                let input = x.into_data().try_to_vec::<f32>().expect("activations are f32");
+                let mut out = vec![0f32; t * weight.rows()];
+                qmatmul(&input, weight, &mut out);
+                (Tensor::from_data(TensorData::new(out, [t, weight.rows()]), &device), bias)
+            }
+        };
+        match bias {
             Some(b) => y + b.clone().unsqueeze_dim(0),
             None => y,
+        }
+    }
+}
+
+/// The token embedding, which doubles as the output projection when embeddings are tied.
+pub enum Embedding {
+    Float(Tensor<2>),
+    Quantized(Arc<QMatrix>),
+}
+
+impl Embedding {
+    pub async fn load<S: ByteSource>(w: &WeightFile<S>, cfg: &ModelConfig, device: &Device) -> Result<Embedding> {
+        Ok(match w.get_weight("token_embd.weight", cfg).await? {
+            Weight::Float(t) => Embedding::Float(tensor2(t, device)),
+            Weight::Quantized(m) => Embedding::Quantized(Arc::new(m)),
+        })
+    }
+
+    /// `[t, hidden]` for the token ids.
+    pub fn lookup(&self, tokens: &[u32], device: &Device) -> Tensor<2> {
+        match self {
+            Embedding::Float(table) => table.clone().select(0, token_ids(tokens, device)),
+            Embedding::Quantized(m) => {
+                let rows: Vec<usize> = tokens.iter().map(|&t| t as usize).collect();
+                Tensor::from_data(TensorData::new(m.dequantize_rows(&rows), [tokens.len(), m.cols()]), device)
+            }
+        }
+    }
+
+    /// The tied output projection.
+    pub fn as_linear(&self) -> Linear {
+        match self {
+            Embedding::Float(table) => Linear::Float { weight_t: table.clone().transpose(), bias: None },
+            Embedding::Quantized(m) => Linear::Quantized { weight: m.clone(), bias: None },
         }
     }
 }

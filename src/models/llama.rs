@@ -9,7 +9,7 @@ use burn::tensor::{activation, Device, Tensor};
 use crate::error::Result;
 use crate::formats::source::ByteSource;
 use crate::models::config::ModelConfig;
-use crate::models::layers::{attention, attention_mask, split_heads, tensor2, token_ids, KvCache, Linear, RmsNorm, Rope};
+use crate::models::layers::{attention, attention_mask, split_heads, Embedding, KvCache, Linear, RmsNorm, Rope};
 use crate::models::weights::WeightFile;
 
 struct Attention {
@@ -37,11 +37,12 @@ struct Block {
 
 pub struct Llama {
     cfg: ModelConfig,
-    embed: Tensor<2>,
+    embed: Embedding,
     blocks: Vec<Block>,
     final_norm: RmsNorm,
     lm_head: Linear,
     rope: Rope,
+    device: Device,
 }
 
 /// Qwen3's q/k norms: present in its weights, absent in the others'.
@@ -77,9 +78,9 @@ impl Llama {
                 },
             });
         }
-        let embed = tensor2(w.get("token_embd.weight", &cfg).await?, device);
+        let embed = Embedding::load(w, &cfg, device).await?;
         let lm_head = if cfg.tie_word_embeddings || !w.has("output.weight", arch) {
-            Linear::from_weight(embed.clone())
+            embed.as_linear()
         } else {
             Linear::load(w, "output", &cfg, device).await?
         };
@@ -96,16 +97,17 @@ impl Llama {
             embed,
             blocks,
             lm_head,
+            device: device.clone(),
         })
     }
 
     /// Logits `[last, vocab]` for the last `last` of `tokens`, which continue the positions in `cache`.
     pub fn forward(&self, tokens: &[u32], cache: &mut KvCache, last: usize) -> Tensor<2> {
-        let device = self.embed.device();
+        let device = self.device.clone();
         let (t, start) = (tokens.len(), cache.len());
         let cfg = &self.cfg;
         let mask = attention_mask(t, start + t, start, None, &device);
-        let mut x = self.embed.clone().select(0, token_ids(tokens, &device)); // [t, hidden]
+        let mut x = self.embed.lookup(tokens, &device); // [t, hidden]
         for (layer, block) in self.blocks.iter().enumerate() {
             // 1. Attention, pre-norm, residual.
             let h = block.attn_norm.forward(x.clone());

@@ -5,7 +5,8 @@
 //! - [`layers`]: Linear, RMSNorm, RoPE, the attention mask and attention.
 //! - [`llama`]: Llama 3.x / SmolLM2 / Qwen2 / Qwen3; [`gemma3`]: Gemma 3 text.
 //!
-//! Not yet here: quantized weights kept packed (they are decoded to f32 on load).
+//! Quantized GGUF weights stay packed on the CPU backend (`quant::QMatrix` + `quant::qmatmul`); on
+//! wgpu they are decoded to f32 until the quantized matmul kernel exists.
 
 pub mod config;
 pub mod gemma3;
@@ -14,6 +15,8 @@ pub mod llama;
 pub mod weights;
 
 use burn::tensor::{Device, Tensor};
+
+use crate::backend::{BackendKind, ComputeDevice};
 
 use crate::error::{Error, Result};
 use crate::formats::gguf::GgufFile;
@@ -36,29 +39,31 @@ impl Model {
         })
     }
 
-    /// A model from a GGUF file, read tensor by tensor.
-    pub async fn from_gguf<S: ByteSource>(source: S, device: &Device) -> Result<(Model, ModelConfig)> {
+    /// A model from a GGUF file, read tensor by tensor. On the CPU backend quantized weights stay
+    /// packed.
+    pub async fn from_gguf<S: ByteSource>(source: S, compute: &ComputeDevice) -> Result<(Model, ModelConfig)> {
         let file = GgufFile::read(&source).await?;
         let cfg = ModelConfig::from_gguf(&file)?;
-        let w = WeightFile::Gguf { file, source };
-        Ok((Self::from_weights(&w, cfg.clone(), device).await?, cfg))
+        let keep_quantized = compute.info.backend == BackendKind::Cpu;
+        let w = WeightFile::Gguf { file, source, keep_quantized };
+        Ok((Self::from_weights(&w, cfg.clone(), &compute.device).await?, cfg))
     }
 
     /// A model from a HF `config.json` and one `model.safetensors`.
-    pub async fn from_safetensors<S: ByteSource>(config_json: &str, source: S, device: &Device) -> Result<(Model, ModelConfig)> {
+    pub async fn from_safetensors<S: ByteSource>(config_json: &str, source: S, compute: &ComputeDevice) -> Result<(Model, ModelConfig)> {
         let cfg = ModelConfig::from_hf_json("config.json", config_json)?;
         let file = SafetensorsFile::read(&source).await?;
         let w = WeightFile::Safetensors { file, source };
-        Ok((Self::from_weights(&w, cfg.clone(), device).await?, cfg))
+        Ok((Self::from_weights(&w, cfg.clone(), &compute.device).await?, cfg))
     }
 
     /// A HF folder on disk (config.json + model.safetensors).
     #[cfg(not(target_arch = "wasm32"))]
-    pub async fn from_hf_folder(dir: &std::path::Path, device: &Device) -> Result<(Model, ModelConfig)> {
+    pub async fn from_hf_folder(dir: &std::path::Path, compute: &ComputeDevice) -> Result<(Model, ModelConfig)> {
         let config_path = dir.join("config.json");
         let config = std::fs::read_to_string(&config_path).map_err(|e| Error::new(format!("{}: {e}", config_path.display())))?;
         let source = crate::formats::source::FileSource::open(dir.join("model.safetensors"))?;
-        Self::from_safetensors(&config, source, device).await
+        Self::from_safetensors(&config, source, compute).await
     }
 
     /// Logits `[last, vocab]` for the last `last` positions of `tokens`, continuing `cache`.

@@ -6,18 +6,27 @@
 //! (undone: the models use transformers' rotate-half RoPE), and stores Gemma's RMSNorm weights as
 //! `1 + w` (kept: the models multiply by the stored GGUF form, so HF weights get the 1 added).
 //!
-//! Quantized GGUF tensors are decoded to f32 for now; keeping them packed (`quant::QMatrix`) with a
-//! quantized matmul on each backend is the next step of the model runtime.
+//! Quantized GGUF tensors can be kept packed ([`WeightFile::get_weight`] → `quant::QMatrix`): the CPU
+//! backend multiplies them with `quant::qmatmul`. On wgpu they are still decoded to f32 until the
+//! quantized matmul kernel exists.
 
 use crate::error::{Error, Result};
 use crate::formats::gguf::GgufFile;
 use crate::formats::safetensors::SafetensorsFile;
 use crate::formats::source::ByteSource;
 use crate::models::config::{Architecture, ModelConfig};
+use crate::quant::QMatrix;
 
 pub enum WeightFile<S: ByteSource> {
-    Gguf { file: GgufFile, source: S },
+    /// `keep_quantized`: quantized tensors come back packed from [`WeightFile::get_weight`].
+    Gguf { file: GgufFile, source: S, keep_quantized: bool },
     Safetensors { file: SafetensorsFile, source: S },
+}
+
+/// A 2-D weight: f32, or packed as in the file.
+pub enum Weight {
+    Float(HostTensor),
+    Quantized(QMatrix),
 }
 
 /// A weight as row-major f32 with its shape (outermost first).
@@ -34,11 +43,35 @@ impl<S: ByteSource> WeightFile<S> {
         }
     }
 
+    /// A 2-D weight, packed if the file has it quantized and packing was asked for.
+    pub async fn get_weight(&self, gguf_name: &str, cfg: &ModelConfig) -> Result<Weight> {
+        if let WeightFile::Gguf { file, source, keep_quantized: true } = self {
+            if let Some(info) = file.tensor(gguf_name).filter(|t| t.dims.len() == 2 && is_quantized(t.ggml_type)) {
+                let bytes = file.read_tensor_bytes(source, info).await?;
+                let mut m = QMatrix::from_tensor(info, &bytes).map_err(|e| e.context(&file.name))?;
+                if cfg.architecture == Architecture::Llama {
+                    let heads = if gguf_name.ends_with("attn_q.weight") {
+                        Some(cfg.num_heads)
+                    } else if gguf_name.ends_with("attn_k.weight") {
+                        Some(cfg.num_kv_heads)
+                    } else {
+                        None
+                    };
+                    if let Some(heads) = heads {
+                        m = m.permute_rows(&unpermuted_order(m.rows(), heads));
+                    }
+                }
+                return Ok(Weight::Quantized(m));
+            }
+        }
+        Ok(Weight::Float(self.get(gguf_name, cfg).await?))
+    }
+
     /// The tensor `gguf_name`, or an error naming it and the file.
     pub async fn get(&self, gguf_name: &str, cfg: &ModelConfig) -> Result<HostTensor> {
         let arch = cfg.architecture;
         let mut tensor = match self {
-            WeightFile::Gguf { file, source } => {
+            WeightFile::Gguf { file, source, .. } => {
                 let info = file
                     .tensor(gguf_name)
                     .ok_or_else(|| Error::new(format!("{}: tensor {gguf_name} is missing", file.name)))?;
@@ -74,23 +107,34 @@ impl<S: ByteSource> WeightFile<S> {
     }
 }
 
-/// llama.cpp's converter reorders each head's rows from rotate-half order (first half, second
-/// half) to interleaved pairs; this puts them back: row (h, 2i + j) → row (h, j·half + i).
-fn unpermute_rows(t: &mut HostTensor, n_heads: usize) {
-    let (rows, cols) = (t.shape[0], t.shape[1]);
+fn is_quantized(t: crate::formats::ggml::GgmlType) -> bool {
+    use crate::formats::ggml::GgmlType::*;
+    matches!(t, Q8_0 | Q4_0 | Q4_1 | Q5_0 | Q5_1 | Q4_K | Q5_K | Q6_K)
+}
+
+/// For each unpermuted row, the GGUF row it comes from (see [`unpermute_rows`]).
+fn unpermuted_order(rows: usize, n_heads: usize) -> Vec<usize> {
     let head = rows / n_heads;
     let half = head / 2;
-    let mut out = vec![0f32; t.values.len()];
+    let mut order = vec![0; rows];
     for h in 0..n_heads {
         for i in 0..half {
             for j in 0..2 {
-                let from = h * head + 2 * i + j;
-                let to = h * head + j * half + i;
-                out[to * cols..(to + 1) * cols].copy_from_slice(&t.values[from * cols..(from + 1) * cols]);
+                order[h * head + j * half + i] = h * head + 2 * i + j;
             }
         }
     }
-    t.values = out;
+    order
+}
+
+/// llama.cpp's converter reorders each head's rows from rotate-half order (first half, second
+/// half) to interleaved pairs; this puts them back: row (h, 2i + j) → row (h, j·half + i).
+fn unpermute_rows(t: &mut HostTensor, n_heads: usize) {
+    let cols = t.shape[1];
+    t.values = unpermuted_order(t.shape[0], n_heads)
+        .into_iter()
+        .flat_map(|from| t.values[from * cols..(from + 1) * cols].to_vec())
+        .collect();
 }
 
 /// The transformers name of a GGUF tensor name.

@@ -201,6 +201,33 @@ impl QMatrix {
         }
     }
 
+    /// The same matrix with its rows reordered: row `i` of the result is row `order[i]` of this one.
+    /// Rows are independent (blocks run along K), so this moves words, scales and offsets as they are.
+    pub fn permute_rows(&self, order: &[usize]) -> QMatrix {
+        assert_eq!(order.len(), self.rows, "permute_rows: order must name every row once");
+        let words = self.cols * self.bits as usize / 32;
+        let blocks = self.cols / self.block;
+        let gather = |data: &[f32], per_row: usize| order.iter().flat_map(|&r| data[r * per_row..(r + 1) * per_row].iter().copied()).collect::<Vec<_>>();
+        QMatrix {
+            values: order.iter().flat_map(|&r| self.values[r * words..(r + 1) * words].iter().copied()).collect(),
+            scales: gather(&self.scales, blocks),
+            offsets: self.offsets.as_ref().map(|o| gather(o, blocks)),
+            ..*self
+        }
+    }
+
+    /// The weights of the given rows as f32, row after row (an embedding lookup).
+    pub fn dequantize_rows(&self, rows: &[usize]) -> Vec<f32> {
+        let blocks = self.cols / self.block;
+        let mut out = vec![0f32; rows.len() * self.cols];
+        for (row_out, &r) in out.chunks_exact_mut(self.cols).zip(rows) {
+            for (b, y) in row_out.chunks_exact_mut(self.block).enumerate() {
+                self.dequantize_block(r * blocks + b, y);
+            }
+        }
+        out
+    }
+
     /// All weights as f32, row-major `[rows][cols]`: bit-identical to [`super::dequantize`] of the
     /// GGUF bytes this matrix was converted from.
     pub fn dequantize(&self) -> Vec<f32> {
@@ -378,5 +405,19 @@ pub(crate) mod tests {
         assert!(QMatrix::from_tensor(&info, &[]).unwrap_err().message().contains("IQ4_XS tensors are not supported"));
         assert!(QMatrix::new(1, 32, 8, 32, false, vec![1.0], None, vec![0; 8]).is_err());
         assert!(QMatrix::new(1, 32, 8, 32, true, vec![1.0], None, vec![0; 7]).is_err());
+    }
+
+    #[test]
+    fn permuted_and_selected_rows_decode_like_the_whole_matrix() {
+        // 3 rows of 64 4-bit weights with offsets: two blocks per row.
+        let values: Vec<u32> = (0..3 * 64 / 8).map(|i| 0x9876_5432u32.rotate_left(i as u32)).collect();
+        let scales: Vec<f32> = (0..6).map(|b| 0.5 + b as f32).collect();
+        let offsets: Vec<f32> = (0..6).map(|b| -(b as f32) * 0.25).collect();
+        let m = QMatrix::new(3, 64, 4, 32, false, scales, Some(offsets), values).unwrap();
+        let full = m.dequantize();
+        let row = |r: usize| full[r * 64..(r + 1) * 64].to_vec();
+        let permuted = m.permute_rows(&[2, 0, 1]).dequantize();
+        assert_eq!(permuted, [row(2), row(0), row(1)].concat());
+        assert_eq!(m.dequantize_rows(&[1, 1, 2]), [row(1), row(1), row(2)].concat());
     }
 }

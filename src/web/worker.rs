@@ -73,7 +73,7 @@ async fn handle(request: ToWorker, state: &Rc<RefCell<State>>) {
 async fn load_model(state: &Rc<RefCell<State>>, url: &str, backend: BackendPreference) -> Result<FromWorker, String> {
     let compute = ensure_device(state, backend).await?;
     let source = BlobSource::fetch(url).await.map_err(|e| e.to_string())?;
-    let lm = engine::load_gguf(source, &compute.device).await.map_err(|e| e.to_string())?;
+    let lm = engine::load_gguf(source, &compute).await.map_err(|e| e.to_string())?;
     let loaded = FromWorker::ModelLoaded {
         name: url.rsplit('/').next().unwrap_or(url).to_string(),
         architecture: format!("{:?}", lm.config.architecture),

@@ -8,6 +8,7 @@ pub mod error;
 
 pub mod backend;
 pub mod engine;
+pub mod eval;
 pub mod formats;
 pub mod models;
 pub mod quant;

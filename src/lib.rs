@@ -11,6 +11,7 @@ pub mod engine;
 pub mod eval;
 pub mod formats;
 pub mod models;
+pub mod pyrandom;
 pub mod quant;
 pub mod scoring;
 pub mod tasks;

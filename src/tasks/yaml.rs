@@ -24,7 +24,6 @@
 //! Hugging Face Hub id, which cannot be fetched here: the user supplies the split's file.
 
 pub mod jinja;
-pub mod pyrandom;
 pub mod render;
 
 use std::collections::BTreeMap;

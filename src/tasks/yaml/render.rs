@@ -15,7 +15,7 @@ use minijinja::value::Value;
 use minijinja::Environment;
 use serde_json::{Map, Value as Json};
 
-use super::pyrandom::PyRandom;
+use crate::pyrandom::PyRandom;
 use super::{Field, FilterPipeline, FilterStep, OutputType, SamplerKind, TaskSpec};
 use crate::error::{Error, Result};
 use crate::tasks::pylit;

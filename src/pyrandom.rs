@@ -1,79 +1,85 @@
-//! Python's `random.Random(seed)` (MT19937, `init_by_array`) and `Random.sample`, so that
-//! lm-eval's default few-shot sampler (`ContextSampler`, `self.rnd.sample(docs, n)`, seeded with
-//! `fewshot_random_seed`, 1234 by default) picks the same exemplars here.
-//! Covers non-negative integer seeds below 2^64 and populations below 2^32.
+//! Python's `random.Random`, reproduced bit for bit (MT19937 with CPython's integer seeding), because
+//! lm-evaluation-harness draws with it: few-shot examples (`Random(seed).sample`, seed 1234 by
+//! default) and bootstrap resamples (`Random(i).choices`). Matching its draws is what makes our
+//! few-shot prompts and standard errors equal to lm-eval's.
 
+/// Python's `random.Random`: MT19937 with CPython's integer seeding and `random()`.
+#[derive(Clone)]
 pub struct PyRandom {
-    mt: [u32; 624],
+    mt: Box<[u32; 624]>,
     index: usize,
 }
 
 impl PyRandom {
-    /// `random.Random(seed)` for an int seed: `init_by_array` over the 32-bit words of the seed.
+    const N: usize = 624;
+    const M: usize = 397;
+
+    /// `random.Random(seed)` for a non-negative integer seed (CPython `random_seed`: the absolute
+    /// value split into 32-bit words, least significant first, fed to `init_by_array`).
     pub fn new(seed: u64) -> Self {
-        let key: Vec<u32> = if seed >> 32 == 0 {
+        let key: Vec<u32> = if seed == 0 {
+            vec![0]
+        } else if seed >> 32 == 0 {
             vec![seed as u32]
         } else {
             vec![seed as u32, (seed >> 32) as u32]
         };
-        let mut r = PyRandom {
-            mt: [0; 624],
-            index: 624,
-        };
-        r.init_genrand(19650218);
-        let n = 624usize;
-        let (mut i, mut j) = (1usize, 0usize);
-        let mut k = n.max(key.len());
-        while k > 0 {
-            let prev = r.mt[i - 1] ^ (r.mt[i - 1] >> 30);
-            r.mt[i] = (r.mt[i] ^ prev.wrapping_mul(1664525))
-                .wrapping_add(key[j])
-                .wrapping_add(j as u32);
-            i += 1;
-            j += 1;
-            if i >= n {
-                r.mt[0] = r.mt[n - 1];
-                i = 1;
-            }
-            if j >= key.len() {
-                j = 0;
-            }
-            k -= 1;
-        }
-        k = n - 1;
-        while k > 0 {
-            let prev = r.mt[i - 1] ^ (r.mt[i - 1] >> 30);
-            r.mt[i] = (r.mt[i] ^ prev.wrapping_mul(1566083941)).wrapping_sub(i as u32);
-            i += 1;
-            if i >= n {
-                r.mt[0] = r.mt[n - 1];
-                i = 1;
-            }
-            k -= 1;
-        }
-        r.mt[0] = 0x8000_0000;
-        r.index = 624;
+        let mut r = PyRandom { mt: Box::new([0; 624]), index: Self::N };
+        r.init_by_array(&key);
         r
     }
 
     fn init_genrand(&mut self, s: u32) {
         self.mt[0] = s;
-        for i in 1..624 {
-            self.mt[i] = 1812433253u32
-                .wrapping_mul(self.mt[i - 1] ^ (self.mt[i - 1] >> 30))
-                .wrapping_add(i as u32);
+        for i in 1..Self::N {
+            let prev = self.mt[i - 1];
+            self.mt[i] = 1_812_433_253u32.wrapping_mul(prev ^ (prev >> 30)).wrapping_add(i as u32);
         }
+        self.index = Self::N;
     }
 
-    fn next_u32(&mut self) -> u32 {
-        if self.index >= 624 {
-            for i in 0..624 {
-                let y = (self.mt[i] & 0x8000_0000) | (self.mt[(i + 1) % 624] & 0x7fff_ffff);
-                let mut v = self.mt[(i + 397) % 624] ^ (y >> 1);
-                if y & 1 != 0 {
-                    v ^= 0x9908_b0df;
-                }
-                self.mt[i] = v;
+    fn init_by_array(&mut self, key: &[u32]) {
+        self.init_genrand(19_650_218);
+        let n = Self::N;
+        let (mut i, mut j) = (1usize, 0usize);
+        for _ in 0..n.max(key.len()) {
+            let prev = self.mt[i - 1];
+            self.mt[i] = (self.mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525))
+                .wrapping_add(key[j])
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= n {
+                self.mt[0] = self.mt[n - 1];
+                i = 1;
+            }
+            if j >= key.len() {
+                j = 0;
+            }
+        }
+        for _ in 0..n - 1 {
+            let prev = self.mt[i - 1];
+            self.mt[i] = (self.mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+            i += 1;
+            if i >= n {
+                self.mt[0] = self.mt[n - 1];
+                i = 1;
+            }
+        }
+        self.mt[0] = 0x8000_0000;
+    }
+
+    /// The next 32-bit output (`genrand_uint32`).
+    pub fn next_u32(&mut self) -> u32 {
+        const UPPER: u32 = 0x8000_0000;
+        const LOWER: u32 = 0x7fff_ffff;
+        const MATRIX_A: u32 = 0x9908_b0df;
+        let (n, m) = (Self::N, Self::M);
+        if self.index >= n {
+            for k in 0..n {
+                let y = (self.mt[k] & UPPER) | (self.mt[(k + 1) % n] & LOWER);
+                let mag = if y & 1 == 1 { MATRIX_A } else { 0 };
+                self.mt[k] = self.mt[(k + m) % n] ^ (y >> 1) ^ mag;
             }
             self.index = 0;
         }
@@ -84,6 +90,20 @@ impl PyRandom {
         y ^= (y << 15) & 0xefc6_0000;
         y ^= y >> 18;
         y
+    }
+
+    /// `random.random()`: 53 random bits in [0, 1).
+    pub fn random(&mut self) -> f64 {
+        let a = (self.next_u32() >> 5) as f64;
+        let b = (self.next_u32() >> 6) as f64;
+        (a * 67_108_864.0 + b) * (1.0 / 9_007_199_254_740_992.0)
+    }
+
+    /// The indices `random.choices(population, k=k)` picks from a population of `n` (no weights):
+    /// `floor(random() * n)` each.
+    pub fn choices_indices(&mut self, n: usize, k: usize) -> Vec<usize> {
+        let nf = n as f64;
+        (0..k).map(|_| (self.random() * nf).floor() as usize).collect()
     }
 
     /// `_randbelow_with_getrandbits(n)` for 0 < n < 2^32.

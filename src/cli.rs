@@ -326,7 +326,7 @@ fn eval_command(
 ) -> crate::Result<()> {
     use std::io::Write;
 
-    use crate::scoring::outputs::{completed_doc_ids, McSample, MetricResult, ResultsFile, SampleRecord, TaskResult};
+    use crate::scoring::outputs::{completed_doc_ids, MetricResult, ResultsFile, TaskResult};
     use crate::scoring::pyjson::PyJson;
     use crate::tasks::yaml::{docs_from_file, load_task_file, LoadOptions};
 
@@ -374,20 +374,7 @@ fn eval_command(
     let todo: Vec<usize> = (0..rendered.len()).filter(|&i| !done.contains(&(i as u64))).collect();
     for (n, &i) in todo.iter().enumerate() {
         let item = pollster::block_on(crate::eval::score_item(&lm, i as u64, docs[i].clone(), &rendered[i]))?;
-        let record = SampleRecord::multiple_choice(
-            McSample {
-                doc_id: item.doc_id,
-                doc: PyJson::from_serde(&item.doc),
-                target: item.gold.to_string(),
-                context: &item.context,
-                continuations: &item.continuations,
-                loglikelihoods: &item.loglikelihoods,
-                is_greedy: &item.is_greedy,
-                unconditional: None,
-            },
-            &item.score,
-            &["acc", "acc_norm"],
-        )?;
+        let record = item.sample_record(&["acc", "acc_norm"])?;
         // One JSON object per line (to_jsonl_line ends with its newline).
         let line = record.to_jsonl_line();
         let line = if line.ends_with('\n') { line } else { line + "\n" };

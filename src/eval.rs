@@ -100,3 +100,25 @@ pub fn summarize(results: &[ItemResult]) -> Vec<(String, Summary)> {
         })
         .collect()
 }
+
+impl ItemResult {
+    /// The item's line in lm-evaluation-harness's samples JSONL (the CLI's log; the page's export).
+    pub fn sample_record(&self, metrics: &[&str]) -> Result<crate::scoring::outputs::SampleRecord> {
+        use crate::scoring::outputs::{McSample, SampleRecord};
+        use crate::scoring::pyjson::PyJson;
+        SampleRecord::multiple_choice(
+            McSample {
+                doc_id: self.doc_id,
+                doc: PyJson::from_serde(&self.doc),
+                target: self.gold.to_string(),
+                context: &self.context,
+                continuations: &self.continuations,
+                loglikelihoods: &self.loglikelihoods,
+                is_greedy: &self.is_greedy,
+                unconditional: None,
+            },
+            &self.score,
+            metrics,
+        )
+    }
+}

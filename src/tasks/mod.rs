@@ -5,12 +5,14 @@
 //! - [`dzen`]: the DZEN Dzongkha–English CSVs and their few-shot exemplars.
 //! - [`hf_table`]: Hugging Face–style CSV/JSON/JSONL/Parquet tables by column mapping
 //!   (ProverbEval, KyrgyzMMLU, KyrgyzRC, the `_kg` sets, or a user's mapping).
+//! - [`bundle`]: a task given as files in memory (the page's dropped or built-in files).
 //! - [`check`]: the `data check` report over a list of files.
 //!
 //! Loaders take bytes and a file name, never a path, so they run in the browser too; the
 //! `*_dir`/`check_files` helpers that read paths exist only natively.
 
 pub mod anomaly;
+pub mod bundle;
 pub mod check;
 pub mod dzen;
 pub mod hf_table;

@@ -1,6 +1,7 @@
 //! The whole DOM layer: a handful of typed helpers over web-sys. Text always goes in through
 //! `textContent`, never `innerHTML`, so text from a model or a dataset can't inject markup.
 
+use wasm_bindgen::JsCast;
 use web_sys::{Document, Element};
 
 pub fn document() -> Document {
@@ -59,4 +60,78 @@ pub fn query_params(name: &str) -> Vec<String> {
     search_params()
         .map(|p| p.get_all(name).iter().filter_map(|v| v.as_string()).collect())
         .unwrap_or_default()
+}
+
+/// The element with this id as a more specific type (`HtmlInputElement`, …).
+pub fn typed<T: JsCast>(id: &str) -> Result<T, String> {
+    by_id(id)?.dyn_into::<T>().map_err(|_| format!("#{id} is not the expected kind of element"))
+}
+
+/// The value of an `<input>` or `<select>` by id ("" when missing).
+pub fn value(id: &str) -> String {
+    if let Ok(input) = typed::<web_sys::HtmlInputElement>(id) {
+        return input.value();
+    }
+    typed::<web_sys::HtmlSelectElement>(id).map(|s| s.value()).unwrap_or_default()
+}
+
+pub fn set_value(id: &str, value: &str) {
+    if let Ok(input) = typed::<web_sys::HtmlInputElement>(id) {
+        input.set_value(value);
+    } else if let Ok(select) = typed::<web_sys::HtmlSelectElement>(id) {
+        select.set_value(value);
+    }
+}
+
+pub fn set_enabled(id: &str, enabled: bool) {
+    if let Ok(button) = typed::<web_sys::HtmlButtonElement>(id) {
+        button.set_disabled(!enabled);
+    }
+}
+
+pub fn set_text(id: &str, text: &str) {
+    if let Ok(el) = by_id(id) {
+        el.set_text_content(Some(text));
+    }
+}
+
+pub fn set_hidden(id: &str, hidden: bool) {
+    if let Ok(el) = by_id(id) {
+        let _ = if hidden { el.set_attribute("hidden", "") } else { el.remove_attribute("hidden") };
+    }
+}
+
+/// Calls `handler` on every `event` at the element `id` (for the page's lifetime).
+pub fn on(id: &str, event: &'static str, handler: impl FnMut(&web_sys::Event) + 'static) -> Result<(), String> {
+    let target: web_sys::EventTarget = by_id(id)?.into();
+    gloo::events::EventListener::new(&target, event, handler).forget();
+    Ok(())
+}
+
+/// The files chosen in an `<input type=file>`.
+pub fn files(id: &str) -> Vec<web_sys::File> {
+    let Some(list) = typed::<web_sys::HtmlInputElement>(id).ok().and_then(|i| i.files()) else { return Vec::new() };
+    (0..list.length()).filter_map(|i| list.get(i)).collect()
+}
+
+/// Offers `text` as a file download named `name`.
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(|_| "cannot make the file")?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| "cannot make a download link")?;
+    let a: web_sys::HtmlAnchorElement = element("a", "", "")?.dyn_into().map_err(|_| "cannot make a link")?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// Whether the address carries any parameter besides `backend`.
+pub fn query_params_present() -> bool {
+    let Some(params) = search_params() else { return false };
+    let keys = js_sys::Array::from(&params.keys().into());
+    keys.iter().any(|k| k.as_string().as_deref() != Some("backend"))
 }

@@ -6,6 +6,10 @@
 //! the CLI and the native tests can check them too.
 
 pub mod protocol;
+pub mod run;
+
+#[cfg(target_arch = "wasm32")]
+mod checkpoint;
 
 #[cfg(target_arch = "wasm32")]
 mod dom;

@@ -1,42 +1,138 @@
-//! The page: starts the worker, forwards the user's choices to it, and shows what comes back.
+//! The page: starts the worker, turns the user's choices into requests, and draws what comes back.
 //! It never touches the device, so the UI stays responsive whatever the worker is doing.
 //!
-//! URL parameters: `backend=auto|wgpu|cpu` (default auto); `model=URL` (a GGUF file) with
-//! `context=TEXT` and repeated `choice=TEXT` scores the choices in the worker and shows the result.
+//! A run is driven from here one item at a time: the page asks the worker to score the first item
+//! that has no row, draws the row when it arrives, checkpoints it to IndexedDB, and asks for the
+//! next. Pausing is not asking; a reload finds the checkpoint and asks only for what is missing.
+//!
+//! URL parameters (so a link can carry a whole run): `model=demo|<catalog id>|<URL>`,
+//! `task=demo`, `limit=N`, `shots=K`, `seed=S`, `pace=MS` (a pause between items, for watching),
+//! `run=1` (start at once), `backend=auto|wgpu|cpu`. With no parameters the demo runs. The older
+//! `model=URL&context=TEXT&choice=…` scores choices once (the score panel under "Device").
+
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use gloo::events::EventListener;
+use serde::Deserialize;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{MessageEvent, Worker};
+use wasm_bindgen_futures::{spawn_local, JsFuture};
+use web_sys::{Element, MessageEvent, Worker};
 
+use super::checkpoint::Checkpoint;
 use super::dom;
-use super::protocol::{FromWorker, ToWorker, WORKER_SCRIPT};
+use super::protocol::{FromWorker, ItemRow, RunSettings, ToWorker, WORKER_SCRIPT};
+use super::run::{probabilities, Run};
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::selftest::SelfTestReport;
+use crate::tasks::bundle::{NamedFile, TaskFiles};
+
+const DEMO_MODEL: &str = "models/demo/lingualens-demo-Q8_0.gguf";
+const DEMO_TASK: [&str; 2] = ["datasets/tasks/demo/demo.yaml", "datasets/tasks/demo/demo.jsonl"];
+const CATALOG: &str = "models/catalog.json";
+
+/// A model a user can pick from the list (`models/catalog.json`).
+#[derive(Debug, Clone, Deserialize)]
+struct CatalogEntry {
+    id: String,
+    name: String,
+    url: String,
+    #[serde(default)]
+    size_bytes: Option<u64>,
+    #[serde(default)]
+    quantization: Option<String>,
+    #[serde(default)]
+    licence: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Catalog {
+    models: Vec<CatalogEntry>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Phase {
+    Idle,
+    Preparing,
+    Running,
+    Paused,
+    Done,
+}
+
+struct App {
+    worker: Worker,
+    preference: BackendPreference,
+    backend: String,
+    checkpoint: Option<Rc<Checkpoint>>,
+    catalog: Vec<CatalogEntry>,
+    /// The model the worker holds (or is loading), by identity; `loaded` once it answered.
+    model_id: Option<String>,
+    model_loaded: bool,
+    /// The task request being prepared (its ticket) and the model and settings it is for; an
+    /// answer with another ticket is a late reply to a request the user has since replaced.
+    pending: Option<(u32, String, RunSettings)>,
+    tickets: u32,
+    run: Option<Run>,
+    phase: Phase,
+    in_flight: bool,
+    pace_ms: u32,
+    started_unix: f64,
+    selected: Option<usize>,
+    /// A run starts by itself once the worker is ready and the checkpoint store and the
+    /// catalog are open (so `model=<catalog id>` resolves and a reload finds its rows).
+    autostart: bool,
+    worker_ready: bool,
+    setup_done: bool,
+}
+
+type Shared = Rc<RefCell<App>>;
 
 pub fn start() {
     console_error_panic_hook::set_once();
-    if let Err(message) = run() {
+    if let Err(message) = init() {
         show_error(&message);
     }
 }
 
-fn run() -> Result<(), String> {
+fn init() -> Result<(), String> {
     let preference = match dom::query_param("backend") {
         Some(value) => value.parse::<BackendPreference>()?,
         None => BackendPreference::Auto,
     };
-    set_status("Starting the worker…")?;
-
+    set_status("Starting the worker…");
     let worker = Worker::new(WORKER_SCRIPT).map_err(|e| format!("cannot start the worker: {e:?}"))?;
-    let sender = worker.clone();
+    let app: Shared = Rc::new(RefCell::new(App {
+        worker: worker.clone(),
+        preference,
+        backend: String::new(),
+        checkpoint: None,
+        catalog: Vec::new(),
+        model_id: None,
+        model_loaded: false,
+        pending: None,
+        tickets: 0,
+        run: None,
+        phase: Phase::Idle,
+        in_flight: false,
+        pace_ms: 0,
+        started_unix: 0.0,
+        selected: None,
+        autostart: dom::query_param("context").is_none()
+            && (!dom::query_params_present() || dom::query_param("run").as_deref() == Some("1")),
+        worker_ready: false,
+        setup_done: false,
+    }));
+
+    let on_worker = app.clone();
     EventListener::new(&worker, "message", move |event| {
         let Some(event) = event.dyn_ref::<MessageEvent>() else { return };
-        let outcome = match serde_wasm_bindgen::from_value::<FromWorker>(event.data()) {
-            Ok(message) => on_message(&sender, message, preference),
-            Err(e) => Err(format!("unreadable message from the worker: {e}")),
-        };
-        if let Err(message) = outcome {
-            show_error(&message);
+        match serde_wasm_bindgen::from_value::<FromWorker>(event.data()) {
+            Ok(message) => {
+                if let Err(e) = on_message(&on_worker, message) {
+                    show_error(&e);
+                }
+            }
+            Err(e) => show_error(&format!("unreadable message from the worker: {e}")),
         }
     })
     .forget();
@@ -48,44 +144,832 @@ fn run() -> Result<(), String> {
         show_error(&format!("worker error: {detail}"));
     })
     .forget();
+
+    apply_url_parameters();
+    wire_controls(&app)?;
+    let setup = app.clone();
+    spawn_local(async move {
+        match Checkpoint::open().await {
+            Ok(c) => setup.borrow_mut().checkpoint = Some(Rc::new(c)),
+            Err(e) => web_sys::console::warn_1(&e.into()),
+        }
+        load_catalog(&setup).await;
+        setup.borrow_mut().setup_done = true;
+        maybe_autostart(&setup);
+    });
     Ok(())
 }
 
-fn on_message(worker: &Worker, message: FromWorker, preference: BackendPreference) -> Result<(), String> {
+/// Copies `limit`, `shots`, `seed`, `pace` and `task` from the address into the controls.
+fn apply_url_parameters() {
+    for key in ["limit", "shots", "seed", "pace"] {
+        if let Some(v) = dom::query_param(key) {
+            dom::set_value(key, &v);
+        }
+    }
+    if let Some(task) = dom::query_param("task") {
+        dom::set_value("task-select", if task == "demo" { "demo" } else { "files" });
+    }
+}
+
+async fn load_catalog(app: &Shared) {
+    let select: web_sys::HtmlSelectElement = match dom::typed("model-select") {
+        Ok(s) => s,
+        Err(e) => return show_error(&e),
+    };
+    let add = |value: &str, label: &str| {
+        if let Ok(option) = dom::element("option", "", label) {
+            let _ = option.set_attribute("value", value);
+            let _ = select.append_child(&option);
+        }
+    };
+    add("demo", "Demo model (random weights, 0.2 M parameters, in the app)");
+    match fetch_bytes(CATALOG).await.and_then(|b| serde_json::from_slice::<Catalog>(&b).map_err(|e| format!("{CATALOG}: {e}"))) {
+        Ok(catalog) => {
+            for m in &catalog.models {
+                let size = m.size_bytes.map(|b| format!(", {:.0} MB", b as f64 / 1e6)).unwrap_or_default();
+                let licence = m.licence.as_deref().map(|l| format!(", {l}")).unwrap_or_default();
+                add(&m.id, &format!("{} ({}{size}{licence}) — downloads", m.name, m.quantization.as_deref().unwrap_or("GGUF")));
+            }
+            app.borrow_mut().catalog = catalog.models;
+        }
+        Err(e) => web_sys::console::warn_1(&format!("model catalog unavailable: {e}").into()),
+    }
+    let wanted = dom::query_param("model").unwrap_or_else(|| "demo".into());
+    if app.borrow().catalog.iter().any(|m| m.id == wanted) || wanted == "demo" {
+        select.set_value(&wanted);
+    } else {
+        dom::set_value("model-url", &wanted);
+    }
+}
+
+fn wire_controls(app: &Shared) -> Result<(), String> {
+    let a = app.clone();
+    dom::on("run-start", "click", move |_| start_run(&a))?;
+    let a = app.clone();
+    dom::on("run-pause", "click", move |_| toggle_pause(&a))?;
+    let a = app.clone();
+    dom::on("run-cancel", "click", move |_| cancel_run(&a))?;
+    for (id, kind) in [("export-jsonl", "jsonl"), ("export-json", "json"), ("export-csv", "csv")] {
+        let a = app.clone();
+        dom::on(id, "click", move |_| {
+            if let Err(e) = export(&a, kind) {
+                show_error(&e);
+            }
+        })?;
+    }
+    let a = app.clone();
+    dom::on("import-file", "change", move |_| {
+        let a = a.clone();
+        spawn_local(async move { import(&a).await });
+    })?;
+    // Choosing a file or typing a URL means "use this".
+    dom::on("model-file", "change", |_| dom::set_value("model-url", ""))?;
+    dom::on("task-files", "change", |_| dom::set_value("task-select", "files"))?;
+    let a = app.clone();
+    dom::on("result-rows", "click", move |event| {
+        if let Some(index) = row_index_of(event) {
+            select_row(&a, index);
+        }
+    })?;
+    let a = app.clone();
+    dom::on("result-rows", "keydown", move |event| {
+        let enter = event.dyn_ref::<web_sys::KeyboardEvent>().is_some_and(|k| k.key() == "Enter" || k.key() == " ");
+        if let (true, Some(index)) = (enter, row_index_of(event)) {
+            event.prevent_default();
+            select_row(&a, index);
+        }
+    })?;
+    Ok(())
+}
+
+fn row_index_of(event: &web_sys::Event) -> Option<usize> {
+    let target: Element = event.target()?.dyn_into().ok()?;
+    target.closest("tr[data-index]").ok()??.get_attribute("data-index")?.parse().ok()
+}
+
+/// The last requests and replies, kept on `<body data-trace>` for tests and bug reports.
+fn trace(what: &str) {
+    if let Some(body) = gloo::utils::document().body() {
+        let mut log = body.get_attribute("data-trace").unwrap_or_default();
+        log.push_str(what);
+        log.push(' ');
+        let start = log.len().saturating_sub(600);
+        let start = (start..log.len()).find(|&i| log.is_char_boundary(i)).unwrap_or(0);
+        let _ = body.set_attribute("data-trace", &log[start..]);
+    }
+}
+
+fn message_name<T: serde::Serialize>(message: &T) -> String {
+    serde_json::to_value(message).ok().and_then(|v| v["type"].as_str().map(str::to_string)).unwrap_or_default()
+}
+
+fn post(worker: &Worker, message: &ToWorker) -> Result<(), String> {
+    trace(&format!(">{}", message_name(message)));
+    let value = serde_wasm_bindgen::to_value(message).map_err(|e| e.to_string())?;
+    worker.post_message(&value).map_err(|e: JsValue| format!("cannot message the worker: {e:?}"))
+}
+
+fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
+    trace(&format!("<{}", message_name(&message)));
     match message {
         FromWorker::Ready => {
-            set_status("Initialising the device…")?;
-            post(worker, &ToWorker::SelfTest { backend: preference })?;
-            // The worker answers in order: self-test, then the model, then the scores.
-            if let Some(url) = dom::query_param("model") {
-                dom::by_id("score")?.remove_attribute("hidden").map_err(|_| "cannot show the score panel")?;
-                post(worker, &ToWorker::LoadModel { url, backend: preference })?;
-                let context = dom::query_param("context").unwrap_or_default();
-                post(worker, &ToWorker::Score { context, choices: dom::query_params("choice") })?;
+            let (worker, preference) = {
+                let a = app.borrow();
+                (a.worker.clone(), a.preference)
+            };
+            set_status("Initialising the device…");
+            post(&worker, &ToWorker::SelfTest { backend: preference })?;
+            if dom::query_param("context").is_some() {
+                return legacy_score(&worker, preference);
             }
+            app.borrow_mut().worker_ready = true;
+            maybe_autostart(app);
             Ok(())
         }
+        FromWorker::Backend { info } => {
+            app.borrow_mut().backend = info.backend.name().to_string();
+            show_backend(&info)
+        }
+        FromWorker::SelfTest { report } => show_selftest(&report),
         FromWorker::ModelLoaded { name, architecture, layers, vocab_size } => {
-            set_status(&format!("Loaded {name}: {architecture}, {layers} layers, {vocab_size} tokens."))
+            app.borrow_mut().model_loaded = true;
+            let info = dom::by_id("model-info")?;
+            info.set_text_content(Some(&format!("{name}: {architecture}, {layers} layers, {vocab_size} tokens.")));
+            dom::set_data(&info, "status", "loaded");
+            Ok(())
         }
         FromWorker::Scores { backend, choices } => show_scores(&backend, &choices),
-        FromWorker::Backend { info } => show_backend(&info),
-        FromWorker::SelfTest { report } => show_selftest(&report),
-        FromWorker::Error { message } => {
+        FromWorker::TaskReady { ticket, task, fingerprint, items, notes } => {
+            let current = app.borrow().pending.as_ref().map(|p| p.0);
+            if current != Some(ticket) {
+                return Ok(());
+            }
+            show_notes(&notes);
+            let Some((_, model, settings)) = app.borrow_mut().pending.take() else { return Ok(()) };
+            if app.borrow().model_id.is_none() {
+                // The model failed to load meanwhile (its error is shown).
+                app.borrow_mut().phase = Phase::Idle;
+                show_controls(app, Phase::Idle);
+                return Ok(());
+            }
+            let run = Run::new(&model, &task, &fingerprint, settings, items);
+            begin(app, run, notes.len());
+            Ok(())
+        }
+        FromWorker::ItemScored { row } => {
+            accept_row(app, row);
+            Ok(())
+        }
+        FromWorker::Tokens { index, pieces, count } => show_tokens(app, index, &pieces, count),
+        FromWorker::Error { stage, message, ticket } => {
+            let mut a = app.borrow_mut();
+            if stage == "task" && a.pending.as_ref().map(|p| p.0) != ticket {
+                return Ok(()); // about a task request since replaced
+            }
             show_error(&message);
+            match stage.as_str() {
+                "model" => {
+                    a.model_id = None;
+                    a.model_loaded = false;
+                    if let Ok(info) = dom::by_id("model-info") {
+                        info.set_text_content(Some(&format!("Not loaded: {message}")));
+                        dom::set_data(&info, "status", "error");
+                    }
+                    a.pending = None;
+                    if a.phase == Phase::Preparing {
+                        a.phase = Phase::Idle;
+                    }
+                }
+                "task" => {
+                    a.pending = None;
+                    a.phase = Phase::Idle;
+                }
+                "item" => {
+                    a.in_flight = false;
+                    if a.phase == Phase::Running {
+                        a.phase = Phase::Paused;
+                    }
+                }
+                _ => {}
+            }
+            let phase = a.phase;
+            drop(a);
+            show_controls(app, phase);
             Ok(())
         }
     }
 }
 
-fn post(worker: &Worker, message: &ToWorker) -> Result<(), String> {
-    let value = serde_wasm_bindgen::to_value(message).map_err(|e| e.to_string())?;
-    worker.post_message(&value).map_err(|e: JsValue| format!("cannot message the worker: {e:?}"))
+fn maybe_autostart(app: &Shared) {
+    let go = {
+        let mut a = app.borrow_mut();
+        let go = a.autostart && a.worker_ready && a.setup_done;
+        if go {
+            a.autostart = false;
+        }
+        go
+    };
+    if go {
+        start_run(app);
+    }
 }
 
-fn set_status(text: &str) -> Result<(), String> {
-    dom::by_id("status")?.set_text_content(Some(text));
+fn legacy_score(worker: &Worker, preference: BackendPreference) -> Result<(), String> {
+    if let Some(url) = dom::query_param("model") {
+        dom::set_hidden("score", false);
+        if let Ok(details) = dom::by_id("device-details") {
+            let _ = details.set_attribute("open", "");
+        }
+        post(worker, &ToWorker::LoadModel { url, backend: preference })?;
+        let context = dom::query_param("context").unwrap_or_default();
+        post(worker, &ToWorker::Score { context, choices: dom::query_params("choice") })?;
+    }
     Ok(())
+}
+
+/// What the model controls point at: (identity for the checkpoint, request that loads it, file).
+fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Option<web_sys::File>), String> {
+    let a = app.borrow();
+    let backend = a.preference;
+    if let Some(file) = dom::files("model-file").into_iter().next() {
+        let id = format!("file:{}:{}", file.name(), file.size());
+        return Ok((id, ToWorker::LoadModelFile { name: file.name(), backend }, Some(file)));
+    }
+    let url = dom::value("model-url").trim().to_string();
+    if !url.is_empty() {
+        return Ok((url.clone(), ToWorker::LoadModel { url, backend }, None));
+    }
+    let choice = dom::value("model-select");
+    if choice.is_empty() || choice == "demo" {
+        return Ok(("demo".into(), ToWorker::LoadModel { url: DEMO_MODEL.into(), backend }, None));
+    }
+    let entry = a.catalog.iter().find(|m| m.id == choice).ok_or_else(|| format!("unknown model {choice}"))?;
+    Ok((entry.id.clone(), ToWorker::LoadModel { url: entry.url.clone(), backend }, None))
+}
+
+fn settings_from_controls() -> Result<RunSettings, String> {
+    let number = |id: &str| -> Result<Option<u64>, String> {
+        let v = dom::value(id);
+        let v = v.trim();
+        if v.is_empty() {
+            return Ok(None);
+        }
+        v.parse::<u64>().map(Some).map_err(|_| format!("{id}: {v:?} is not a whole number"))
+    };
+    Ok(RunSettings {
+        limit: number("limit")?.map(|n| n as usize),
+        shots: number("shots")?.map(|n| n as usize),
+        seed: number("seed")?.unwrap_or(1234),
+    })
+}
+
+fn start_run(app: &Shared) {
+    clear_error();
+    let a = app.clone();
+    spawn_local(async move {
+        if let Err(e) = prepare(&a).await {
+            show_error(&e);
+            a.borrow_mut().phase = Phase::Idle;
+            show_controls(&a, Phase::Idle);
+        }
+    });
+}
+
+async fn prepare(app: &Shared) -> Result<(), String> {
+    if matches!(app.borrow().phase, Phase::Preparing | Phase::Running) {
+        return Ok(());
+    }
+    let settings = settings_from_controls()?;
+    let (model_id, load, file) = chosen_model(app)?;
+    let pace: u32 = dom::value("pace").trim().parse().unwrap_or(0);
+    let worker = {
+        let mut a = app.borrow_mut();
+        a.phase = Phase::Preparing;
+        a.pace_ms = pace;
+        a.worker.clone()
+    };
+    show_controls(app, Phase::Preparing);
+    dom::set_hidden("demo-note", model_id != "demo");
+    if app.borrow().model_id.as_deref() != Some(&model_id) {
+        set_status("Loading the model…");
+        let info = dom::by_id("model-info")?;
+        info.set_text_content(Some("Loading…"));
+        dom::set_data(&info, "status", "loading");
+        trace(&format!(">{}", message_name(&load)));
+        let message = serde_wasm_bindgen::to_value(&load).map_err(|e| e.to_string())?;
+        if let Some(file) = &file {
+            js_sys::Reflect::set(&message, &"file".into(), file).map_err(|_| "cannot attach the file")?;
+        }
+        worker.post_message(&message).map_err(|e| format!("cannot message the worker: {e:?}"))?;
+        let mut a = app.borrow_mut();
+        a.model_id = Some(model_id.clone());
+        a.model_loaded = false;
+    }
+    let files = task_files().await?;
+    if app.borrow().phase != Phase::Preparing {
+        return Ok(()); // the model failed while the task's files were read
+    }
+    set_status("Preparing the task…");
+    let ticket = {
+        let mut a = app.borrow_mut();
+        a.tickets += 1;
+        a.pending = Some((a.tickets, model_id, settings.clone()));
+        a.tickets
+    };
+    post(&worker, &ToWorker::PrepareTask { ticket, files, settings })
+}
+
+/// The built-in demo, or the files the user chose.
+async fn task_files() -> Result<TaskFiles, String> {
+    if dom::value("task-select") == "demo" {
+        let mut files = Vec::new();
+        for path in DEMO_TASK {
+            files.push(NamedFile { name: path.rsplit('/').next().unwrap_or(path).into(), bytes: fetch_bytes(path).await? });
+        }
+        return TaskFiles::from_files(files).map_err(|e| e.to_string());
+    }
+    let chosen = dom::files("task-files");
+    if chosen.is_empty() {
+        return Err("choose a data file (and, if you have one, its task YAML) first".into());
+    }
+    let mut files = Vec::new();
+    for file in chosen {
+        let buffer = JsFuture::from(file.array_buffer()).await.map_err(|_| format!("{}: cannot be read", file.name()))?;
+        files.push(NamedFile { name: file.name(), bytes: js_sys::Uint8Array::new(&buffer).to_vec() });
+    }
+    TaskFiles::from_files(files).map_err(|e| e.to_string())
+}
+
+async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let response: web_sys::Response = JsFuture::from(gloo::utils::window().fetch_with_str(url))
+        .await
+        .map_err(|_| format!("{url}: cannot be fetched"))?
+        .dyn_into()
+        .map_err(|_| format!("{url}: no response"))?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let buffer = JsFuture::from(response.array_buffer().map_err(|_| format!("{url}: no body"))?)
+        .await
+        .map_err(|_| format!("{url}: the download failed"))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// A prepared run starts: its checkpointed rows are drawn, then the first missing item is asked for.
+fn begin(app: &Shared, run: Run, notes: usize) {
+    clear_rows();
+    let a = app.clone();
+    spawn_local(async move {
+        let mut run = run;
+        let checkpoint = a.borrow().checkpoint.clone();
+        let mut restored = 0;
+        if let Some(c) = checkpoint {
+            match c.rows(&run.key).await {
+                Ok(rows) => {
+                    for row in rows {
+                        if run.record(row) {
+                            restored += 1;
+                        }
+                    }
+                }
+                Err(e) => web_sys::console::warn_1(&e.into()),
+            }
+        }
+        for row in run.rows.values() {
+            let _ = draw_row(&run, row);
+        }
+        {
+            let mut s = a.borrow_mut();
+            s.started_unix = js_sys::Date::now() / 1e3;
+            s.phase = Phase::Running;
+            s.selected = None;
+            s.run = Some(run);
+        }
+        dom::set_hidden("inspector", true);
+        if let Ok(summary) = dom::by_id("run-summary") {
+            dom::set_data(&summary, "resumed", &restored.to_string());
+        }
+        let mut note = String::new();
+        if restored > 0 {
+            note += &format!(" Resumed: {restored} answers were kept from before.");
+        }
+        if notes > 0 {
+            note += &format!(" {notes} notes about the data are listed below the summary.");
+        }
+        set_status(&format!("Running.{note}"));
+        update_summary(&a);
+        show_controls(&a, Phase::Running);
+        pump(&a);
+    });
+}
+
+/// Asks for the next item when the run is going and nothing is in flight.
+fn pump(app: &Shared) {
+    let (worker, next, pace) = {
+        let mut a = app.borrow_mut();
+        if a.phase != Phase::Running || a.in_flight || !a.model_loaded && a.model_id.is_none() {
+            return;
+        }
+        let Some(run) = &a.run else { return };
+        match run.next_index() {
+            Some(i) => {
+                a.in_flight = true;
+                (a.worker.clone(), i, a.pace_ms)
+            }
+            None => {
+                a.phase = Phase::Done;
+                drop(a);
+                let kept = dom::by_id("run-summary").ok().and_then(|s| s.get_attribute("data-resumed")).unwrap_or_default();
+                set_status(&match kept.as_str() {
+                    "" | "0" => "Finished.".to_string(),
+                    n => format!("Finished; {n} answers were kept from before a reload."),
+                });
+                show_controls(app, Phase::Done);
+                return;
+            }
+        }
+    };
+    let send = move || {
+        if let Err(e) = post(&worker, &ToWorker::ScoreItem { index: next }) {
+            show_error(&e);
+        }
+    };
+    if pace > 0 {
+        gloo::timers::callback::Timeout::new(pace, send).forget();
+    } else {
+        send();
+    }
+}
+
+fn accept_row(app: &Shared, row: ItemRow) {
+    let (key, checkpoint) = {
+        let mut a = app.borrow_mut();
+        a.in_flight = false;
+        let Some(run) = a.run.as_mut() else { return };
+        if !run.record(row.clone()) {
+            return;
+        }
+        if let Err(e) = draw_row(run, &row) {
+            show_error(&e);
+        }
+        (run.key.clone(), a.checkpoint.clone())
+    };
+    if let Some(c) = checkpoint {
+        spawn_local(async move {
+            if let Err(e) = c.put(&key, &row).await {
+                web_sys::console::warn_1(&e.into());
+            }
+        });
+    }
+    update_summary(app);
+    pump(app);
+}
+
+/// What the loaders and the task file reported (skipped rows by file:row, warnings), as text.
+fn show_notes(notes: &[String]) {
+    const SHOWN: usize = 20;
+    let Ok(list) = dom::by_id("notes") else { return };
+    dom::clear(&list);
+    for n in notes.iter().take(SHOWN) {
+        if let Ok(li) = dom::element("li", "", n) {
+            let _ = dom::append(&list, &li);
+        }
+    }
+    if notes.len() > SHOWN {
+        if let Ok(li) = dom::element("li", "", &format!("… and {} more", notes.len() - SHOWN)) {
+            let _ = dom::append(&list, &li);
+        }
+    }
+    dom::set_hidden("notes", notes.is_empty());
+}
+
+fn toggle_pause(app: &Shared) {
+    let phase = {
+        let mut a = app.borrow_mut();
+        a.phase = match a.phase {
+            Phase::Running => Phase::Paused,
+            Phase::Paused => Phase::Running,
+            other => other,
+        };
+        a.phase
+    };
+    set_status(if phase == Phase::Paused { "Paused." } else { "Running." });
+    show_controls(app, phase);
+    pump(app);
+}
+
+fn cancel_run(app: &Shared) {
+    let (run, checkpoint) = {
+        let mut a = app.borrow_mut();
+        a.phase = Phase::Idle;
+        a.pending = None;
+        (a.run.take(), a.checkpoint.clone())
+    };
+    if let (Some(run), Some(c)) = (run, checkpoint) {
+        spawn_local(async move {
+            let _ = c.clear(&run.key).await;
+        });
+    }
+    clear_rows();
+    dom::set_hidden("inspector", true);
+    set_status("Cancelled; the run's saved answers were deleted.");
+    update_summary(app);
+    show_controls(app, Phase::Idle);
+}
+
+fn show_controls(app: &Shared, phase: Phase) {
+    let has_rows = app.borrow().run.as_ref().is_some_and(|r| r.done() > 0);
+    dom::set_enabled("run-start", matches!(phase, Phase::Idle | Phase::Done));
+    dom::set_enabled("run-pause", matches!(phase, Phase::Running | Phase::Paused));
+    dom::set_text("run-pause", if phase == Phase::Paused { "Resume" } else { "Pause" });
+    dom::set_enabled("run-cancel", matches!(phase, Phase::Running | Phase::Paused | Phase::Done));
+    for id in ["export-jsonl", "export-json", "export-csv"] {
+        dom::set_enabled(id, has_rows);
+    }
+    if let Ok(run) = dom::by_id("run") {
+        dom::set_data(&run, "phase", &format!("{phase:?}").to_lowercase());
+    }
+}
+
+fn clear_rows() {
+    for id in ["result-rows", "breakdown-rows", "bias-rows"] {
+        if let Ok(el) = dom::by_id(id) {
+            dom::clear(&el);
+        }
+    }
+}
+
+/// One result row. Every text goes in as text (`dom::element`), never as markup.
+fn draw_row(run: &Run, row: &ItemRow) -> Result<(), String> {
+    let item = run.items.get(row.index).ok_or("a row for an item that does not exist")?;
+    let tr = dom::element("tr", "", "")?;
+    let _ = tr.set_attribute("tabindex", "0");
+    dom::set_data(&tr, "index", &row.index.to_string());
+    dom::set_data(&tr, "item-id", &item.id);
+    dom::set_data(&tr, "chosen", &row.chosen.to_string());
+    dom::set_data(&tr, "gold", &item.gold.to_string());
+    dom::set_data(&tr, "correct", if row.correct { "true" } else { "false" });
+    dom::set_data(&tr, "ll", &serde_json::to_string(&row.loglikelihoods).map_err(|e| e.to_string())?);
+
+    dom::append(&tr, &dom::element("td", "num", &(row.index + 1).to_string())?)?;
+    let question = dom::element("td", "question", &item.question)?;
+    if !item.language.is_empty() {
+        let _ = question.set_attribute("lang", &item.language);
+    }
+    dom::append(&tr, &question)?;
+
+    let options = dom::element("td", "options", "")?;
+    let probs = probabilities(&row.loglikelihoods);
+    for (i, choice) in item.choices.iter().enumerate() {
+        let mut class = String::from("option");
+        if i == row.chosen {
+            class += " chosen";
+        }
+        if i == item.gold {
+            class += " gold";
+        }
+        let line = dom::element("div", &class, "")?;
+        dom::append(&line, &dom::element("span", "mark", "")?)?;
+        let label = dom::element("span", "label", choice)?;
+        if !item.language.is_empty() {
+            let _ = label.set_attribute("lang", &item.language);
+        }
+        dom::append(&line, &label)?;
+        let bar = dom::element("span", "bar", "")?;
+        let fill = dom::element("span", "", "")?;
+        let p = probs.get(i).copied().unwrap_or(0.0);
+        let _ = fill.set_attribute("style", &format!("width: {:.1}%", 100.0 * p));
+        dom::append(&bar, &fill)?;
+        dom::append(&line, &bar)?;
+        dom::append(&line, &dom::element("span", "pct", &format!("{:.0}%", 100.0 * p))?)?;
+        dom::append(&options, &line)?;
+    }
+    dom::append(&tr, &options)?;
+
+    let letter = |i: usize| char::from(b'A' + (i.min(25) as u8)).to_string();
+    let verdict = if row.correct { "✓ correct".to_string() } else { format!("✗ chose {}, gold {}", letter(row.chosen), letter(item.gold)) };
+    dom::append(&tr, &dom::element("td", if row.correct { "result correct" } else { "result wrong" }, &verdict)?)?;
+    dom::append(&tr, &dom::element("td", "ms", &format!("{:.0}", row.elapsed_ms))?)?;
+
+    // Rows stay in item order whatever order they arrive in (restored ones first).
+    let body = dom::by_id("result-rows")?;
+    let later = (row.index + 1..run.total())
+        .find(|i| run.rows.contains_key(i) && *i != row.index)
+        .and_then(|i| body.query_selector(&format!("tr[data-index=\"{i}\"]")).ok().flatten());
+    match later {
+        Some(next) => body.insert_before(&tr, Some(&next)).map(|_| ()).map_err(|_| "cannot insert a row".to_string()),
+        None => dom::append(&body, &tr),
+    }
+}
+
+fn update_summary(app: &Shared) {
+    let a = app.borrow();
+    let Ok(summary) = dom::by_id("run-summary") else { return };
+    let Some(run) = &a.run else {
+        summary.set_text_content(Some("Nothing run yet."));
+        dom::set_data(&summary, "done", "0");
+        dom::set_data(&summary, "total", "0");
+        dom::set_data(&summary, "accuracy", "");
+        return;
+    };
+    dom::set_data(&summary, "done", &run.done().to_string());
+    dom::set_data(&summary, "total", &run.total().to_string());
+    dom::set_data(&summary, "task", &run.task);
+    dom::set_data(&summary, "key", &run.key);
+    let text = match run.accuracy() {
+        Some(acc) => {
+            dom::set_data(&summary, "accuracy", &acc.value.to_string());
+            format!(
+                "{} of {} answered · accuracy {:.1}% (95% interval {:.1}–{:.1}%) · task {} · {} model",
+                run.done(),
+                run.total(),
+                100.0 * acc.value,
+                100.0 * acc.low,
+                100.0 * acc.high,
+                run.task,
+                run.model
+            )
+        }
+        None => {
+            dom::set_data(&summary, "accuracy", "");
+            format!("0 of {} answered · task {}", run.total(), run.task)
+        }
+    };
+    summary.set_text_content(Some(&text));
+    let _ = draw_analysis(run);
+}
+
+fn draw_analysis(run: &Run) -> Result<(), String> {
+    let body = dom::by_id("breakdown-rows")?;
+    dom::clear(&body);
+    for b in run.breakdown() {
+        let tr = dom::element("tr", "", "")?;
+        for cell in [b.field.clone(), b.value.clone(), b.n.to_string(), format!("{:.1}%", 100.0 * b.accuracy)] {
+            dom::append(&tr, &dom::element("td", "", &cell)?)?;
+        }
+        dom::append(&body, &tr)?;
+    }
+    let body = dom::by_id("bias-rows")?;
+    dom::clear(&body);
+    for p in run.position_bias() {
+        let tr = dom::element("tr", "", "")?;
+        let letter = char::from(b'A' + (p.position.min(25) as u8)).to_string();
+        let acc = p.accuracy_when_gold.map(|a| format!("{:.0}%", 100.0 * a)).unwrap_or_else(|| "—".into());
+        for cell in [letter, p.gold_count.to_string(), acc, format!("{:.0}%", 100.0 * p.chosen_share), format!("{:.0}%", 100.0 * p.uniform_share)] {
+            dom::append(&tr, &dom::element("td", "", &cell)?)?;
+        }
+        dom::append(&body, &tr)?;
+    }
+    Ok(())
+}
+
+/// The inspector: the exact prompt, each option's scores, and the same question in other languages.
+fn select_row(app: &Shared, index: usize) {
+    let result = (|| -> Result<(), String> {
+        let mut a = app.borrow_mut();
+        a.selected = Some(index);
+        let run = a.run.as_ref().ok_or("no run")?;
+        let item = run.items.get(index).ok_or("no such item")?;
+        let row = run.rows.get(&index);
+        if let Ok(rows) = dom::by_id("result-rows")?.query_selector_all("tr[aria-selected]") {
+            for i in 0..rows.length() {
+                if let Some(el) = rows.get(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                    let _ = el.remove_attribute("aria-selected");
+                }
+            }
+        }
+        if let Ok(Some(tr)) = dom::by_id("result-rows")?.query_selector(&format!("tr[data-index=\"{index}\"]")) {
+            let _ = tr.set_attribute("aria-selected", "true");
+        }
+        dom::set_hidden("inspector", false);
+        dom::set_text("inspector-heading", &format!("Item {} · {}", index + 1, item.id));
+        let prompt = dom::by_id("inspector-prompt")?;
+        prompt.set_text_content(Some(&item.context));
+        if !item.language.is_empty() {
+            let _ = prompt.set_attribute("lang", &item.language);
+        }
+        dom::set_text("inspector-tokens", "");
+        let body = dom::by_id("inspector-options")?;
+        dom::clear(&body);
+        for (i, choice) in item.choices.iter().enumerate() {
+            let tr = dom::element("tr", if i == item.gold { "gold" } else { "" }, "")?;
+            let ll = row.and_then(|r| r.loglikelihoods.get(i)).copied();
+            let cells = [
+                format!("{}{}", if i == item.gold { "★ " } else { "" }, choice),
+                ll.map(|l| format!("{l:.4}")).unwrap_or_default(),
+                ll.map(|l| format!("{:.4}", l / (choice.chars().count() + 1) as f64)).unwrap_or_default(),
+                row.and_then(|r| r.token_counts.get(i)).map(|t| t.to_string()).unwrap_or_default(),
+                row.and_then(|r| r.is_greedy.get(i)).map(|g| if *g { "yes" } else { "no" }.to_string()).unwrap_or_default(),
+            ];
+            for cell in cells {
+                dom::append(&tr, &dom::element("td", "", &cell)?)?;
+            }
+            dom::append(&body, &tr)?;
+        }
+        // Parallel versions: items of the same `group` (the demo) or `parallel` link.
+        let parallel = dom::by_id("inspector-parallel")?;
+        dom::clear(&parallel);
+        let group = item.metadata.get("group").or_else(|| item.metadata.get("parallel"));
+        if let Some(group) = group {
+            let others: Vec<_> = run.items.iter().filter(|o| o.index != index && o.metadata.get("group").or_else(|| o.metadata.get("parallel")) == Some(group)).collect();
+            if !others.is_empty() {
+                dom::append(&parallel, &dom::element("h3", "", "The same question in other languages")?)?;
+                for o in others {
+                    let verdict = match run.rows.get(&o.index) {
+                        Some(r) if r.correct => "✓",
+                        Some(_) => "✗",
+                        None => "…",
+                    };
+                    let p = dom::element("p", "", &format!("{verdict} {}", o.question))?;
+                    if !o.language.is_empty() {
+                        let _ = p.set_attribute("lang", &o.language);
+                    }
+                    dom::append(&parallel, &p)?;
+                }
+            }
+        }
+        let worker = a.worker.clone();
+        let can_tokenize = a.model_loaded && a.phase != Phase::Idle;
+        drop(a);
+        if can_tokenize {
+            post(&worker, &ToWorker::Tokenize { index })?;
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        show_error(&e);
+    }
+}
+
+fn show_tokens(app: &Shared, index: usize, pieces: &[String], count: usize) -> Result<(), String> {
+    if app.borrow().selected != Some(index) {
+        return Ok(());
+    }
+    let prompt = dom::by_id("inspector-prompt")?;
+    dom::clear(&prompt);
+    for piece in pieces {
+        dom::append(&prompt, &dom::element("span", "tok", piece)?)?;
+    }
+    let joined = if pieces.len() < count { " (a character split across tokens is shown once)" } else { "" };
+    dom::set_text("inspector-tokens", &format!("{count} tokens, the model's BOS token included{joined}."));
+    Ok(())
+}
+
+fn export(app: &Shared, kind: &str) -> Result<(), String> {
+    let a = app.borrow();
+    let run = a.run.as_ref().ok_or("nothing to export yet")?;
+    let backend = if a.backend.is_empty() { "unknown" } else { a.backend.as_str() };
+    match kind {
+        "jsonl" => dom::download(&format!("samples_{}.jsonl", run.task), "application/jsonl", &run.samples_jsonl()),
+        "json" => dom::download(
+            &format!("results_{}.json", run.task),
+            "application/json",
+            &run.results_json(backend, a.started_unix, js_sys::Date::now() / 1e3),
+        ),
+        _ => dom::download(&format!("items_{}.csv", run.task), "text/csv", &run.csv()),
+    }
+}
+
+async fn import(app: &Shared) {
+    let Some(file) = dom::files("import-file").into_iter().next() else { return };
+    let result = async {
+        let text = JsFuture::from(file.text()).await.map_err(|_| format!("{}: cannot be read", file.name()))?;
+        let text = text.as_string().unwrap_or_default();
+        Run::from_samples_jsonl(&file.name(), &text).map_err(|e| e.to_string())
+    }
+    .await;
+    match result {
+        Ok(run) => {
+            clear_error();
+            clear_rows();
+            for row in run.rows.values() {
+                let _ = draw_row(&run, row);
+            }
+            let name = file.name();
+            {
+                let mut a = app.borrow_mut();
+                a.phase = Phase::Done;
+                a.run = Some(run);
+            }
+            dom::set_hidden("inspector", true);
+            set_status(&format!("Showing the saved run {name}."));
+            update_summary(app);
+            show_controls(app, Phase::Done);
+        }
+        Err(e) => show_error(&e),
+    }
+}
+
+fn set_status(text: &str) {
+    dom::set_text("status", text);
+}
+
+fn clear_error() {
+    if let Ok(el) = dom::by_id("error") {
+        el.set_text_content(None);
+        dom::set_data(&el, "visible", "false");
+    }
 }
 
 fn show_error(message: &str) {
@@ -131,7 +1015,7 @@ fn show_backend(info: &BackendInfo) -> Result<(), String> {
     }
     dom::set_data(&table, "backend", info.backend.name());
     dom::set_data(&table, "architecture", &a.architecture);
-    set_status(&format!("Running on {}.", info.backend.name()))
+    Ok(())
 }
 
 fn show_selftest(report: &SelfTestReport) -> Result<(), String> {
@@ -159,12 +1043,18 @@ fn show_selftest(report: &SelfTestReport) -> Result<(), String> {
     dom::set_data(&el, "architecture", &report.backend.adapter.architecture);
     dom::set_data(&el, "report", &serde_json::to_string(report).unwrap_or_default());
     dom::set_data(&el, "status", if report.passed { "pass" } else { "fail" });
-    set_status(&format!(
-        "Self-test {} on {} in {:.0} ms.",
+    let summary = format!(
+        "Self-test {} on {} in {:.0} ms",
         if report.passed { "passed" } else { "FAILED" },
         report.backend.backend.name(),
         report.elapsed_ms
-    ))
+    );
+    if let Ok(details) = dom::by_id("device-details") {
+        if let Ok(Some(s)) = details.query_selector("summary") {
+            s.set_text_content(Some(&format!("Device and self-test — {summary}")));
+        }
+    }
+    Ok(())
 }
 
 fn show_scores(backend: &str, choices: &[crate::engine::ContinuationScore]) -> Result<(), String> {
@@ -181,7 +1071,8 @@ fn show_scores(backend: &str, choices: &[crate::engine::ContinuationScore]) -> R
     dom::set_data(&el, "backend", backend);
     dom::set_data(&el, "result", &serde_json::to_string(choices).unwrap_or_default());
     dom::set_data(&el, "status", "done");
-    set_status(&format!("Scored {} choices on {backend}.", choices.len()))
+    set_status(&format!("Scored {} choices on {backend}.", choices.len()));
+    Ok(())
 }
 
 fn head(values: &[f32]) -> String {

@@ -5,9 +5,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use std::collections::BTreeMap;
+
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::engine::ContinuationScore;
 use crate::selftest::SelfTestReport;
+use crate::tasks::bundle::TaskFiles;
 
 /// The file trunk writes for the worker (`data-loader-shim` on the worker's `<link>` in index.html).
 pub const WORKER_SCRIPT: &str = "./lingualens-worker_loader.js";
@@ -19,6 +22,16 @@ pub enum ToWorker {
     SelfTest { backend: BackendPreference },
     /// Download a GGUF model from `url` (relative to the page, or absolute) and load it.
     LoadModel { url: String, backend: BackendPreference },
+    /// Load the GGUF `File` the page attached to this message as its `file` property (a `File`
+    /// cannot go through serde; it crosses `postMessage` as itself and is read by slices).
+    LoadModelFile { name: String, backend: BackendPreference },
+    /// Read a task and its documents and render every prompt; answered by `TaskReady`.
+    /// `ticket` comes back in the answer, so a late answer to an earlier request is told apart.
+    PrepareTask { ticket: u32, files: TaskFiles, settings: RunSettings },
+    /// Score item `index` of the prepared task with the loaded model; answered by `ItemScored`.
+    ScoreItem { index: usize },
+    /// The prompt of item `index` cut into the model's tokens; answered by `Tokens`.
+    Tokenize { index: usize },
     /// Score `choices` after `context` with the loaded model (lm-evaluation-harness's rule).
     Score { context: String, choices: Vec<String> },
 }
@@ -31,7 +44,56 @@ pub enum FromWorker {
     SelfTest { report: SelfTestReport },
     ModelLoaded { name: String, architecture: String, layers: usize, vocab_size: usize },
     Scores { backend: String, choices: Vec<ContinuationScore> },
-    Error { message: String },
+    TaskReady { ticket: u32, task: String, fingerprint: String, items: Vec<ItemView>, notes: Vec<String> },
+    ItemScored { row: ItemRow },
+    /// The prompt of an item cut at token boundaries (see the worker's `tokenize`).
+    Tokens { index: usize, pieces: Vec<String>, count: usize },
+    /// A request failed; `stage` says which kind (`model`, `task`, `item`, `selftest`, `request`).
+    /// `ticket`: the `PrepareTask` request's, for errors in preparing a task.
+    Error { stage: String, message: String, ticket: Option<u32> },
+}
+
+/// How a run is set up; part of the run's identity (its checkpoint key).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunSettings {
+    pub limit: Option<usize>,
+    pub shots: Option<usize>,
+    pub seed: u64,
+}
+
+/// One item of a prepared task as the page shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemView {
+    pub index: usize,
+    /// The document's `id` field, else its position.
+    pub id: String,
+    /// The question as written (the document's `question`), else the whole prompt.
+    pub question: String,
+    /// BCP 47 tag from the document's `language`, for the script's font; empty if unknown.
+    pub language: String,
+    pub choices: Vec<String>,
+    pub gold: usize,
+    /// The exact prompt the model is given.
+    pub context: String,
+    /// The document's other short text fields (subject, grade, group, …), for breakdowns.
+    pub metadata: BTreeMap<String, String>,
+}
+
+/// One scored item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemRow {
+    pub index: usize,
+    pub loglikelihoods: Vec<f64>,
+    pub is_greedy: Vec<bool>,
+    pub token_counts: Vec<usize>,
+    /// The choice picked by log-likelihood (`acc`) and by log-likelihood per character (`acc_norm`).
+    pub chosen: usize,
+    pub chosen_norm: usize,
+    pub correct: bool,
+    pub correct_norm: bool,
+    pub elapsed_ms: f64,
+    /// The item's line in lm-evaluation-harness's samples JSONL (newline included).
+    pub sample: String,
 }
 
 #[cfg(test)]
@@ -44,5 +106,7 @@ mod tests {
         assert_eq!(json, serde_json::json!({ "type": "self_test", "backend": "cpu" }));
         let back: FromWorker = serde_json::from_value(serde_json::json!({ "type": "ready" })).unwrap();
         assert_eq!(back, FromWorker::Ready);
+        let json = serde_json::to_value(ToWorker::ScoreItem { index: 3 }).unwrap();
+        assert_eq!(json, serde_json::json!({ "type": "score_item", "index": 3 }));
     }
 }

@@ -1,4 +1,6 @@
-//! The Web Worker: owns the compute device and answers the page's requests one at a time.
+//! The Web Worker: owns the compute device, the loaded model and the prepared task, and answers
+//! the page's requests one at a time. A run is driven by the page one `ScoreItem` at a time, so
+//! pausing is the page not asking for the next item, and nothing here needs to be interrupted.
 //!
 //! The device is initialised on the first request, asynchronously, because WebGPU's
 //! `requestAdapter`/`requestDevice` are promises. wgpu is tried only where `navigator.gpu`
@@ -14,17 +16,30 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use super::protocol::{FromWorker, ToWorker};
+use serde_json::Value as Json;
+
+use super::protocol::{FromWorker, ItemRow, ItemView, RunSettings, ToWorker};
 use crate::backend::{BackendKind, BackendPreference, ComputeDevice};
 use crate::engine::{self, LanguageModel};
+use crate::eval::{self, RunOptions};
 use crate::formats::source::BlobSource;
 use crate::selftest;
+use crate::tasks::bundle::TaskFiles;
+use crate::tasks::yaml::{LoadOptions, Rendered};
 
 /// What the worker holds between requests.
 #[derive(Default)]
 struct State {
     device: Option<ComputeDevice>,
     model: Option<Rc<LanguageModel>>,
+    task: Option<Rc<Prepared>>,
+}
+
+/// A task's documents with their rendered prompts.
+struct Prepared {
+    docs: Vec<Json>,
+    rendered: Vec<Rendered>,
+    metrics: Vec<&'static str>,
 }
 
 pub fn start() {
@@ -37,6 +52,8 @@ pub fn start() {
     EventListener::new(&scope, "message", move |event| {
         let Some(event) = event.dyn_ref::<MessageEvent>() else { return };
         let request = serde_wasm_bindgen::from_value::<ToWorker>(event.data());
+        // A model file picked by the user travels beside the request, as a `File`.
+        let file = Reflect::get(&event.data(), &"file".into()).ok().and_then(|f| f.dyn_into::<web_sys::Blob>().ok());
         let state = state.clone();
         let previous = queue.borrow_mut().take();
         let task = wasm_bindgen_futures::future_to_promise(async move {
@@ -44,8 +61,8 @@ pub fn start() {
                 let _ = JsFuture::from(previous).await;
             }
             match request {
-                Ok(request) => handle(request, &state).await,
-                Err(e) => post(&FromWorker::Error { message: format!("unreadable request: {e}") }),
+                Ok(request) => handle(request, file, &state).await,
+                Err(e) => post(&FromWorker::Error { stage: "request".into(), message: format!("unreadable request: {e}"), ticket: None }),
             }
             Ok(JsValue::UNDEFINED)
         });
@@ -55,7 +72,17 @@ pub fn start() {
     post(&FromWorker::Ready);
 }
 
-async fn handle(request: ToWorker, state: &Rc<RefCell<State>>) {
+async fn handle(request: ToWorker, file: Option<web_sys::Blob>, state: &Rc<RefCell<State>>) {
+    let ticket = match &request {
+        ToWorker::PrepareTask { ticket, .. } => Some(*ticket),
+        _ => None,
+    };
+    let stage = match &request {
+        ToWorker::SelfTest { .. } => "selftest",
+        ToWorker::LoadModel { .. } | ToWorker::LoadModelFile { .. } => "model",
+        ToWorker::PrepareTask { .. } => "task",
+        ToWorker::ScoreItem { .. } | ToWorker::Score { .. } | ToWorker::Tokenize { .. } => "item",
+    };
     let outcome = match request {
         ToWorker::SelfTest { backend } => match ensure_device(state, backend).await {
             Ok(compute) => selftest::run(&compute)
@@ -64,24 +91,136 @@ async fn handle(request: ToWorker, state: &Rc<RefCell<State>>) {
                 .map_err(|e| format!("self-test failed to run: {e}")),
             Err(message) => Err(message),
         },
-        ToWorker::LoadModel { url, backend } => load_model(state, &url, backend).await,
+        ToWorker::LoadModel { url, backend } => match BlobSource::fetch(&url).await {
+            Ok(source) => load_model(state, source, backend).await,
+            Err(e) => Err(e.to_string()),
+        },
+        ToWorker::LoadModelFile { name, backend } => match file {
+            Some(blob) => load_model(state, BlobSource::new(name, blob), backend).await,
+            None => Err(format!("{name}: the file did not reach the worker")),
+        },
+        ToWorker::PrepareTask { ticket, files, settings } => prepare_task(state, ticket, &files, &settings),
+        ToWorker::ScoreItem { index } => score_item(state, index).await,
+        ToWorker::Tokenize { index } => tokenize(state, index),
         ToWorker::Score { context, choices } => score(state, &context, &choices).await,
     };
-    post(&outcome.unwrap_or_else(|message| FromWorker::Error { message }));
+    post(&outcome.unwrap_or_else(|message| FromWorker::Error { stage: stage.into(), message, ticket }));
 }
 
-async fn load_model(state: &Rc<RefCell<State>>, url: &str, backend: BackendPreference) -> Result<FromWorker, String> {
+async fn load_model(state: &Rc<RefCell<State>>, source: BlobSource, backend: BackendPreference) -> Result<FromWorker, String> {
+    use crate::formats::source::ByteSource;
     let compute = ensure_device(state, backend).await?;
-    let source = BlobSource::fetch(url).await.map_err(|e| e.to_string())?;
+    let name = source.name().to_string();
+    // The previous model's memory is freed before the next one is read.
+    state.borrow_mut().model = None;
     let lm = engine::load_gguf(source, &compute).await.map_err(|e| e.to_string())?;
     let loaded = FromWorker::ModelLoaded {
-        name: url.rsplit('/').next().unwrap_or(url).to_string(),
+        name: name.rsplit('/').next().unwrap_or(&name).to_string(),
         architecture: format!("{:?}", lm.config.architecture),
         layers: lm.config.num_layers,
         vocab_size: lm.config.vocab_size,
     };
     state.borrow_mut().model = Some(Rc::new(lm));
     Ok(loaded)
+}
+
+fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, settings: &RunSettings) -> Result<FromWorker, String> {
+    state.borrow_mut().task = None;
+    let task = files.prepare(&LoadOptions::default()).map_err(|e| e.to_string())?;
+    let options = RunOptions { limit: settings.limit, shots: settings.shots, seed: settings.seed };
+    let (docs, rendered) = eval::render(&task.spec, task.docs, task.pool, &options).map_err(|e| e.to_string())?;
+    let mut items = Vec::with_capacity(docs.len());
+    for (index, (doc, r)) in docs.iter().zip(&rendered).enumerate() {
+        let gold = r.gold().ok_or_else(|| format!("document {index}: the target does not name one of the choices"))?;
+        items.push(item_view(index, doc, r, gold));
+    }
+    let metrics = task.spec.metrics.iter().map(|m| m.metric.as_str()).collect::<Vec<_>>();
+    let metrics: Vec<&'static str> =
+        ["acc", "acc_norm"].into_iter().filter(|m| metrics.is_empty() || metrics.contains(m)).collect();
+    let fingerprint = crate::scoring::outputs::hash_string(&serde_json::to_string(&items).unwrap_or_default());
+    state.borrow_mut().task = Some(Rc::new(Prepared { docs, rendered, metrics }));
+    Ok(FromWorker::TaskReady { ticket, task: task.spec.task.clone(), fingerprint, items, notes: task.notes })
+}
+
+/// What the page shows of an item: the question in its own words, its choices, its metadata.
+fn item_view(index: usize, doc: &Json, rendered: &Rendered, gold: usize) -> ItemView {
+    let text = |key: &str| doc.get(key).and_then(Json::as_str).map(str::to_string);
+    let mut metadata = std::collections::BTreeMap::new();
+    if let Json::Object(fields) = doc {
+        for (key, value) in fields {
+            let value = match value {
+                Json::String(s) if s.chars().count() <= 40 => s.clone(),
+                Json::Number(n) => n.to_string(),
+                Json::Bool(b) => b.to_string(),
+                _ => continue,
+            };
+            if !matches!(key.as_str(), "question" | "answer" | "id") {
+                metadata.insert(key.clone(), value);
+            }
+        }
+    }
+    ItemView {
+        index,
+        id: text("id").unwrap_or_else(|| index.to_string()),
+        question: text("question").unwrap_or_else(|| rendered.context.clone()),
+        language: text("language").unwrap_or_default(),
+        choices: rendered.choices.clone().unwrap_or_default(),
+        gold,
+        context: rendered.context.clone(),
+        metadata,
+    }
+}
+
+fn handles(state: &Rc<RefCell<State>>) -> Result<(Rc<LanguageModel>, Rc<Prepared>), String> {
+    let s = state.borrow();
+    let model = s.model.clone().ok_or("no model is loaded")?;
+    let task = s.task.clone().ok_or("no task is prepared")?;
+    Ok((model, task))
+}
+
+async fn score_item(state: &Rc<RefCell<State>>, index: usize) -> Result<FromWorker, String> {
+    let (model, task) = handles(state)?;
+    let (doc, rendered) = task.docs.get(index).zip(task.rendered.get(index)).ok_or(format!("no item {index}"))?;
+    let started = web_time::Instant::now();
+    let item = eval::score_item(&model, index as u64, doc.clone(), rendered).await.map_err(|e| e.to_string())?;
+    let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
+    let sample = item.sample_record(&task.metrics).map_err(|e| e.to_string())?.to_jsonl_line();
+    Ok(FromWorker::ItemScored {
+        row: ItemRow {
+            index,
+            chosen: item.score.pred,
+            chosen_norm: item.score.pred_norm,
+            correct: item.score.acc > 0.5,
+            correct_norm: item.score.acc_norm > 0.5,
+            loglikelihoods: item.loglikelihoods,
+            is_greedy: item.is_greedy,
+            token_counts: item.token_counts,
+            elapsed_ms,
+            sample,
+        },
+    })
+}
+
+/// The prompt cut at token boundaries. Tokens that carry only part of a character (byte-level
+/// BPE splits Tibetan and Ethiopic letters) are joined with the next until the bytes are text,
+/// so the pieces put together are the prompt; `count` is the number of tokens.
+fn tokenize(state: &Rc<RefCell<State>>, index: usize) -> Result<FromWorker, String> {
+    let (model, task) = handles(state)?;
+    let rendered = task.rendered.get(index).ok_or(format!("no item {index}"))?;
+    let ids = model.tokenizer.encode(&rendered.context, true, true);
+    let mut pieces = Vec::new();
+    let mut pending: Vec<u8> = Vec::new();
+    for &id in &ids {
+        pending.extend(model.tokenizer.token_bytes(id));
+        if let Ok(text) = std::str::from_utf8(&pending) {
+            pieces.push(text.to_string());
+            pending.clear();
+        }
+    }
+    if !pending.is_empty() {
+        pieces.push(String::from_utf8_lossy(&pending).into_owned());
+    }
+    Ok(FromWorker::Tokens { index, pieces, count: ids.len() })
 }
 
 async fn score(state: &Rc<RefCell<State>>, context: &str, choices: &[String]) -> Result<FromWorker, String> {

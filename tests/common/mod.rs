@@ -280,6 +280,38 @@ impl Browser {
         self.post(&format!("/session/{}/execute/sync", self.session), json!({ "script": script, "args": args }))
     }
 
+    /// Runs `script` asynchronously: it must call `arguments[arguments.length - 1](value)`.
+    pub fn eval_async(&self, script: &str) -> Value {
+        self.post(&format!("/session/{}/execute/async", self.session), json!({ "script": script, "args": [] }))
+    }
+
+    /// Types `text` into the element matched by `css` (for `<input type=file>`: a local path,
+    /// which is how WebDriver uploads a file).
+    pub fn send_keys(&self, css: &str, text: &str) {
+        let found = self.post(
+            &format!("/session/{}/element", self.session),
+            json!({ "using": "css selector", "value": css }),
+        );
+        let id = found
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(|v| v.as_str())
+            .unwrap_or_else(|| panic!("no element {css}"))
+            .to_string();
+        self.post(&format!("/session/{}/element/{id}/value", self.session), json!({ "text": text }));
+    }
+
+    /// Clicks the element matched by `css` (through the DOM, as a user's click would dispatch).
+    pub fn click(&self, css: &str) {
+        let clicked = self.eval("const el = document.querySelector(arguments[0]); if (!el) return false; el.click(); return true;", json!([css]));
+        assert_eq!(clicked, json!(true), "no element {css} to click");
+    }
+
+    /// Sets the window's size (screenshots are taken at a laptop's 1366×768).
+    pub fn set_window_size(&self, width: u32, height: u32) {
+        self.post(&format!("/session/{}/window/rect", self.session), json!({ "width": width, "height": height }));
+    }
+
     /// Polls `script` until it returns something other than null/false, or panics after `timeout`.
     pub fn wait_for(&self, what: &str, script: &str, timeout: Duration) -> Value {
         let deadline = Instant::now() + timeout;
@@ -289,7 +321,7 @@ impl Browser {
                 return value;
             }
             if Instant::now() > deadline {
-                let page = self.eval("return document.body ? document.body.innerText : ''", json!([]));
+                let page = self.eval("return document.body ? document.body.innerText + '\\n[trace] ' + (document.body.dataset.trace || '') : ''", json!([]));
                 panic!("timed out after {timeout:?} waiting for {what}; the page says:\n{}", page.as_str().unwrap_or(""));
             }
             std::thread::sleep(Duration::from_millis(200));

@@ -1,0 +1,231 @@
+//! A task given as files in memory rather than as paths: what the page hands its worker when the
+//! user picks a built-in task, or drops a task YAML with its data, or drops a data file alone.
+//!
+//! - With a YAML file: the task is read through [`load_task`] with the other files as its
+//!   `include:` targets and sidecars, and its documents come from the data file its
+//!   `data_files` names (by file name), or from the user's data file where it says `{{data}}`
+//!   or names a Hub dataset.
+//! - Without one: each data file is read as a table. A table with `question`, `choices` and
+//!   `answer` columns is used as it is; any other goes through the column mapping that fits it
+//!   (ProverbEval, KyrgyzMMLU, …; `tasks::hf_table`). Both run under the generic
+//!   multiple-choice task in `datasets/tasks/generic/multiple_choice.yaml`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
+
+use super::yaml::{docs_from_file, items_docs, load_task, DataSource, LoadOptions, TaskSpec};
+use crate::error::{Error, Result};
+
+/// The task a data file without a task file runs under.
+pub const GENERIC_MULTIPLE_CHOICE: &str = include_str!("../../datasets/tasks/generic/multiple_choice.yaml");
+
+/// A file by name, with its bytes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NamedFile {
+    pub name: String,
+    #[serde(with = "serde_bytes")]
+    pub bytes: Vec<u8>,
+}
+
+/// A task file (optional) and the data files that go with it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TaskFiles {
+    pub yaml: Option<NamedFile>,
+    pub data: Vec<NamedFile>,
+}
+
+/// A task ready to render: its spec, the evaluated documents and the few-shot pool.
+#[derive(Debug, Clone)]
+pub struct PreparedTask {
+    pub spec: TaskSpec,
+    pub docs: Vec<Json>,
+    pub pool: Vec<Json>,
+    /// What the user should know: loader anomalies (file:row), task warnings.
+    pub notes: Vec<String>,
+}
+
+fn base_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+fn is_yaml(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.ends_with(".yaml") || lower.ends_with(".yml")
+}
+
+impl TaskFiles {
+    /// Sorts dropped files into the task file and the data files (at most one YAML).
+    pub fn from_files(files: Vec<NamedFile>) -> Result<TaskFiles> {
+        let (yamls, data): (Vec<NamedFile>, Vec<NamedFile>) = files.into_iter().partition(|f| is_yaml(&f.name));
+        if yamls.len() > 1 {
+            let names: Vec<&str> = yamls.iter().map(|f| f.name.as_str()).collect();
+            crate::bail!("give one task file at a time, not {}", names.join(", "));
+        }
+        Ok(TaskFiles { yaml: yamls.into_iter().next(), data })
+    }
+
+    fn find(&self, name: &str) -> Option<&NamedFile> {
+        let wanted = base_name(name);
+        self.data.iter().find(|f| base_name(&f.name) == wanted)
+    }
+
+    /// Reads the task and its documents.
+    pub fn prepare(&self, options: &LoadOptions) -> Result<PreparedTask> {
+        match &self.yaml {
+            Some(yaml) => self.prepare_yaml(yaml, options),
+            None => self.prepare_tables(),
+        }
+    }
+
+    fn prepare_yaml(&self, yaml: &NamedFile, options: &LoadOptions) -> Result<PreparedTask> {
+        let text = |f: &NamedFile| {
+            String::from_utf8(f.bytes.clone()).map_err(|_| Error::new(format!("{}: not UTF-8 text", f.name)))
+        };
+        let root = base_name(&yaml.name).to_string();
+        let resolve = |path: &str| -> Result<Option<String>> {
+            if base_name(path) == root {
+                return text(yaml).map(Some);
+            }
+            self.find(path).map(text).transpose()
+        };
+        let spec = load_task(&root, &resolve, options)?;
+        let mut notes = spec.warnings.clone();
+        let user_data: Vec<&NamedFile> = self.data.iter().filter(|f| !is_yaml(&f.name)).collect();
+        let split_docs = |split: Option<&str>, notes: &mut Vec<String>| -> Result<Option<Vec<Json>>> {
+            let names: Vec<String> = match (&spec.source, split) {
+                (DataSource::Files { data_files, .. }, Some(split)) => data_files.get(split).cloned().unwrap_or_default(),
+                _ => Vec::new(),
+            };
+            let mut docs = Vec::new();
+            let mut found = false;
+            for name in names.iter().filter(|n| !n.contains("{{")) {
+                let file = self.find(name).ok_or_else(|| {
+                    Error::new(format!("{}: data file {name} (split {}) was not given", spec.file, split.unwrap_or("?")))
+                })?;
+                docs.extend(docs_from_file(&file.name, &file.bytes)?);
+                found = true;
+            }
+            if !found && (spec.source.needs_user_data() || names.is_empty()) && split == spec.eval_split() {
+                let [file] = user_data.as_slice() else {
+                    if user_data.is_empty() {
+                        return Ok(None);
+                    }
+                    let names: Vec<&str> = user_data.iter().map(|f| f.name.as_str()).collect();
+                    crate::bail!("{}: give one data file for split {}, not {}", spec.file, split.unwrap_or("test"), names.join(", "));
+                };
+                notes.push(format!("{}: documents of split {} from {}", spec.file, split.unwrap_or("test"), file.name));
+                docs.extend(docs_from_file(&file.name, &file.bytes)?);
+                found = true;
+            }
+            Ok(found.then_some(docs))
+        };
+        if let DataSource::Items { loader, .. } = &spec.source {
+            crate::bail!("{}: dataset_path: lingualens ({loader}) is read by the command line only for now", spec.file);
+        }
+        let docs = split_docs(spec.eval_split(), &mut notes)?.ok_or_else(|| {
+            Error::new(format!("{}: no data for split {}: add the data file", spec.file, spec.eval_split().unwrap_or("test")))
+        })?;
+        let pool = match spec.fewshot_source_split() {
+            Some(split) if Some(split) != spec.eval_split() => split_docs(Some(split), &mut notes)?.unwrap_or_else(|| docs.clone()),
+            _ => docs.clone(),
+        };
+        Ok(PreparedTask { spec, docs, pool, notes })
+    }
+
+    fn prepare_tables(&self) -> Result<PreparedTask> {
+        if self.data.is_empty() {
+            crate::bail!("no task file and no data file");
+        }
+        let mut docs = Vec::new();
+        let mut notes = Vec::new();
+        for file in &self.data {
+            let plain = docs_from_file(&file.name, &file.bytes)?;
+            let has = |doc: &Json, key: &str| doc.get(key).is_some();
+            if plain.first().is_some_and(|d| has(d, "question") && has(d, "choices") && has(d, "answer")) {
+                docs.extend(plain);
+                continue;
+            }
+            let loaded = super::hf_table::load_table(&file.name, &file.bytes, &Default::default());
+            notes.extend(loaded.anomalies.iter().map(|a| a.to_string()));
+            if loaded.items.is_empty() {
+                crate::bail!(
+                    "{}: no multiple-choice items found (need question/choices/answer columns, or the columns of a known set){}",
+                    file.name,
+                    loaded.anomalies.first().map(|a| format!(": {a}")).unwrap_or_default()
+                );
+            }
+            docs.extend(items_docs(&loaded.items));
+        }
+        let generic = NamedFile { name: "multiple_choice.yaml".into(), bytes: GENERIC_MULTIPLE_CHOICE.as_bytes().to_vec() };
+        let resolve = |_: &str| Ok(Some(GENERIC_MULTIPLE_CHOICE.to_string()));
+        let spec = load_task(&generic.name, &resolve, &LoadOptions::default())?;
+        let mut checked = Vec::with_capacity(docs.len());
+        for (row, doc) in docs.into_iter().enumerate() {
+            match check_mc_doc(&doc) {
+                Ok(()) => checked.push(doc),
+                Err(why) => notes.push(format!("{}: row {}: {why} (skipped)", self.data[0].name, row + 1)),
+            }
+        }
+        let pool = checked.clone();
+        Ok(PreparedTask { spec, docs: checked, pool, notes })
+    }
+}
+
+/// A document the generic task can render: a text question, 2+ text choices, an index in range.
+fn check_mc_doc(doc: &Json) -> std::result::Result<(), String> {
+    if !doc.get("question").is_some_and(Json::is_string) {
+        return Err("question is not text".into());
+    }
+    let n = match doc.get("choices") {
+        Some(Json::Array(c)) if c.len() >= 2 && c.iter().all(Json::is_string) => c.len(),
+        _ => return Err("choices is not a list of two or more texts".into()),
+    };
+    match doc.get("answer").and_then(Json::as_u64) {
+        Some(i) if (i as usize) < n => Ok(()),
+        _ => Err(format!("answer is not an index below {n}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str, text: &str) -> NamedFile {
+        NamedFile { name: name.into(), bytes: text.as_bytes().to_vec() }
+    }
+
+    const JSONL: &str = "{\"question\":\"2+2?\",\"choices\":[\"3\",\"4\"],\"answer\":1}\n{\"question\":\"<b>x</b>\",\"choices\":[\"a\",\"b\",\"c\"],\"answer\":0}\n";
+
+    #[test]
+    fn a_data_file_alone_runs_under_the_generic_task() {
+        let files = TaskFiles::from_files(vec![file("mine.jsonl", JSONL)]).unwrap();
+        let task = files.prepare(&LoadOptions::default()).unwrap();
+        assert_eq!(task.spec.task, "multiple_choice");
+        assert_eq!(task.docs.len(), 2);
+        assert_eq!(task.docs[1]["question"], "<b>x</b>");
+    }
+
+    #[test]
+    fn a_yaml_finds_its_data_file_by_name() {
+        let yaml = "task: t\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: sub/d.jsonl\ntest_split: test\noutput_type: multiple_choice\ndoc_to_text: \"Q: {{question}}\"\ndoc_to_choice: choices\ndoc_to_target: answer\n";
+        let files = TaskFiles::from_files(vec![file("t.yaml", yaml), file("d.jsonl", JSONL)]).unwrap();
+        let task = files.prepare(&LoadOptions::default()).unwrap();
+        assert_eq!((task.spec.task.as_str(), task.docs.len()), ("t", 2));
+
+        let missing = TaskFiles::from_files(vec![file("t.yaml", yaml)]).unwrap().prepare(&LoadOptions::default());
+        let message = missing.unwrap_err().to_string();
+        assert!(message.contains("sub/d.jsonl") && message.contains("was not given"), "{message}");
+    }
+
+    #[test]
+    fn bad_rows_are_skipped_with_their_row_and_a_bad_file_is_named() {
+        let text = format!("{JSONL}{{\"question\":\"q\",\"choices\":[\"a\"],\"answer\":0}}\n");
+        let task = TaskFiles::from_files(vec![file("m.jsonl", &text)]).unwrap().prepare(&LoadOptions::default()).unwrap();
+        assert_eq!(task.docs.len(), 2);
+        assert!(task.notes.iter().any(|n| n.contains("m.jsonl: row 3")), "{:?}", task.notes);
+
+        let bad = TaskFiles::from_files(vec![file("m.jsonl", "{not json\n")]).unwrap().prepare(&LoadOptions::default());
+        assert!(bad.unwrap_err().to_string().contains("m.jsonl"));
+        assert!(TaskFiles::from_files(vec![file("a.yaml", ""), file("b.yml", "")]).is_err());
+    }
+}

@@ -1,0 +1,416 @@
+//! A run as the page holds it: the prepared items, the rows scored so far, and everything the
+//! page shows or exports from them. Plain data and arithmetic, no DOM, so it is tested natively.
+//!
+//! A row is recorded at most once per item index, so a row that arrives twice (a checkpoint
+//! restored after a reload, then the same item scored again) cannot be counted twice.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
+
+use super::protocol::{ItemRow, ItemView, RunSettings};
+use crate::error::{Error, Result};
+use crate::scoring::aggregate::{breakdown_by_metadata, wilson_interval, Summary};
+use crate::scoring::bias::{position_bias, PositionStats};
+use crate::scoring::outputs::{hash_string, MetricResult, ResultsFile, TaskResult};
+use crate::scoring::pyjson::PyJson;
+
+/// A metadata field is broken down only when it has between 2 and this many values (an `id`
+/// field, one value per item, is not a breakdown).
+const MAX_BREAKDOWN_VALUES: usize = 24;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    /// The checkpoint key: the model, the task's rendered items and the settings.
+    pub key: String,
+    pub model: String,
+    pub task: String,
+    pub settings: RunSettings,
+    pub items: Vec<ItemView>,
+    pub rows: BTreeMap<usize, ItemRow>,
+}
+
+/// The key under which a run's rows are checkpointed: the same model, task and settings give the
+/// same key, so a reloaded page finds its rows; any change starts a new run.
+pub fn run_key(model: &str, fingerprint: &str, settings: &RunSettings) -> String {
+    let settings = serde_json::to_string(settings).unwrap_or_default();
+    hash_string(&format!("{model}\n{fingerprint}\n{settings}"))[..16].to_string()
+}
+
+/// Softmax of the log-likelihoods: the share of probability mass each option gets when the model
+/// must pick one of them (what the bars show).
+pub fn probabilities(loglikelihoods: &[f64]) -> Vec<f64> {
+    let max = loglikelihoods.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if !max.is_finite() {
+        return vec![0.0; loglikelihoods.len()];
+    }
+    let exp: Vec<f64> = loglikelihoods.iter().map(|l| (l - max).exp()).collect();
+    let sum: f64 = exp.iter().sum();
+    exp.iter().map(|e| e / sum).collect()
+}
+
+/// Accuracy so far with its Wilson 95 % interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Accuracy {
+    pub correct: usize,
+    pub n: usize,
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// One metadata value's accuracy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Breakdown {
+    pub field: String,
+    pub value: String,
+    pub n: usize,
+    pub accuracy: f64,
+}
+
+impl Run {
+    pub fn new(model: &str, task: &str, fingerprint: &str, settings: RunSettings, items: Vec<ItemView>) -> Run {
+        Run {
+            key: run_key(model, fingerprint, &settings),
+            model: model.into(),
+            task: task.into(),
+            settings,
+            items,
+            rows: BTreeMap::new(),
+        }
+    }
+
+    /// Adds a row; `false` (and nothing changes) when its item already has one or does not exist.
+    pub fn record(&mut self, row: ItemRow) -> bool {
+        if row.index >= self.items.len() || self.rows.contains_key(&row.index) {
+            return false;
+        }
+        self.rows.insert(row.index, row);
+        true
+    }
+
+    /// The first item without a row.
+    pub fn next_index(&self) -> Option<usize> {
+        (0..self.items.len()).find(|i| !self.rows.contains_key(i))
+    }
+
+    pub fn done(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn total(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn accuracy(&self) -> Option<Accuracy> {
+        let n = self.rows.len();
+        let correct = self.rows.values().filter(|r| r.correct).count();
+        let (low, high) = wilson_interval(correct as f64, n, 1.96)?;
+        Some(Accuracy { correct, n, value: correct as f64 / n as f64, low, high })
+    }
+
+    /// Accuracy by every metadata field with a handful of values, in field then value order.
+    pub fn breakdown(&self) -> Vec<Breakdown> {
+        let (values, metadata): (Vec<f64>, Vec<&BTreeMap<String, String>>) = self
+            .rows
+            .values()
+            .map(|r| (if r.correct { 1.0 } else { 0.0 }, &self.items[r.index].metadata))
+            .unzip();
+        let Ok(by_field) = breakdown_by_metadata(&values, &metadata) else { return Vec::new() };
+        by_field
+            .into_iter()
+            .filter(|(_, by_value)| (2..=MAX_BREAKDOWN_VALUES).contains(&by_value.len()))
+            .flat_map(|(field, by_value)| {
+                by_value.into_iter().map(move |(value, s): (String, Summary)| Breakdown {
+                    field: field.clone(),
+                    value,
+                    n: s.n,
+                    accuracy: s.mean,
+                })
+            })
+            .collect()
+    }
+
+    /// Accuracy by gold position and how often each position is chosen.
+    pub fn position_bias(&self) -> Vec<PositionStats> {
+        let items: Vec<(usize, usize, usize)> = self
+            .rows
+            .values()
+            .map(|r| (self.items[r.index].gold, r.chosen, self.items[r.index].choices.len()))
+            .collect();
+        position_bias(&items).unwrap_or_default()
+    }
+
+    /// lm-evaluation-harness's samples JSONL, in item order.
+    pub fn samples_jsonl(&self) -> String {
+        self.rows.values().map(|r| r.sample.as_str()).collect()
+    }
+
+    /// One line per answered item.
+    pub fn csv(&self) -> String {
+        let mut out = String::from("index,id,language,gold,chosen,correct,chosen_norm,correct_norm,loglikelihoods,ms\n");
+        for r in self.rows.values() {
+            let item = &self.items[r.index];
+            let lls: Vec<String> = r.loglikelihoods.iter().map(|l| format!("{l:.6}")).collect();
+            out += &format!(
+                "{},{},{},{},{},{},{},{},{},{:.1}\n",
+                r.index,
+                csv_field(&item.id),
+                csv_field(&item.language),
+                item.gold,
+                r.chosen,
+                r.correct,
+                r.chosen_norm,
+                r.correct_norm,
+                lls.join(" "),
+                r.elapsed_ms
+            );
+        }
+        out
+    }
+
+    /// lm-evaluation-harness's results JSON for the rows so far.
+    pub fn results_json(&self, backend: &str, start_unix: f64, end_unix: f64) -> String {
+        let metric = |name: &str, pick: fn(&ItemRow) -> bool| {
+            let xs: Vec<f64> = self.rows.values().map(|r| if pick(r) { 1.0 } else { 0.0 }).collect();
+            Summary::of(&xs).map(|s| MetricResult {
+                name: name.into(),
+                filter: "none".into(),
+                value: s.mean,
+                stderr: s.stderr,
+                higher_is_better: true,
+            })
+        };
+        let metrics = [metric("acc", |r| r.correct), metric("acc_norm", |r| r.correct_norm)].into_iter().flatten().collect();
+        ResultsFile {
+            tasks: vec![TaskResult {
+                name: self.task.clone(),
+                alias: self.task.clone(),
+                metrics,
+                version: PyJson::Float(1.0),
+                num_fewshot: self.settings.shots.unwrap_or(0) as i64,
+                n_original: self.items.len(),
+                n_effective: self.rows.len(),
+                config: PyJson::dict([("task", PyJson::str(self.task.clone())), ("output_type", PyJson::str("multiple_choice"))]),
+            }],
+            groups: Vec::new(),
+            model: "lingualens".into(),
+            model_args: format!("pretrained={},backend={backend}", self.model),
+            model_name: self.model.clone(),
+            config: vec![
+                ("limit".into(), self.settings.limit.map(|l| PyJson::Int(l as i64)).unwrap_or(PyJson::Null)),
+                ("seed".into(), PyJson::Int(self.settings.seed as i64)),
+            ],
+            start_unix,
+            end_unix,
+            producer: format!("lingualens {}", env!("CARGO_PKG_VERSION")),
+            task_hashes: Vec::new(),
+        }
+        .to_json()
+    }
+
+    /// A run rebuilt from a samples JSONL file this app (or lm-eval, for multiple-choice tasks)
+    /// wrote: each line's document, prompt, continuations and log-likelihoods.
+    pub fn from_samples_jsonl(name: &str, text: &str) -> Result<Run> {
+        let mut run = Run::new(name, name.trim_end_matches(".jsonl").trim_start_matches("samples_"), name, RunSettings::default(), Vec::new());
+        for (lineno, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let at = |what: &str| Error::new(format!("{name}: line {}: {what}", lineno + 1));
+            let v: Json = serde_json::from_str(line).map_err(|e| at(&format!("not JSON ({e})")))?;
+            let args = v["arguments"].as_object().ok_or_else(|| at("no arguments"))?;
+            let mut requests: Vec<(usize, &Json)> = args
+                .iter()
+                .filter_map(|(k, a)| Some((k.strip_prefix("gen_args_")?.parse().ok()?, a)))
+                .collect();
+            requests.sort_by_key(|(i, _)| *i);
+            let context = requests.first().and_then(|(_, a)| a["arg_0"].as_str()).ok_or_else(|| at("no prompt"))?;
+            let continuations: Vec<String> = requests
+                .iter()
+                .filter(|(_, a)| a["arg_0"].as_str() == Some(context))
+                .map(|(_, a)| a["arg_1"].as_str().unwrap_or_default().to_string())
+                .collect();
+            let n = continuations.len();
+            let resps = v["filtered_resps"].as_array().ok_or_else(|| at("no filtered_resps"))?;
+            let (mut lls, mut greedy) = (Vec::new(), Vec::new());
+            for r in resps.iter().take(n) {
+                let ll = r[0].as_str().and_then(|s| s.parse::<f64>().ok()).or_else(|| r[0].as_f64()).ok_or_else(|| at("a response is not a log-likelihood"))?;
+                lls.push(ll);
+                greedy.push(r[1].as_str() == Some("True") || r[1].as_bool() == Some(true));
+            }
+            if lls.len() != n {
+                return Err(at(&format!("{n} continuations but {} responses", lls.len())));
+            }
+            let gold: usize = v["target"].as_str().and_then(|t| t.parse().ok()).or_else(|| v["target"].as_u64().map(|t| t as usize)).ok_or_else(|| at("target is not a choice index"))?;
+            if gold >= n {
+                return Err(at("target is not a choice index"));
+            }
+            let argmax = |xs: &[f64]| xs.iter().enumerate().fold(0, |best, (i, x)| if *x > xs[best] { i } else { best });
+            let doc = &v["doc"];
+            let index = run.items.len();
+            let text = |k: &str| doc.get(k).and_then(Json::as_str).map(str::to_string);
+            let choices: Vec<String> = match doc.get("choices") {
+                Some(Json::Array(c)) if c.len() == n => c.iter().map(|x| x.as_str().unwrap_or_default().to_string()).collect(),
+                _ => continuations.iter().map(|c| c.trim_start().to_string()).collect(),
+            };
+            let norm: Vec<f64> = lls.iter().zip(&continuations).map(|(l, c)| l / c.chars().count().max(1) as f64).collect();
+            let chosen = argmax(&lls);
+            let chosen_norm = argmax(&norm);
+            let mut metadata = BTreeMap::new();
+            if let Json::Object(fields) = doc {
+                for (k, x) in fields {
+                    if let Some(s) = x.as_str().filter(|s| s.chars().count() <= 40) {
+                        if !matches!(k.as_str(), "question" | "id") {
+                            metadata.insert(k.clone(), s.to_string());
+                        }
+                    }
+                }
+            }
+            run.items.push(ItemView {
+                index,
+                id: text("id").unwrap_or_else(|| v["doc_id"].to_string()),
+                question: text("question").unwrap_or_else(|| context.to_string()),
+                language: text("language").unwrap_or_default(),
+                choices,
+                gold,
+                context: context.to_string(),
+                metadata,
+            });
+            let line = if line.ends_with('\n') { line.to_string() } else { format!("{line}\n") };
+            run.record(ItemRow {
+                index,
+                token_counts: Vec::new(),
+                chosen,
+                chosen_norm,
+                correct: chosen == gold,
+                correct_norm: chosen_norm == gold,
+                loglikelihoods: lls,
+                is_greedy: greedy,
+                elapsed_ms: 0.0,
+                sample: line,
+            });
+        }
+        if run.items.is_empty() {
+            crate::bail!("{name}: no samples in the file");
+        }
+        Ok(run)
+    }
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(index: usize, language: &str, gold: usize) -> ItemView {
+        ItemView {
+            index,
+            id: format!("q{index}"),
+            question: format!("question {index}"),
+            language: language.into(),
+            choices: vec!["a".into(), "b".into(), "c".into()],
+            gold,
+            context: format!("Question: question {index}\nAnswer:"),
+            metadata: [("language".to_string(), language.to_string())].into(),
+        }
+    }
+
+    fn row(index: usize, lls: [f64; 3], gold: usize) -> ItemRow {
+        let chosen = (0..3).fold(0, |b, i| if lls[i] > lls[b] { i } else { b });
+        ItemRow {
+            index,
+            loglikelihoods: lls.to_vec(),
+            is_greedy: vec![false; 3],
+            token_counts: vec![1; 3],
+            chosen,
+            chosen_norm: chosen,
+            correct: chosen == gold,
+            correct_norm: chosen == gold,
+            elapsed_ms: 1.0,
+            sample: format!(
+                "{{\"doc_id\": {index}, \"doc\": {{\"language\": \"en\"}}, \"target\": \"{gold}\", \"arguments\": {{\"gen_args_0\": {{\"arg_0\": \"Q{index}\", \"arg_1\": \" a\"}}, \"gen_args_1\": {{\"arg_0\": \"Q{index}\", \"arg_1\": \" b\"}}, \"gen_args_2\": {{\"arg_0\": \"Q{index}\", \"arg_1\": \" c\"}}}}, \"filtered_resps\": [[\"{}\", \"False\"], [\"{}\", \"False\"], [\"{}\", \"False\"]]}}\n",
+                lls[0], lls[1], lls[2]
+            ),
+        }
+    }
+
+    #[test]
+    fn a_row_counts_once_and_the_next_item_is_the_first_unanswered() {
+        let mut run = Run::new("m", "t", "f", RunSettings::default(), (0..3).map(|i| item(i, "en", 0)).collect());
+        assert!(run.record(row(1, [-1.0, -2.0, -3.0], 0)));
+        assert!(!run.record(row(1, [-9.0, -2.0, -3.0], 0)), "a second row for item 1 is refused");
+        assert!(!run.record(row(7, [-1.0, -2.0, -3.0], 0)), "no item 7");
+        assert_eq!((run.done(), run.next_index()), (1, Some(0)));
+        assert_eq!(run.rows[&1].loglikelihoods[0], -1.0);
+        run.record(row(0, [-3.0, -1.0, -2.0], 0));
+        run.record(row(2, [-3.0, -1.0, -2.0], 0));
+        assert_eq!(run.next_index(), None);
+        let acc = run.accuracy().unwrap();
+        assert_eq!((acc.correct, acc.n), (1, 3));
+        assert!(acc.low < 1.0 / 3.0 && acc.high > 1.0 / 3.0 && acc.low >= 0.0);
+    }
+
+    #[test]
+    fn keys_change_with_the_model_the_items_or_the_settings() {
+        let s = RunSettings::default();
+        let k = run_key("m", "f", &s);
+        assert_eq!(k, run_key("m", "f", &s));
+        assert_ne!(k, run_key("m2", "f", &s));
+        assert_ne!(k, run_key("m", "f2", &s));
+        assert_ne!(k, run_key("m", "f", &RunSettings { limit: Some(3), ..s }));
+    }
+
+    #[test]
+    fn probabilities_are_a_softmax() {
+        let p = probabilities(&[0.0, 2f64.ln()]);
+        assert!((p[0] - 1.0 / 3.0).abs() < 1e-12 && (p[1] - 2.0 / 3.0).abs() < 1e-12);
+        let p = probabilities(&[-1000.0, -1001.0]);
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12 && p[0] > p[1]);
+    }
+
+    #[test]
+    fn breakdown_and_position_bias_follow_the_rows() {
+        let items = vec![item(0, "en", 0), item(1, "dz", 1), item(2, "dz", 2)];
+        let mut run = Run::new("m", "t", "f", RunSettings::default(), items);
+        run.record(row(0, [-1.0, -2.0, -3.0], 0)); // en, correct
+        run.record(row(1, [-1.0, -2.0, -3.0], 1)); // dz, wrong
+        run.record(row(2, [-3.0, -2.0, -1.0], 2)); // dz, correct
+        let b = run.breakdown();
+        let dz = b.iter().find(|b| b.field == "language" && b.value == "dz").unwrap();
+        assert_eq!((dz.n, dz.accuracy), (2, 0.5));
+        let bias = run.position_bias();
+        assert_eq!(bias[0].chosen_count, 2);
+        assert_eq!(bias[2].chosen_count, 1);
+    }
+
+    #[test]
+    fn exported_samples_import_to_the_same_rows() {
+        let mut run = Run::new("m", "t", "f", RunSettings::default(), (0..2).map(|i| item(i, "en", i)).collect());
+        run.record(row(0, [-1.5, -2.25, -3.0], 0));
+        run.record(row(1, [-0.5, -0.25, -3.0], 1));
+        let back = Run::from_samples_jsonl("samples_t.jsonl", &run.samples_jsonl()).unwrap();
+        assert_eq!(back.done(), 2);
+        for (a, b) in run.rows.values().zip(back.rows.values()) {
+            assert_eq!((&a.loglikelihoods, a.chosen, a.correct), (&b.loglikelihoods, b.chosen, b.correct));
+        }
+        assert_eq!(back.items[1].gold, 1);
+        assert_eq!(back.accuracy().unwrap().correct, 2);
+
+        let bad = Run::from_samples_jsonl("x.jsonl", "{\"doc_id\": 0}\n").unwrap_err().to_string();
+        assert!(bad.contains("x.jsonl: line 1"), "{bad}");
+        assert!(Run::from_samples_jsonl("x.jsonl", "not json").is_err());
+    }
+
+    #[test]
+    fn csv_quotes_what_needs_quoting() {
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field("plain"), "plain");
+    }
+}

@@ -1,0 +1,341 @@
+//! The app end to end in a real headless Chromium, on WebGPU (SwiftShader) and on the CPU
+//! fallback: the built-in demo runs by default and equals the native engine; a GGUF file and a
+//! data file load through the file inputs; pause and resume; a reload in the middle of a run
+//! resumes from the IndexedDB checkpoint with no row lost or repeated; export and import round
+//! trip; malformed files give clear errors and leave the page usable; dataset text containing
+//! HTML is shown as text. Screenshots of the main views go to $CARGO_TARGET_TMPDIR/screenshots.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use common::{browser_or_skip, screenshot_path, Browser, StaticServer, TempDir, WEBGPU_FLAG};
+use lingualens::backend::ComputeDevice;
+use lingualens::eval::{self, RunOptions};
+use lingualens::tasks::bundle::{NamedFile, TaskFiles};
+use lingualens::tasks::yaml::LoadOptions;
+use serde_json::{json, Value};
+
+const LONG: Duration = Duration::from_secs(240);
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn demo_model() -> PathBuf {
+    repo().join("models/demo/lingualens-demo-Q8_0.gguf")
+}
+
+fn demo_files() -> TaskFiles {
+    let dir = repo().join("datasets/tasks/demo");
+    let read = |name: &str| NamedFile { name: name.into(), bytes: std::fs::read(dir.join(name)).unwrap() };
+    TaskFiles::from_files(vec![read("demo.yaml"), read("demo.jsonl")]).unwrap()
+}
+
+/// The native engine's per-option log-likelihoods and correctness for a task: the reference.
+fn native_scores(model: &Path, files: &TaskFiles) -> Vec<(Vec<f64>, bool)> {
+    let device = ComputeDevice::cpu();
+    let lm = pollster::block_on(lingualens::engine::load(model, &device)).unwrap();
+    let task = files.prepare(&LoadOptions::default()).unwrap();
+    let options = RunOptions { seed: 1234, ..Default::default() };
+    let (docs, rendered) = eval::render(&task.spec, task.docs, task.pool, &options).unwrap();
+    docs.iter()
+        .zip(&rendered)
+        .enumerate()
+        .map(|(i, (doc, r))| {
+            let item = pollster::block_on(eval::score_item(&lm, i as u64, doc.clone(), r)).unwrap();
+            (item.loglikelihoods, item.score.acc > 0.5)
+        })
+        .collect()
+}
+
+const ROWS: &str = "
+    const rows = [...document.querySelectorAll('#result-rows tr')].map(tr => ({
+        index: +tr.dataset.index, id: tr.dataset.itemId, chosen: +tr.dataset.chosen, gold: +tr.dataset.gold,
+        correct: tr.dataset.correct === 'true', ll: JSON.parse(tr.dataset.ll),
+        question: tr.querySelector('td.question').textContent,
+        markup_inside: tr.querySelector('td.question').children.length }));
+    const s = document.getElementById('run-summary').dataset;
+    return { rows, done: +s.done, total: +s.total, accuracy: s.accuracy, resumed: +(s.resumed || 0),
+             status: document.getElementById('status').textContent,
+             error: document.getElementById('error').textContent };";
+
+/// Waits until the run has answered every item (or the page shows an error).
+const FINISHED: &str = "
+    const err = document.getElementById('error');
+    if (err.dataset.visible === 'true') return { error: err.textContent };
+    const s = document.getElementById('run-summary').dataset;
+    return (+s.total > 0 && s.done === s.total && document.getElementById('run').dataset.phase === 'done') ? { done: +s.done } : null;";
+
+fn done_count(browser: &Browser) -> u64 {
+    browser.eval("return +document.getElementById('run-summary').dataset.done", json!([])).as_u64().unwrap_or(0)
+}
+
+fn wait_until_done_at_least(browser: &Browser, n: u64) {
+    let script = format!("return +document.getElementById('run-summary').dataset.done >= {n} ? true : null;");
+    browser.wait_for(&format!("{n} answered items"), &script, LONG);
+}
+
+fn finish(browser: &Browser, test: &str) -> Value {
+    let outcome = browser.wait_for("the run to finish", FINISHED, LONG);
+    assert!(outcome.get("error").is_none(), "{test}: the page shows an error: {outcome}");
+    browser.eval(ROWS, json!([]))
+}
+
+/// The page's rows against the native engine: same log-likelihoods within 1e-3, same verdicts.
+fn assert_rows_equal_native(test: &str, page: &Value, native: &[(Vec<f64>, bool)]) {
+    let rows = page["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), native.len(), "{test}: rows");
+    let mut worst = 0f64;
+    for (row, (lls, correct)) in rows.iter().zip(native) {
+        let ours: Vec<f64> = serde_json::from_value(row["ll"].clone()).unwrap();
+        assert_eq!(ours.len(), lls.len(), "{test}: options of row {row}");
+        for (a, b) in ours.iter().zip(lls) {
+            worst = worst.max((a - b).abs());
+        }
+        assert_eq!(row["correct"], json!(correct), "{test}: verdict of row {}", row["index"]);
+    }
+    assert!(worst < 1e-3, "{test}: max |Δ log-likelihood| {worst:e}");
+    let correct = native.iter().filter(|(_, c)| *c).count() as f64;
+    let accuracy: f64 = page["accuracy"].as_str().unwrap().parse().unwrap();
+    assert!((accuracy - correct / native.len() as f64).abs() < 1e-12, "{test}: accuracy {accuracy}");
+    eprintln!("{test}: {} rows, accuracy {accuracy:.4}, max |Δ ll| vs native {worst:.2e}", rows.len());
+}
+
+fn demo_runs_by_default(test: &str, flags: &[&str], backend: &str) {
+    let Some(dist) = browser_or_skip(test) else { return };
+    let native = native_scores(&demo_model(), &demo_files());
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(flags);
+    browser.set_window_size(1366, 768);
+    browser.goto(&server.url("index.html"));
+    let page = finish(&browser, test);
+    assert_rows_equal_native(test, &page, &native);
+    let ids: std::collections::BTreeSet<&str> = page["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), native.len(), "{test}: every item once");
+    let shown = browser.eval(
+        "return { note: !document.getElementById('demo-note').hidden,
+                  backend: document.getElementById('backend-info').dataset.backend || null };",
+        json!([]),
+    );
+    assert_eq!(shown["note"], json!(true), "{test}: the demo says it is chance-level");
+    browser.wait_for("the backend", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+    let used = browser.eval("return document.getElementById('backend-info').dataset.backend", json!([]));
+    assert_eq!(used, json!(backend), "{test}");
+    browser.eval("document.getElementById('run').scrollIntoView(); return true;", json!([]));
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+    // The inspector: the exact prompt cut into tokens, and the parallel versions.
+    browser.click("#result-rows tr[data-index='14']");
+    let inspector = browser.wait_for(
+        "the inspector's tokens",
+        "const t = document.querySelectorAll('#inspector-prompt span.tok'); if (!t.length) return null;
+         return { tokens: t.length, prompt: document.getElementById('inspector-prompt').textContent,
+                  parallel: document.querySelectorAll('#inspector-parallel p').length };",
+        LONG,
+    );
+    assert!(inspector["prompt"].as_str().unwrap().contains("འབྲུག"), "{inspector}");
+    assert!(inspector["tokens"].as_u64().unwrap() > 5 && inspector["parallel"] == json!(1), "{inspector}");
+    browser.eval("document.getElementById('inspector').scrollIntoView(); return true;", json!([]));
+    browser.screenshot(&screenshot_path(&format!("{test}-inspector.png")));
+}
+
+#[test]
+fn the_demo_runs_by_default_on_webgpu_and_equals_the_native_engine() {
+    demo_runs_by_default("app_demo_webgpu", &[WEBGPU_FLAG], "wgpu");
+}
+
+#[test]
+fn the_demo_runs_by_default_on_the_cpu_fallback_and_equals_the_native_engine() {
+    demo_runs_by_default("app_demo_cpu_fallback", &[], "cpu");
+}
+
+#[test]
+fn pause_resume_and_a_reload_in_the_middle_lose_and_repeat_nothing() {
+    let test = "app_pause_resume_reload";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[WEBGPU_FLAG]);
+    let url = server.url("index.html?model=demo&task=demo&run=1&pace=300");
+    browser.goto(&url);
+    wait_until_done_at_least(&browser, 3);
+    browser.click("#run-pause");
+    // One item may already be in flight when the pause lands; after that nothing moves.
+    std::thread::sleep(Duration::from_millis(1200));
+    let paused_at = done_count(&browser);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(done_count(&browser), paused_at, "{test}: rows arrived while paused");
+    assert!(paused_at < 21, "{test}: the run finished before the pause");
+    browser.click("#run-pause");
+    wait_until_done_at_least(&browser, paused_at + 2);
+
+    // Reload mid-run: the checkpoint brings back every answered row, and the rest are scored.
+    let before_reload = done_count(&browser);
+    assert!(before_reload < 21, "{test}: the run finished before the reload");
+    browser.goto(&url);
+    let page = finish(&browser, test);
+    let rows = page["rows"].as_array().unwrap();
+    let indices: Vec<u64> = rows.iter().map(|r| r["index"].as_u64().unwrap()).collect();
+    assert_eq!(indices, (0..21).collect::<Vec<u64>>(), "{test}: every item exactly once, in order");
+    let resumed = page["resumed"].as_u64().unwrap();
+    assert!(resumed >= before_reload && resumed < 21, "{test}: {resumed} rows restored of {before_reload} answered: {}", page["status"]);
+    assert_rows_equal_native(test, &page, &native_scores(&demo_model(), &demo_files()));
+    eprintln!("{test}: paused at {paused_at}, reloaded at {before_reload}, finished 21");
+}
+
+#[test]
+fn a_local_gguf_and_a_data_file_load_through_the_file_inputs_and_html_stays_text() {
+    let test = "app_local_files";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let tmp = TempDir::new("app-local-files");
+    let data = tmp.path.join("my-questions.jsonl");
+    let items = [
+        json!({"id": "html-1", "language": "en", "question": "<b>Bold</b> or <img src=x onerror=\"document.title='pwned'\">?", "choices": ["<i>yes</i>", "no"], "answer": 0}),
+        json!({"id": "am-1", "language": "am", "question": "ሰማዩ ምን ዓይነት ቀለም ነው?", "choices": ["ሰማያዊ", "ቀይ", "አረንጓዴ"], "answer": 0}),
+        json!({"id": "ky-1", "language": "ky", "question": "Асман кандай түстө?", "choices": ["көк", "кызыл"], "answer": 0}),
+    ];
+    std::fs::write(&data, items.iter().map(|i| format!("{i}\n")).collect::<String>()).unwrap();
+    // Another model than the demo's: a Llama fixture, Q4_0 (from tools/fixtures, when generated).
+    let model = std::env::var_os("LINGUALENS_FIXTURES")
+        .map(|f| PathBuf::from(f).join("models/llama3_tied/gguf/llama3_tied-Q4_0.gguf"))
+        .filter(|p| p.is_file())
+        .unwrap_or_else(demo_model);
+    let files = TaskFiles::from_files(vec![NamedFile { name: "my-questions.jsonl".into(), bytes: std::fs::read(&data).unwrap() }]).unwrap();
+    let native = native_scores(&model, &files);
+
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 768);
+    browser.goto(&server.url("index.html?task=files"));
+    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+    browser.send_keys("#model-file", model.to_str().unwrap());
+    browser.send_keys("#task-files", data.to_str().unwrap());
+    browser.click("#run-start");
+    let page = finish(&browser, test);
+    assert_rows_equal_native(test, &page, &native);
+    let first = &page["rows"][0];
+    assert_eq!(first["question"], items[0]["question"], "{test}: the question is shown as its text");
+    assert_eq!(first["markup_inside"], json!(0), "{test}: no element was made from the item's text");
+    let title = browser.eval("return document.title", json!([]));
+    assert_eq!(title, json!("lingualens"), "{test}: the item's markup ran");
+    let info = browser.eval("return document.getElementById('model-info').dataset.status", json!([]));
+    assert_eq!(info, json!("loaded"));
+    browser.eval("document.getElementById('run').scrollIntoView(); return true;", json!([]));
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+}
+
+#[test]
+fn malformed_model_and_data_files_get_clear_errors_and_the_page_stays_usable() {
+    let test = "app_malformed_inputs";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let tmp = TempDir::new("app-malformed");
+    let bad_model = tmp.path.join("broken-model.gguf");
+    let mut bytes = b"GGUF".to_vec();
+    bytes.extend_from_slice(&3u32.to_le_bytes());
+    bytes.extend_from_slice(&u64::MAX.to_le_bytes()); // an impossible tensor count
+    bytes.extend_from_slice(&[0u8; 64]);
+    std::fs::write(&bad_model, bytes).unwrap();
+    let bad_data = tmp.path.join("broken-data.jsonl");
+    std::fs::write(&bad_data, "{this is not json\n[1, 2\n").unwrap();
+
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 768);
+    browser.goto(&server.url("index.html?task=demo"));
+    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+    let error_shown = "const e = document.getElementById('error');
+        return e.dataset.visible === 'true' ? e.textContent : null;";
+
+    browser.send_keys("#model-file", bad_model.to_str().unwrap());
+    browser.click("#run-start");
+    let message = browser.wait_for("the model error", error_shown, LONG);
+    assert!(message.as_str().unwrap().contains("broken-model.gguf"), "{test}: {message}");
+    let info = browser.eval("return document.getElementById('model-info').dataset.status", json!([]));
+    assert_eq!(info, json!("error"));
+    browser.screenshot(&screenshot_path(&format!("{test}-model.png")));
+
+    // The demo model again, with a broken data file.
+    browser.eval("document.getElementById('model-file').value = ''; return true;", json!([]));
+    browser.send_keys("#task-files", bad_data.to_str().unwrap());
+    browser.wait_for("the start button", "return document.getElementById('run-start').disabled ? null : true;", LONG);
+    browser.click("#run-start");
+    browser.wait_for(
+        "the data error",
+        "const e = document.getElementById('error'); return e.dataset.visible === 'true' && e.textContent.includes('broken-data.jsonl') ? true : null;",
+        LONG,
+    );
+    let message = browser.eval(error_shown, json!([]));
+    eprintln!("{test}: data error: {message}");
+
+    // Still usable: the demo runs to the end.
+    browser.eval("document.getElementById('task-select').value = 'demo'; return true;", json!([]));
+    browser.wait_for("the start button", "return document.getElementById('run-start').disabled ? null : true;", LONG);
+    browser.click("#run-start");
+    let page = finish(&browser, test);
+    assert_eq!(page["rows"].as_array().unwrap().len(), 21, "{test}");
+}
+
+#[test]
+fn an_exported_run_imports_to_the_same_rows() {
+    let test = "app_export_import";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.goto(&server.url("index.html?backend=cpu"));
+    let before = finish(&browser, test);
+    // Catch the downloads: keep each blob URL alive and record it.
+    browser.eval(
+        "window.__downloads = [];
+         URL.revokeObjectURL = () => {};
+         HTMLAnchorElement.prototype.click = function () { window.__downloads.push({ name: this.download, href: this.href }); };
+         return true;",
+        json!([]),
+    );
+    for id in ["#export-jsonl", "#export-json", "#export-csv"] {
+        browser.click(id);
+    }
+    let files = browser.eval_async(
+        "const done = arguments[arguments.length - 1];
+         Promise.all(window.__downloads.map(d => fetch(d.href).then(r => r.text()).then(text => ({ name: d.name, text }))))
+           .then(done, e => done({ error: String(e) }));",
+    );
+    let files = files.as_array().unwrap_or_else(|| panic!("{test}: {files}"));
+    let names: Vec<&str> = files.iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["samples_demo.jsonl", "results_demo.json", "items_demo.csv"], "{test}");
+    let samples = files[0]["text"].as_str().unwrap();
+    assert_eq!(samples.lines().count(), 21);
+    for line in samples.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert!(v["doc_id"].is_u64() && v["resps"].is_array() && v["acc"].is_f64(), "{line}");
+    }
+    let results: Value = serde_json::from_str(files[1]["text"].as_str().unwrap()).unwrap();
+    let acc = results["results"]["demo"]["acc,none"].as_f64().unwrap();
+    assert!((acc - before["accuracy"].as_str().unwrap().parse::<f64>().unwrap()).abs() < 1e-12, "{results}");
+    assert_eq!(files[2]["text"].as_str().unwrap().lines().count(), 22);
+
+    let tmp = TempDir::new("app-export");
+    let saved = tmp.path.join("samples_demo.jsonl");
+    std::fs::write(&saved, samples).unwrap();
+    browser.click("#run-cancel");
+    browser.wait_for("an empty table", "return document.querySelectorAll('#result-rows tr').length === 0 ? true : null;", LONG);
+    browser.send_keys("#import-file", saved.to_str().unwrap());
+    browser.wait_for("the imported rows", "return document.querySelectorAll('#result-rows tr').length === 21 ? true : null;", LONG);
+    let after = browser.eval(ROWS, json!([]));
+    assert_eq!(after["accuracy"], before["accuracy"], "{test}");
+    for (a, b) in before["rows"].as_array().unwrap().iter().zip(after["rows"].as_array().unwrap()) {
+        assert_eq!((&a["ll"], &a["chosen"], &a["gold"], &a["question"]), (&b["ll"], &b["chosen"], &b["gold"], &b["question"]), "{test}");
+    }
+}
+
+#[test]
+fn the_committed_demo_model_is_what_the_script_makes() {
+    // tools/fixtures/make_all.sh regenerates it into the fixtures folder.
+    let Some(fixtures) = std::env::var_os("LINGUALENS_FIXTURES").map(PathBuf::from) else {
+        assert!(std::env::var_os("LINGUALENS_REQUIRE_FIXTURES").is_none(), "LINGUALENS_FIXTURES is not set");
+        eprintln!("SKIPPED the_committed_demo_model_is_what_the_script_makes: LINGUALENS_FIXTURES is not set");
+        return;
+    };
+    let fresh = std::fs::read(fixtures.join("demo/lingualens-demo-Q8_0.gguf")).expect("the fixture script writes demo/");
+    let committed = std::fs::read(demo_model()).unwrap();
+    assert!(fresh == committed, "models/demo differs from tools/fixtures/demo_model.py's output: run it and commit");
+}

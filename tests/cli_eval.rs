@@ -205,3 +205,40 @@ fn bad_input_gets_a_message_naming_what_is_wrong() {
         assert!(!ok && err.contains("/nonexistent/model"), "{err}");
     }
 }
+
+#[test]
+fn kyrgyz_mmlu_table_files_with_a_validation_split_for_shots() {
+    let Some(model) = model() else { return skip("the model fixtures") };
+    let dir = out_dir("kg-data");
+    let cfg = dir.join("kyrgyz_mmlu_biology");
+    std::fs::create_dir_all(&cfg).unwrap();
+    let header = "Суроо (KG),А (KG),Б (KG),В (KG),Г (KG),Туура жооп,Класс\n";
+    std::fs::write(
+        cfg.join("test.csv"),
+        format!("{header}Кыргызстандын борбору кайсы?,Ош,Бишкек,Нарын,Талас,б,9\n2 + 2 = ?,3,4,5,,Б,10\nСуу кайсы?,H2O,CO2,O2,N2,а,10\n"),
+    )
+    .unwrap();
+    std::fs::write(cfg.join("validation.csv"), format!("{header}Күн кайсы?,Жылдыз,Планета,Ай,Комета,а,9\n")).unwrap();
+    let out = out_dir("kg");
+    let printed = eval_ok(&[
+        "--model", s(&model), "--task", "kyrgyz_mmlu", "--data", s(&cfg.join("test.csv")), "--data", s(&cfg.join("validation.csv")),
+        "--shots", "1", "--order", "gold-last", "--out", s(&out),
+    ]);
+    let lines = samples(&out.join("samples_kyrgyz_mmlu.jsonl"));
+    assert_eq!(lines.len(), 3, "the test split only");
+    for l in &lines {
+        let context = l["arguments"]["gen_args_0"]["arg_0"].as_str().unwrap();
+        assert!(context.starts_with("Суроо: Күн кайсы?\n\nА. Жылдыз\n"), "the validation item is the exemplar: {context:?}");
+        let n = l["doc"]["choices"].as_array().unwrap().len();
+        assert_eq!(l["target"], (n - 1).to_string(), "gold last");
+    }
+    // The third item had gold А (H2O): with gold last it is listed as Г.
+    let third = lines[2]["arguments"]["gen_args_0"]["arg_0"].as_str().unwrap();
+    assert!(third.ends_with("Суроо: Суу кайсы?\n\nА. CO2\nБ. O2\nВ. N2\nГ. H2O\n\nЖооп:"), "{third:?}");
+    for expected in ["by subject:", "biology", "by grade:", "by language:", "  ky "] {
+        assert!(printed.contains(expected), "{expected:?} not in:\n{printed}");
+    }
+    for d in [dir, out] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}

@@ -128,12 +128,15 @@ pub fn plan(spec: &TaskSpec, docs: Vec<Json>, pool: Vec<Json>, options: &RunOpti
         perms.push(options.order.permutations(n, gold, &mut rng));
     }
     let before_rendering = docs.iter().all(|d| order::item_doc_choices(d).is_some());
+    let renderer = spec.renderer()?;
+    let pool = renderer.prepare_docs(pool)?;
     let variants = perms.iter().map(Vec::len).max().unwrap_or(0);
     let mut by_variant: Vec<Vec<Option<Job>>> = Vec::with_capacity(variants);
     for v in 0..variants {
         let mut jobs: Vec<Option<Job>> = Vec::with_capacity(docs.len());
         if before_rendering {
-            // Render the permuted documents as one run (the few-shot draws are those of the given order).
+            // Each variant is rendered as a run of its own over the documents that have it, with the
+            // few-shot sampler seeded as for the given order.
             let mut variant_docs = Vec::new();
             let mut kept = Vec::new();
             for (i, doc) in docs.iter().enumerate() {
@@ -142,8 +145,6 @@ pub fn plan(spec: &TaskSpec, docs: Vec<Json>, pool: Vec<Json>, options: &RunOpti
                     kept.push(i);
                 }
             }
-            let renderer = spec.renderer()?;
-            let pool = renderer.prepare_docs(pool.clone())?;
             let variant_rendered = renderer.render_all(&variant_docs, &pool, options.shots, options.seed)?;
             jobs.resize(docs.len(), None);
             for ((i, doc), rendered) in kept.into_iter().zip(variant_docs).zip(variant_rendered) {

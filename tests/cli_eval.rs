@@ -200,6 +200,11 @@ fn bad_input_gets_a_message_naming_what_is_wrong() {
     assert!(!ok && err.contains("give their files with --data"), "{err}");
     let (ok, _, err) = eval(&["--model", no_model, "--task", "amh_generation_native", "--order", "rotations", "--data", "x.csv", "--out", "/tmp/x"]);
     assert!(!ok && err.contains("choice orders apply to multiple-choice tasks"), "{err}");
+    let empty = std::env::temp_dir().join(format!("lingualens-cli-empty-{}.jsonl", std::process::id()));
+    std::fs::write(&empty, "").unwrap();
+    let (ok, _, err) = eval(&["--model", no_model, "--task", "kyrgyz_mmlu", "--data", s(&empty), "--out", "/tmp/x"]);
+    assert!(!ok && err.contains("no documents to evaluate in the `test` split"), "{err}");
+    let _ = std::fs::remove_file(&empty);
     if let Some(dzen) = dzen() {
         let (ok, _, err) = eval(&["--model", no_model, "--task", "dzen_en", "--data", s(&dzen), "--out", &std::env::temp_dir().join("lingualens-cli-nomodel").display().to_string()]);
         assert!(!ok && err.contains("/nonexistent/model"), "{err}");

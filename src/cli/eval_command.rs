@@ -57,6 +57,13 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
         return Err(Error::new(format!("--order {}: choice orders apply to multiple-choice tasks, and {} is not one", args.options.order, spec.task)));
     }
     let data = load_data(&spec, &task_path, &args.data, &args.by)?;
+    if data.docs.is_empty() {
+        return Err(Error::new(format!(
+            "{}: no documents to evaluate in the `{}` split of the data given",
+            spec.file,
+            spec.eval_split().unwrap_or("test")
+        )));
+    }
     std::fs::create_dir_all(&args.out).map_err(|e| io(&args.out, e))?;
     let started = web_time::Instant::now();
     let lm = pollster::block_on(crate::engine::load(&args.model, device))?;

@@ -30,16 +30,22 @@ fn samples(path: &std::path::Path) -> BTreeMap<u64, Value> {
         .collect()
 }
 
+/// The data file given with --data (the other tasks read the `data_files` of their YAML).
 fn eval(dir: &std::path::Path, out: &std::path::Path) -> String {
-    eval_task(dir, "llama3_tied", "tiny_mc", out)
+    eval_task_with(dir, "llama3_tied", "tiny_mc", out, &["--data".as_ref(), dir.join("lm_eval/tiny_mc.jsonl").as_os_str()])
 }
 
 fn eval_task(dir: &std::path::Path, model: &str, task: &str, out: &std::path::Path) -> String {
+    eval_task_with(dir, model, task, out, &[])
+}
+
+fn eval_task_with(dir: &std::path::Path, model: &str, task: &str, out: &std::path::Path, extra: &[&std::ffi::OsStr]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_lingualens"))
         .args(["eval", "--model"])
         .arg(dir.join("models").join(model))
         .arg("--task")
         .arg(dir.join(format!("lm_eval/{task}.yaml")))
+        .args(extra)
         .arg("--out")
         .arg(out)
         .output()

@@ -67,7 +67,7 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
     std::fs::create_dir_all(&args.out).map_err(|e| io(&args.out, e))?;
     let started = web_time::Instant::now();
     let lm = pollster::block_on(crate::engine::load(&args.model, device))?;
-    let run = Run { args, spec: &spec, data: &data, lm: &lm, started };
+    let run = Run { args, spec: &spec, data: &data, lm: &lm, started, drawn: std::cell::Cell::new(f64::NEG_INFINITY) };
     let (metrics, rows, corpus, n_effective) = match spec.output_type {
         OutputType::MultipleChoice => run.multiple_choice()?,
         OutputType::GenerateUntil => run.generate_until()?,
@@ -250,6 +250,8 @@ struct Run<'a> {
     data: &'a TaskData,
     lm: &'a LanguageModel,
     started: web_time::Instant,
+    /// Seconds since `started` when the progress line was last drawn.
+    drawn: std::cell::Cell<f64>,
 }
 
 type Outcome = (Vec<MetricResult>, Vec<Row>, Vec<CorpusInput>, usize);
@@ -279,8 +281,14 @@ impl Run<'_> {
         std::fs::OpenOptions::new().append(true).open(self.samples_path()).map_err(|e| io(&self.samples_path(), e))
     }
 
+    /// The progress line, redrawn at most five times a second (and for the last item).
     fn progress(&self, n: usize, total: usize, what: &str) {
-        let rate = n as f64 / self.started.elapsed().as_secs_f64().max(1e-9);
+        let now = self.started.elapsed().as_secs_f64();
+        if n < total && now - self.drawn.get() < 0.2 {
+            return;
+        }
+        self.drawn.set(now);
+        let rate = n as f64 / now.max(1e-9);
         let eta = (total - n) as f64 / rate.max(1e-9);
         eprint!("\r{n}/{total} items  {rate:.2} items/s  ETA {eta:.0} s  {what}   ");
     }

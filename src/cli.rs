@@ -11,6 +11,8 @@ use crate::formats::model_info::ModelInfo;
 use crate::formats::source::FileSource;
 use crate::selftest::{self, SelfTestReport};
 
+mod eval_command;
+
 #[derive(Parser)]
 #[command(name = "lingualens", version, about = "Evaluate small language models on low-resource-language benchmarks")]
 struct Cli {
@@ -64,26 +66,38 @@ enum Command {
         #[arg(long, value_enum, default_value_t = BackendArg::Cpu)]
         backend: BackendArg,
     },
-    /// Run a multiple-choice task (an lm-eval YAML file) over a data file; write lm-eval's results
-    /// JSON and samples JSONL and a CSV to --out. A rerun with the same --out resumes.
+    /// Run a task (lm-eval YAML: multiple choice or generate_until) over its data; write lm-eval's
+    /// results JSON and samples JSONL and a CSV to --out, and print a summary. A rerun with the
+    /// same --out resumes.
     Eval {
         #[arg(long)]
         model: std::path::PathBuf,
-        /// An lm-eval task YAML (see datasets/tasks).
+        /// A task YAML file, or the name of a built-in task under datasets/tasks (e.g. dzen_dz).
         #[arg(long)]
-        task: std::path::PathBuf,
-        /// The data file of the evaluated split (CSV, JSON, JSONL or Parquet).
+        task: String,
+        /// Data of the evaluated split: CSV/JSON/JSONL/Parquet files, or for lingualens items the
+        /// loader's files (DZEN: the folder holding DZEN/ and DZEN-Few_Shots/). Repeatable.
         #[arg(long)]
-        data: std::path::PathBuf,
+        data: Vec<std::path::PathBuf>,
         /// Replace a task field with a Jinja template: FIELD=TEMPLATE (repeatable).
         #[arg(long = "override")]
         overrides: Vec<String>,
+        /// A sidecar YAML whose keys replace the task's fields.
+        #[arg(long)]
+        override_file: Option<std::path::PathBuf>,
         #[arg(long)]
         limit: Option<usize>,
         #[arg(long)]
         shots: Option<usize>,
+        /// Seed of the few-shot sampler and of choice shuffles.
         #[arg(long, default_value_t = 1234)]
         seed: u64,
+        /// Order of each item's options: given, shuffle:N, gold-first, gold-last or rotations.
+        #[arg(long, default_value = "given")]
+        order: String,
+        /// A document field to break results down by (repeatable; default: language and metadata).
+        #[arg(long)]
+        by: Vec<String>,
         #[arg(long, value_enum, default_value_t = BackendArg::Cpu)]
         backend: BackendArg,
         #[arg(long)]
@@ -127,9 +141,13 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Selftest { backend, json } => selftest_command(backend, json),
         Command::ModelInfo { path, json } => model_info_command(&path, json),
-        Command::Eval { model, task, data, overrides, limit, shots, seed, backend, out } => {
-            let options = crate::eval::RunOptions { limit, shots, seed };
-            report(eval_command(&model, &task, &data, &overrides, &options, backend, &out))
+        Command::Eval { model, task, data, overrides, override_file, limit, shots, seed, order, by, backend, out } => {
+            report((|| {
+                let order = order.parse().map_err(|e: crate::Error| e.context("--order"))?;
+                let options = crate::eval::RunOptions { limit, shots, seed, order };
+                let args = eval_command::EvalArgs { model, task, data, overrides, override_file, options, by, out };
+                eval_command::run(&args, &device(backend)?)
+            })())
         }
         Command::Tokenize { model, text } => report(tokenize_command(&model, &text)),
         Command::Score { model, context, choices, backend } => report(score_command(&model, &context, &choices, backend)),
@@ -313,121 +331,4 @@ fn npy_f32(values: &[f32], shape: &[usize]) -> Vec<u8> {
         out.extend(v.to_le_bytes());
     }
     out
-}
-
-fn eval_command(
-    model: &std::path::Path,
-    task: &std::path::Path,
-    data: &std::path::Path,
-    overrides: &[String],
-    options: &crate::eval::RunOptions,
-    backend: BackendArg,
-    out: &std::path::Path,
-) -> crate::Result<()> {
-    use std::io::Write;
-
-    use crate::scoring::outputs::{completed_doc_ids, MetricResult, ResultsFile, TaskResult};
-    use crate::scoring::pyjson::PyJson;
-    use crate::tasks::yaml::{docs_from_file, load_task_file, LoadOptions};
-
-    let io = |p: &std::path::Path, e: std::io::Error| crate::Error::new(format!("{}: {e}", p.display()));
-    let mut load = LoadOptions::default();
-    for o in overrides {
-        let (field, template) = o
-            .split_once('=')
-            .ok_or_else(|| crate::Error::new(format!("--override {o:?}: expected FIELD=TEMPLATE")))?;
-        load.overrides.insert(field.to_string(), template.to_string());
-    }
-    let spec = load_task_file(task, &load)?;
-    for warning in &spec.warnings {
-        eprintln!("warning: {warning}");
-    }
-    let bytes = std::fs::read(data).map_err(|e| io(data, e))?;
-    let docs = docs_from_file(&data.display().to_string(), &bytes)?;
-    let n_original = docs.len();
-    let (docs, rendered) = crate::eval::render(&spec, docs.clone(), docs, options)?;
-
-    std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
-    let samples_path = out.join(format!("samples_{}.jsonl", spec.task));
-    let previous = std::fs::read_to_string(&samples_path).unwrap_or_default();
-    let done = completed_doc_ids(&previous, None)?;
-    if !done.is_empty() {
-        eprintln!("resuming: {} of {} items are already in {}", done.len(), rendered.len(), samples_path.display());
-    }
-    // Scores of the items already logged, for the aggregates.
-    let mut metric_values: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
-    for line in previous.lines().filter(|l| !l.trim().is_empty()) {
-        if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
-            for m in ["acc", "acc_norm"] {
-                if let Some(x) = v[m].as_f64() {
-                    metric_values.entry(m.to_string()).or_default().push(x);
-                }
-            }
-        }
-    }
-
-    let device = device(backend)?;
-    let lm = pollster::block_on(crate::engine::load(model, &device))?;
-    let mut samples = std::fs::OpenOptions::new().create(true).append(true).open(&samples_path).map_err(|e| io(&samples_path, e))?;
-    let mut csv = String::from("doc_id,gold,pred,acc,acc_norm,loglikelihoods\n");
-    let started = web_time::Instant::now();
-    let todo: Vec<usize> = (0..rendered.len()).filter(|&i| !done.contains(&(i as u64))).collect();
-    for (n, &i) in todo.iter().enumerate() {
-        let item = pollster::block_on(crate::eval::score_item(&lm, i as u64, docs[i].clone(), &rendered[i]))?;
-        let record = item.sample_record(&["acc", "acc_norm"])?;
-        // One JSON object per line (to_jsonl_line ends with its newline).
-        let line = record.to_jsonl_line();
-        let line = if line.ends_with('\n') { line } else { line + "\n" };
-        samples.write_all(line.as_bytes()).map_err(|e| io(&samples_path, e))?;
-        for (m, v) in [("acc", item.score.acc), ("acc_norm", item.score.acc_norm)] {
-            metric_values.entry(m.to_string()).or_default().push(v);
-        }
-        let lls: Vec<String> = item.loglikelihoods.iter().map(|l| format!("{l:.6}")).collect();
-        csv += &format!("{},{},{},{},{},\"{}\"\n", item.doc_id, item.gold, item.score.pred, item.score.acc, item.score.acc_norm, lls.join(" "));
-        let rate = (n + 1) as f64 / started.elapsed().as_secs_f64().max(1e-9);
-        let acc = crate::scoring::aggregate::mean(&metric_values["acc"]).unwrap_or(0.0);
-        eprint!("\r{}/{} items  {:.2} items/s  ETA {:.0} s  acc {:.3}   ", n + 1, todo.len(), rate, (todo.len() - n - 1) as f64 / rate, acc);
-    }
-    eprintln!();
-
-    let metrics: Vec<MetricResult> = ["acc", "acc_norm"]
-        .iter()
-        .filter_map(|m| {
-            let s = crate::scoring::aggregate::Summary::of(metric_values.get(*m)?)?;
-            Some(MetricResult { name: m.to_string(), filter: "none".into(), value: s.mean, stderr: s.stderr, higher_is_better: true })
-        })
-        .collect();
-    println!("{:<24} {:<9} {:>7} {:>8}   n", "task", "metric", "value", "stderr");
-    for m in &metrics {
-        let stderr = m.stderr.map(|s| format!("{s:.4}")).unwrap_or_else(|| "N/A".into());
-        println!("{:<24} {:<9} {:>7.4} {:>8}   {}", spec.task, m.name, m.value, stderr, metric_values[&m.name].len());
-    }
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
-    let results = ResultsFile {
-        tasks: vec![TaskResult {
-            name: spec.task.clone(),
-            alias: spec.task.clone(),
-            metrics,
-            version: PyJson::Float(1.0),
-            num_fewshot: options.shots.or(spec.num_fewshot).unwrap_or(0) as i64,
-            n_original,
-            n_effective: rendered.len(),
-            config: PyJson::dict([("task", PyJson::str(spec.task.clone())), ("output_type", PyJson::str("multiple_choice"))]),
-        }],
-        groups: Vec::new(),
-        model: "lingualens".into(),
-        model_args: format!("pretrained={},backend={}", model.display(), device.info.backend.name()),
-        model_name: model.display().to_string(),
-        config: vec![("limit".into(), options.limit.map(|l| PyJson::Int(l as i64)).unwrap_or(PyJson::Null)), ("seed".into(), PyJson::Int(options.seed as i64))],
-        start_unix: now - started.elapsed().as_secs_f64(),
-        end_unix: now,
-        producer: format!("lingualens {}", env!("CARGO_PKG_VERSION")),
-        task_hashes: Vec::new(),
-    };
-    let results_path = out.join(format!("results_{}.json", spec.task));
-    std::fs::write(&results_path, results.to_json()).map_err(|e| io(&results_path, e))?;
-    let csv_path = out.join(format!("items_{}.csv", spec.task));
-    std::fs::write(&csv_path, csv).map_err(|e| io(&csv_path, e))?;
-    eprintln!("wrote {}, {} and {}", results_path.display(), samples_path.display(), csv_path.display());
-    Ok(())
 }

@@ -11,6 +11,13 @@
 //!    `len(cont)` positions are summed, and `is_greedy` says whether each was the argmax.
 //!
 //! An empty context is replaced by the BOS token (lm-eval's prefix token).
+//!
+//! [`LanguageModel::generate`] is lm-eval's `generate_until` with the HF backend, greedy: the
+//! prompt is encoded with the tokenizer's default special tokens, tokens are chosen by argmax one at
+//! a time (each step runs one token through the KV cache), and generation stops at an EOS token,
+//! after `max_tokens`, or once the decoded text contains a stop string. The text is the decoded
+//! tokens without special tokens (`skip_special_tokens=True`), cut before the first stop string
+//! (lm-eval's `s.split(term)[0]` for each term of `until`).
 
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +42,44 @@ pub struct ContinuationScore {
     pub is_greedy: bool,
     pub context_tokens: Vec<u32>,
     pub continuation_tokens: Vec<u32>,
+}
+
+/// Why generation ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// The decoded text contains this stop string (the earliest one in the text).
+    Until(String),
+    /// The model produced an end-of-generation token (the last of `tokens`).
+    Eos,
+    /// `max_tokens` were generated.
+    MaxTokens,
+}
+
+/// What [`LanguageModel::generate`] produced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Generation {
+    /// The generated text, cut before the first stop string.
+    pub text: String,
+    /// The prompt's tokens, special tokens included.
+    pub prompt_tokens: Vec<u32>,
+    /// Every generated token, the EOS token or the stop string's tokens included.
+    pub tokens: Vec<u32>,
+    pub stop: StopReason,
+}
+
+/// `text` cut before the earliest occurrence of any non-empty stop string (lm-eval applies
+/// `s = s.split(term)[0]` for each term in turn, which comes to the same), and which one it was.
+pub fn cut_at_stop<'a>(text: &'a str, until: &[String]) -> (&'a str, Option<String>) {
+    let first = until
+        .iter()
+        .filter(|t| !t.is_empty())
+        .filter_map(|t| text.find(t.as_str()).map(|at| (at, t)))
+        .min_by_key(|(at, _)| *at);
+    match first {
+        Some((at, term)) => (&text[..at], Some(term.clone())),
+        None => (text, None),
+    }
 }
 
 /// lm-eval's context/continuation split (steps 1–3 above): (context tokens, continuation tokens).
@@ -100,6 +145,56 @@ impl LanguageModel {
     }
 }
 
+impl LanguageModel {
+    /// Greedy generation after `prompt` until a stop string, an EOS token or `max_tokens` (see
+    /// the module docs for lm-eval's rules).
+    pub async fn generate(&self, prompt: &str, until: &[String], max_tokens: usize) -> Result<Generation> {
+        let tokens = self.tokenizer.encode(prompt, true, true);
+        self.generate_tokens(&tokens, until, max_tokens, &self.tokenizer.eos_ids()).await
+    }
+
+    /// [`generate`](Self::generate) from prompt tokens, with the end-of-generation ids given.
+    pub async fn generate_tokens(&self, prompt: &[u32], until: &[String], max_tokens: usize, eos: &[u32]) -> Result<Generation> {
+        if prompt.is_empty() {
+            return Err(Error::new("cannot generate after an empty prompt (the tokenizer adds no BOS token)"));
+        }
+        let mut cache = KvCache::new();
+        let mut tokens: Vec<u32> = Vec::new();
+        let mut stop = StopReason::MaxTokens;
+        let mut step_input = prompt.to_vec();
+        while tokens.len() < max_tokens {
+            let logits = self.model.logits_cached(&step_input, &mut cache, 1).await?;
+            let next = argmax(&logits) as u32;
+            tokens.push(next);
+            if eos.contains(&next) {
+                stop = StopReason::Eos;
+                break;
+            }
+            if let (_, Some(term)) = cut_at_stop(&self.decode_generated(&tokens), until) {
+                stop = StopReason::Until(term);
+                break;
+            }
+            step_input = vec![next];
+        }
+        let text = self.decode_generated(&tokens);
+        let text = cut_at_stop(&text, until).0.to_string();
+        Ok(Generation { text, prompt_tokens: prompt.to_vec(), tokens, stop })
+    }
+
+    /// The text of generated tokens without the special (control) ones, as HF's
+    /// `decode(…, skip_special_tokens=True)` that lm-eval uses.
+    pub fn decode_generated(&self, tokens: &[u32]) -> String {
+        let kept: Vec<u32> =
+            tokens.iter().copied().filter(|&t| self.tokenizer.token_kind(t) != Some(crate::tokenizers::TokenKind::Control)).collect();
+        self.tokenizer.decode(&kept)
+    }
+}
+
+/// The index of the first maximum (torch's argmax).
+fn argmax(row: &[f32]) -> usize {
+    row.iter().enumerate().fold((0, f32::NEG_INFINITY), |best, (i, &v)| if v > best.1 { (i, v) } else { best }).0
+}
+
 /// log-softmax of `row` at `target` (in f32, as torch computes it), and whether `target` is the
 /// first maximum (torch's argmax).
 fn log_prob(row: &[f32], target: usize) -> Option<(f32, bool)> {
@@ -158,5 +253,16 @@ mod tests {
         let (lp, greedy) = log_prob(&[1000.0, 0.0], 0).unwrap();
         assert!(lp.abs() < 1e-6 && greedy);
         assert!(log_prob(&[0.0], 3).is_none());
+    }
+
+    #[test]
+    fn stop_strings_cut_at_the_earliest() {
+        let until = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(cut_at_stop("a cat.\nmore", &until(&["\n", "."])), ("a cat", Some(".".into())));
+        assert_eq!(cut_at_stop("a cat\n.", &until(&[".", "\n"])), ("a cat", Some("\n".into())));
+        // lm-eval skips empty terms.
+        assert_eq!(cut_at_stop("abc", &until(&["", "z"])), ("abc", None));
+        assert_eq!(cut_at_stop("Q: x\n\nQ:", &until(&["\n\n"])), ("Q: x", Some("\n\n".into())));
+        assert_eq!(argmax(&[1.0, 3.0, 3.0]), 1);
     }
 }

@@ -2,16 +2,28 @@
 //! every item's result handed to the caller as soon as it exists (the CLI prints progress and
 //! appends to the samples log; the page will draw a row), and the aggregates at the end.
 //!
-//! Multiple-choice tasks only, for now; generation tasks come with `generate`.
+//! - multiple choice: [`plan`] renders every document in every choice order asked for
+//!   ([`order`]), [`score_item_with`] scores one (with PMI's unconditional requests when the task
+//!   asks for `acc_mutual_info`), [`summarize`] aggregates;
+//! - `generate_until`: [`generation`] generates, filters and scores.
+//!
+//! **Architecture Invariant:** nothing here touches files, the DOM or the device directly; the CLI
+//! and the browser worker call the same functions and decide where results go.
+
+pub mod generation;
+pub mod order;
+pub mod report;
 
 use serde_json::Value as Json;
 
 use crate::engine::LanguageModel;
 use crate::error::{Error, Result};
+use crate::pyrandom::PyRandom;
 use crate::scoring::aggregate::Summary;
 use crate::scoring::loglikelihood::{ChoiceScores, McScore};
 use crate::tasks::yaml::render::{Request, Rendered};
 use crate::tasks::yaml::TaskSpec;
+pub use order::ChoiceOrder;
 
 /// One scored item.
 #[derive(Debug, Clone)]
@@ -26,6 +38,13 @@ pub struct ItemResult {
     pub token_counts: Vec<usize>,
     pub gold: usize,
     pub score: McScore,
+    /// With `acc_mutual_info`: each continuation's log-likelihood and is_greedy after an empty
+    /// context (lm-eval's unconditional requests).
+    pub unconditional: Option<(Vec<f64>, Vec<bool>)>,
+    /// The choice-order variant: its index among the item's variants (0 for `given`) and the
+    /// permutation (`permutation[i]` = original index of the option shown at position i).
+    pub variant: usize,
+    pub permutation: Option<Vec<usize>>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -34,8 +53,47 @@ pub struct RunOptions {
     pub limit: Option<usize>,
     /// Few-shot examples per prompt; the task's `num_fewshot` when `None`.
     pub shots: Option<usize>,
-    /// Seed of the few-shot sampler (lm-eval's default is 1234).
+    /// Seed of the few-shot sampler (lm-eval's default is 1234) and of choice-order shuffles.
     pub seed: u64,
+    /// The order of each item's options ([`plan`] only; `render` ignores it).
+    pub order: ChoiceOrder,
+}
+
+/// One thing to score: a document in one choice order, rendered.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub doc_id: u64,
+    /// The document as rendered (with its options permuted when the permutation applies before
+    /// rendering, see [`order`]).
+    pub doc: Json,
+    pub rendered: Rendered,
+    pub variant: usize,
+    /// `None` for the given order.
+    pub permutation: Option<Vec<usize>>,
+}
+
+/// What scoring a multiple-choice item needs besides the model.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ScoreOptions {
+    /// Also score each continuation after an empty context, for `acc_mutual_info`.
+    pub mutual_info: bool,
+}
+
+impl ScoreOptions {
+    /// What the task's `metric_list` asks for.
+    pub fn for_task(spec: &TaskSpec) -> ScoreOptions {
+        ScoreOptions { mutual_info: spec.metrics.iter().any(|m| m.metric == "acc_mutual_info") }
+    }
+}
+
+/// The multiple-choice metrics a task logs and reports, in lm-eval's order (`acc`, `acc_norm`,
+/// `acc_bytes`, `exact_match`, `acc_mutual_info`); lm-eval's default is `acc`, `acc_norm`.
+pub fn mc_metric_names(spec: &TaskSpec) -> Vec<&'static str> {
+    let all = ["acc", "acc_norm", "acc_bytes", "exact_match", "acc_mutual_info"];
+    if spec.metrics.is_empty() {
+        return vec!["acc", "acc_norm"];
+    }
+    all.into_iter().filter(|m| spec.metrics.iter().any(|s| s.metric == *m)).collect()
 }
 
 /// The documents of a task, rendered: `docs` are the evaluated split, `pool` the few-shot source.
@@ -48,8 +106,105 @@ pub fn render(spec: &TaskSpec, docs: Vec<Json>, pool: Vec<Json>, options: &RunOp
     Ok((docs, rendered))
 }
 
+/// Every document of a multiple-choice task in every order `options.order` asks for, rendered:
+/// documents in order, each document's variants together. With the given order this is
+/// [`render`]'s output, one job per document.
+pub fn plan(spec: &TaskSpec, docs: Vec<Json>, pool: Vec<Json>, options: &RunOptions) -> Result<Vec<Job>> {
+    let (docs, rendered) = render(spec, docs, pool.clone(), options)?;
+    if options.order == ChoiceOrder::Given {
+        return Ok(docs
+            .into_iter()
+            .zip(rendered)
+            .enumerate()
+            .map(|(i, (doc, rendered))| Job { doc_id: i as u64, doc, rendered, variant: 0, permutation: None })
+            .collect());
+    }
+    // Permutations per document, drawn in document order from one seeded generator.
+    let mut rng = PyRandom::new(options.seed);
+    let mut perms: Vec<Vec<Vec<usize>>> = Vec::with_capacity(docs.len());
+    for (i, r) in rendered.iter().enumerate() {
+        let n = r.choices.as_ref().map_or(0, Vec::len);
+        let gold = r.gold().ok_or_else(|| Error::new(format!("{}: document {}: the target does not name one of the choices", spec.file, i + 1)))?;
+        perms.push(options.order.permutations(n, gold, &mut rng));
+    }
+    let before_rendering = docs.iter().all(|d| order::item_doc_choices(d).is_some());
+    let renderer = spec.renderer()?;
+    let pool = renderer.prepare_docs(pool)?;
+    let variants = perms.iter().map(Vec::len).max().unwrap_or(0);
+    let mut by_variant: Vec<Vec<Option<Job>>> = Vec::with_capacity(variants);
+    for v in 0..variants {
+        let mut jobs: Vec<Option<Job>> = Vec::with_capacity(docs.len());
+        if before_rendering {
+            // Each variant is rendered as a run of its own over the documents that have it, with the
+            // few-shot sampler seeded as for the given order.
+            let mut variant_docs = Vec::new();
+            let mut kept = Vec::new();
+            for (i, doc) in docs.iter().enumerate() {
+                if let Some(p) = perms[i].get(v) {
+                    variant_docs.push(order::permute_doc(doc, p)?);
+                    kept.push(i);
+                }
+            }
+            let variant_rendered = renderer.render_all(&variant_docs, &pool, options.shots, options.seed)?;
+            jobs.resize(docs.len(), None);
+            for ((i, doc), rendered) in kept.into_iter().zip(variant_docs).zip(variant_rendered) {
+                jobs[i] = Some(Job { doc_id: i as u64, doc, rendered, variant: v, permutation: Some(perms[i][v].clone()) });
+            }
+        } else {
+            for (i, (doc, r)) in docs.iter().zip(&rendered).enumerate() {
+                jobs.push(match perms[i].get(v) {
+                    Some(p) => Some(Job {
+                        doc_id: i as u64,
+                        doc: doc.clone(),
+                        rendered: order::permute_rendered(r, p).map_err(|e| e.context(format!("{}: document {}", spec.file, i + 1)))?,
+                        variant: v,
+                        permutation: Some(p.clone()),
+                    }),
+                    None => None,
+                });
+            }
+        }
+        by_variant.push(jobs);
+    }
+    let mut out = Vec::new();
+    for i in 0..docs.len() {
+        for jobs in &mut by_variant {
+            if let Some(job) = jobs[i].take() {
+                out.push(job);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Whether a choice order can only move the scored options, not the ones a prompt lists: true when
+/// the documents are not lingualens items (see [`order`]) and the first context contains every
+/// option text. The CLI warns then.
+pub fn order_leaves_prompt_options(jobs: &[Job]) -> bool {
+    let Some(first) = jobs.iter().find(|j| j.permutation.is_some()) else { return false };
+    if order::item_doc_choices(&first.doc).is_some() {
+        return false;
+    }
+    let choices = first.rendered.choices.clone().unwrap_or_default();
+    !choices.is_empty() && choices.iter().all(|c| c.chars().count() > 1 && first.rendered.context.contains(c.as_str()))
+}
+
 /// Scores one rendered multiple-choice document.
 pub async fn score_item(lm: &LanguageModel, doc_id: u64, doc: Json, rendered: &Rendered) -> Result<ItemResult> {
+    score_item_with(lm, doc_id, doc, rendered, ScoreOptions::default()).await
+}
+
+/// Scores one job ([`plan`]): [`score_item_with`], with its variant and permutation recorded.
+pub async fn score_job(lm: &LanguageModel, job: &Job, options: ScoreOptions) -> Result<ItemResult> {
+    let mut r = score_item_with(lm, job.doc_id, job.doc.clone(), &job.rendered, options).await?;
+    r.variant = job.variant;
+    r.permutation = job.permutation.clone();
+    Ok(r)
+}
+
+/// Scores one rendered multiple-choice document; with `mutual_info`, also each continuation after
+/// an empty context (lm-eval's `("", target_delimiter + choice)` requests) for `acc_mutual_info`.
+pub async fn score_item_with(lm: &LanguageModel, doc_id: u64, doc: Json, rendered: &Rendered, options: ScoreOptions) -> Result<ItemResult> {
     let Request::MultipleChoice { continuations } = &rendered.request else {
         return Err(Error::new(format!("document {doc_id}: only multiple-choice tasks can be run so far")));
     };
@@ -61,12 +216,18 @@ pub async fn score_item(lm: &LanguageModel, doc_id: u64, doc: Json, rendered: &R
     let loglikelihoods: Vec<f64> = scores.iter().map(|s| s.loglikelihood).collect();
     let is_greedy: Vec<bool> = scores.iter().map(|s| s.is_greedy).collect();
     let token_counts: Vec<usize> = scores.iter().map(|s| s.continuation_tokens.len()).collect();
+    let unconditional = if options.mutual_info {
+        let u = lm.log_likelihoods("", continuations).await.map_err(|e| e.context(format!("document {doc_id}: unconditional")))?;
+        Some((u.iter().map(|s| s.loglikelihood).collect::<Vec<f64>>(), u.iter().map(|s| s.is_greedy).collect::<Vec<bool>>()))
+    } else {
+        None
+    };
     let score = ChoiceScores {
         choices: &choices,
         loglikelihoods: &loglikelihoods,
         is_greedy: &is_greedy,
         token_counts: Some(&token_counts),
-        unconditional: None,
+        unconditional: unconditional.as_ref().map(|(u, _)| u.as_slice()),
     }
     .score(&[gold])
     .map_err(|e| e.context(format!("document {doc_id}")))?;
@@ -81,6 +242,9 @@ pub async fn score_item(lm: &LanguageModel, doc_id: u64, doc: Json, rendered: &R
         token_counts,
         gold,
         score,
+        unconditional,
+        variant: 0,
+        permutation: None,
     })
 }
 
@@ -102,23 +266,30 @@ pub fn summarize(results: &[ItemResult]) -> Vec<(String, Summary)> {
 }
 
 impl ItemResult {
-    /// The item's line in lm-evaluation-harness's samples JSONL (the CLI's log; the page's export).
-    pub fn sample_record(&self, metrics: &[&str]) -> Result<crate::scoring::outputs::SampleRecord> {
+    /// The item's line in lm-evaluation-harness's samples JSONL (the CLI's log; the page's export):
+    /// the document with its fields in `columns` order (the data file's; others after), the
+    /// unconditional requests when scored with PMI, and the choice-order variant when there is one.
+    pub fn sample_record(&self, metrics: &[&str], columns: &[String]) -> Result<crate::scoring::outputs::SampleRecord> {
         use crate::scoring::outputs::{McSample, SampleRecord};
         use crate::scoring::pyjson::PyJson;
-        SampleRecord::multiple_choice(
+        let mut record = SampleRecord::multiple_choice(
             McSample {
                 doc_id: self.doc_id,
-                doc: PyJson::from_serde(&self.doc),
+                doc: PyJson::from_serde_ordered(&self.doc, columns),
                 target: self.gold.to_string(),
                 context: &self.context,
                 continuations: &self.continuations,
                 loglikelihoods: &self.loglikelihoods,
                 is_greedy: &self.is_greedy,
-                unconditional: None,
+                unconditional: self.unconditional.as_ref().map(|(u, g)| (u.as_slice(), g.as_slice())),
             },
             &self.score,
             metrics,
-        )
+        )?;
+        if let Some(p) = &self.permutation {
+            record.extra.push(("variant".into(), PyJson::Int(self.variant as i64)));
+            record.extra.push(("permutation".into(), PyJson::List(p.iter().map(|&i| PyJson::Int(i as i64)).collect())));
+        }
+        Ok(record)
     }
 }

@@ -2,6 +2,9 @@
 //! `lm-eval run --model hf --log_samples` on the llama3_tied fixture model and a task YAML + JSONL
 //! written for the test): the same requests, per-sample log-likelihoods within 1e-4, the same
 //! is_greedy, acc and acc_norm; and a second run over the same output folder scores nothing again.
+//! The same for `acc_mutual_info` (PMI: the unconditional requests too), and for a `generate_until`
+//! task on llama3_untied: the same generated text, filtered responses (two pipelines), per-sample
+//! metrics, and exact_match/chrF/BLEU/TER with their standard errors.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -27,14 +30,22 @@ fn samples(path: &std::path::Path) -> BTreeMap<u64, Value> {
         .collect()
 }
 
+/// The data file given with --data (the other tasks read the `data_files` of their YAML).
 fn eval(dir: &std::path::Path, out: &std::path::Path) -> String {
+    eval_task_with(dir, "llama3_tied", "tiny_mc", out, &["--data".as_ref(), dir.join("lm_eval/tiny_mc.jsonl").as_os_str()])
+}
+
+fn eval_task(dir: &std::path::Path, model: &str, task: &str, out: &std::path::Path) -> String {
+    eval_task_with(dir, model, task, out, &[])
+}
+
+fn eval_task_with(dir: &std::path::Path, model: &str, task: &str, out: &std::path::Path, extra: &[&std::ffi::OsStr]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_lingualens"))
         .args(["eval", "--model"])
-        .arg(dir.join("models/llama3_tied"))
+        .arg(dir.join("models").join(model))
         .arg("--task")
-        .arg(dir.join("lm_eval/tiny_mc.yaml"))
-        .arg("--data")
-        .arg(dir.join("lm_eval/tiny_mc.jsonl"))
+        .arg(dir.join(format!("lm_eval/{task}.yaml")))
+        .args(extra)
         .arg("--out")
         .arg(out)
         .output()
@@ -63,6 +74,8 @@ fn eval_matches_lm_eval_sample_by_sample_and_resumes() {
     for (id, t) in &theirs {
         let o = &ours[id];
         assert_eq!(o["arguments"], t["arguments"], "doc {id}: requests");
+        // The document logged as lm-eval logs it: its fields in the data file's column order.
+        assert_eq!(o["doc_hash"], t["doc_hash"], "doc {id}: doc_hash");
         for (a, b) in o["filtered_resps"].as_array().unwrap().iter().zip(t["filtered_resps"].as_array().unwrap()) {
             let (la, lb): (f64, f64) = (a[0].as_str().unwrap().parse().unwrap(), b[0].as_str().unwrap().parse().unwrap());
             worst = worst.max((la - lb).abs());
@@ -83,5 +96,100 @@ fn eval_matches_lm_eval_sample_by_sample_and_resumes() {
     assert_eq!(samples(&out.join("samples_tiny_mc.jsonl")).len(), theirs.len());
     let lines = std::fs::read_to_string(out.join("samples_tiny_mc.jsonl")).unwrap().lines().count();
     assert_eq!(lines, theirs.len(), "a resumed run appended duplicates");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let out = std::env::temp_dir().join(format!("lingualens-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    out
+}
+
+fn ll(v: &Value) -> f64 {
+    v[0].as_str().unwrap().parse().unwrap()
+}
+
+#[test]
+fn pmi_matches_lm_eval_with_its_unconditional_requests() {
+    let Some(dir) = fixtures() else {
+        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "lm-eval fixtures missing");
+        eprintln!("SKIPPED: no lm-eval run (set LINGUALENS_FIXTURES; see tools/fixtures/lm_eval_run.py)");
+        return;
+    };
+    let out = out_dir("pmi");
+    eval_task(&dir, "llama3_tied", "tiny_pmi", &out);
+    let theirs = samples(&dir.join("lm_eval/samples_tiny_pmi.jsonl"));
+    let ours = samples(&out.join("samples_tiny_pmi.jsonl"));
+    assert_eq!(ours.len(), theirs.len());
+    let mut worst = 0f64;
+    for (id, t) in &theirs {
+        let o = &ours[id];
+        // 4 conditional requests, then the 4 ("", " choice") ones.
+        assert_eq!(o["arguments"], t["arguments"], "doc {id}: requests");
+        assert_eq!(t["arguments"].as_object().unwrap().len(), 8);
+        for (a, b) in o["filtered_resps"].as_array().unwrap().iter().zip(t["filtered_resps"].as_array().unwrap()) {
+            worst = worst.max((ll(a) - ll(b)).abs());
+            assert!((ll(a) - ll(b)).abs() < 1e-4, "doc {id}: {} vs {}", ll(a), ll(b));
+            assert_eq!(a[1], b[1], "doc {id}: is_greedy");
+        }
+        assert_eq!(o["metrics"], t["metrics"], "doc {id}");
+        assert_eq!(o["acc"], t["acc"], "doc {id}: acc");
+        assert_eq!(o["acc_mutual_info"], t["acc_mutual_info"], "doc {id}: acc_mutual_info");
+    }
+    // The two metrics disagree on some item, so PMI is not acc under another name.
+    assert!(theirs.values().any(|t| t["acc"] != t["acc_mutual_info"]));
+    println!("acc_mutual_info vs lm-eval: {} samples, max |Δ log-likelihood| {worst:.1e}", theirs.len());
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn generate_until_matches_lm_eval_text_filters_and_metrics() {
+    let Some(dir) = fixtures() else {
+        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "lm-eval fixtures missing");
+        eprintln!("SKIPPED: no lm-eval run (set LINGUALENS_FIXTURES; see tools/fixtures/lm_eval_run.py)");
+        return;
+    };
+    let by_filter = |path: &std::path::Path| -> BTreeMap<(u64, String), Value> {
+        std::fs::read_to_string(path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .map(|v| ((v["doc_id"].as_u64().unwrap(), v["filter"].as_str().unwrap().to_string()), v))
+            .collect()
+    };
+    let out = out_dir("gen");
+    eval_task(&dir, "llama3_untied", "tiny_gen", &out);
+    let theirs = by_filter(&dir.join("lm_eval/samples_tiny_gen.jsonl"));
+    let ours = by_filter(&out.join("samples_tiny_gen.jsonl"));
+    assert_eq!(ours.keys().collect::<Vec<_>>(), theirs.keys().collect::<Vec<_>>());
+    for (key, t) in &theirs {
+        let o = &ours[key];
+        for field in ["doc", "target", "arguments", "resps", "filtered_resps", "metrics", "exact_match", "chrf", "bleu", "ter", "doc_hash", "prompt_hash"] {
+            assert_eq!(o[field], t[field], "{key:?}: {field}");
+        }
+    }
+    assert!(theirs.values().any(|t| t["exact_match"] == 1.0), "no exact match: the test would not see a wrong 1");
+
+    let results = |p: &std::path::Path| -> Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
+    let theirs_r = results(&dir.join("lm_eval/results_tiny_gen.json"))["results"]["tiny_gen"].clone();
+    let ours_r = results(&out.join("results_tiny_gen.json"))["results"]["tiny_gen"].clone();
+    let mut compared = 0;
+    for (k, v) in theirs_r.as_object().unwrap() {
+        let Some(x) = v.as_f64() else { continue };
+        let y = ours_r[k].as_f64().unwrap_or_else(|| panic!("{k} missing from our results: {ours_r}"));
+        let tol = if k.contains("_stderr") { 1e-6 } else { 1e-9 };
+        assert!((x - y).abs() <= tol * x.abs().max(1.0), "{k}: lm-eval {x}, lingualens {y}");
+        compared += 1;
+    }
+    assert_eq!(compared, 17, "sample_len and 8 metrics with 8 stderrs");
+    println!("generate_until vs lm-eval: {} samples (7 documents × 2 filters), {compared} result values equal", theirs.len());
+
+    // Resuming a generation run generates nothing again and reports the same.
+    let again = eval_task(&dir, "llama3_untied", "tiny_gen", &out);
+    assert!(again.contains("7 of 7 items are already"), "{again}");
+    assert_eq!(std::fs::read_to_string(out.join("samples_tiny_gen.jsonl")).unwrap().lines().count(), theirs.len());
+    let resumed = results(&out.join("results_tiny_gen.json"))["results"]["tiny_gen"].clone();
+    assert_eq!(resumed["chrf,word"], ours_r["chrf,word"]);
     let _ = std::fs::remove_dir_all(&out);
 }

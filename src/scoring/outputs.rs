@@ -140,6 +140,9 @@ pub struct SampleRecord {
     pub filter: String,
     /// The item's metrics in order (`acc`, `acc_norm`, …).
     pub metrics: Vec<(String, PyJson)>,
+    /// Keys lingualens adds after lm-eval's (a choice-order variant's `variant` and
+    /// `permutation`); empty for a plain run, so the line is lm-eval's.
+    pub extra: Vec<(String, PyJson)>,
 }
 
 /// What a multiple-choice sample line is made of, besides its scores.
@@ -207,6 +210,7 @@ impl SampleRecord {
             filtered_resps,
             filter: "none".into(),
             metrics: chosen,
+            extra: Vec::new(),
         })
     }
 
@@ -259,6 +263,7 @@ impl SampleRecord {
                 None => entries.push((k.clone(), v.clone())),
             }
         }
+        entries.extend(self.extra.iter().cloned());
         let mut line = PyJson::Dict(entries).dumps();
         line.push('\n');
         line

@@ -49,6 +49,16 @@ impl PyJson {
         }
     }
 
+    /// [`from_serde`](Self::from_serde) with an object's keys in `order` (keys not in it after, in
+    /// their own order): a document's fields in its dataset's column order, as lm-eval logs them.
+    pub fn from_serde_ordered(v: &serde_json::Value, order: &[String]) -> Self {
+        let serde_json::Value::Object(o) = v else { return Self::from_serde(v) };
+        let mut entries: Vec<(String, PyJson)> =
+            order.iter().filter_map(|k| o.get(k).map(|x| (k.clone(), PyJson::from_serde(x)))).collect();
+        entries.extend(o.iter().filter(|(k, _)| !order.contains(k)).map(|(k, x)| (k.clone(), PyJson::from_serde(x))));
+        PyJson::Dict(entries)
+    }
+
     /// `json.dumps(value, ensure_ascii=False)` (separators `", "` and `": "`).
     pub fn dumps(&self) -> String {
         let mut out = String::new();

@@ -7,6 +7,7 @@
 //!   (ProverbEval, KyrgyzMMLU, KyrgyzRC, the `_kg` sets, or a user's mapping).
 //! - [`bundle`]: a task given as files in memory (the page's dropped or built-in files).
 //! - [`check`]: the `data check` report over a list of files.
+//! - [`registry`]: built-in task files by task name (native).
 //!
 //! Loaders take bytes and a file name, never a path, so they run in the browser too; the
 //! `*_dir`/`check_files` helpers that read paths exist only natively.
@@ -18,6 +19,8 @@ pub mod dzen;
 pub mod hf_table;
 pub mod item;
 pub mod pylit;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod registry;
 pub mod table;
 pub mod text;
 pub mod yaml;

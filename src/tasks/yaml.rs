@@ -803,7 +803,7 @@ fn build_spec(
                 .remove("aggregation")
                 .and_then(|v| v.as_str().map(String::from));
             let higher_is_better = obj.remove("higher_is_better").and_then(|v| v.as_bool());
-            if !["acc", "acc_norm", "exact_match", "bleu", "chrf", "ter"].contains(&metric.as_str())
+            if !["acc", "acc_norm", "acc_bytes", "acc_mutual_info", "exact_match", "bleu", "chrf", "ter"].contains(&metric.as_str())
             {
                 warnings.push(format!(
                     "{path}: metric `{metric}` is not one lingualens computes"
@@ -959,6 +959,12 @@ pub fn item_split_docs(spec: &TaskSpec, items: &[Item], split: &str) -> Vec<Json
 /// `dataset_path: json|csv|parquet` task or a Hub task whose split file the user supplied.
 /// Rows that could not be read are reported as errors.
 pub fn docs_from_file(name: &str, bytes: &[u8]) -> Result<Vec<Json>> {
+    Ok(docs_and_columns_from_file(name, bytes)?.0)
+}
+
+/// [`docs_from_file`], and the columns in file order (a JSON object's keys are sorted; lm-eval logs
+/// a document's fields in the dataset's column order, see `PyJson::from_serde_ordered`).
+pub fn docs_and_columns_from_file(name: &str, bytes: &[u8]) -> Result<(Vec<Json>, Vec<String>)> {
     let format = crate::tasks::table::Format::from_name(name).ok_or_else(|| {
         Error::new(format!(
             "{name}: unknown data format (use .csv, .json, .jsonl or .parquet)"
@@ -972,16 +978,71 @@ pub fn docs_from_file(name: &str, bytes: &[u8]) -> Result<Vec<Json>> {
             why.join("; ")
         )));
     }
-    Ok(tables
+    // JSON objects were parsed into sorted maps: take the key order from the text instead.
+    let written = match format {
+        crate::tasks::table::Format::Jsonl => std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|t| t.lines().find(|l| !l.trim().is_empty()))
+            .and_then(|l| serde_json::from_str::<KeyOrder>(l).ok())
+            .map(|k| k.0),
+        crate::tasks::table::Format::Json => serde_json::from_slice::<Vec<KeyOrder>>(bytes)
+            .ok()
+            .and_then(|v| v.into_iter().next())
+            .map(|k| k.0),
+        _ => None,
+    };
+    let mut columns: Vec<String> = Vec::new();
+    for c in written.iter().flatten().chain(tables.iter().flat_map(|t| t.columns.iter())) {
+        if !columns.contains(c) {
+            columns.push(c.clone());
+        }
+    }
+    let docs = tables
         .into_iter()
         .flat_map(|t| t.records)
         .map(|r| Json::Object(r.fields))
-        .collect())
+        .collect();
+    Ok((docs, columns))
+}
+
+/// A JSON object's keys in the order they are written.
+struct KeyOrder(Vec<String>);
+
+impl<'de> serde::Deserialize<'de> for KeyOrder {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = KeyOrder;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<KeyOrder, A::Error> {
+                let mut keys = Vec::new();
+                while let Some(k) = map.next_key::<String>()? {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                    keys.push(k);
+                }
+                Ok(KeyOrder(keys))
+            }
+        }
+        d.deserialize_map(Keys)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_in_written_order() {
+        let (docs, cols) = docs_and_columns_from_file("d.jsonl", b"{\"q\": \"x\", \"choices\": [1], \"a\": 0}\n").unwrap();
+        assert_eq!(cols, ["q", "choices", "a"]);
+        assert_eq!(docs.len(), 1);
+        let (_, cols) = docs_and_columns_from_file("d.json", b"[{\"z\": 1, \"b\": 2}]").unwrap();
+        assert_eq!(cols, ["z", "b"]);
+        let (_, cols) = docs_and_columns_from_file("d.csv", b"z,b\n1,2\n").unwrap();
+        assert_eq!(cols, ["z", "b"]);
+    }
 
     fn files(list: &[(&str, &str)]) -> impl Fn(&str) -> Result<Option<String>> {
         let m: BTreeMap<String, String> = list

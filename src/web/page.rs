@@ -6,7 +6,7 @@
 //! next. Pausing is not asking; a reload finds the checkpoint and asks only for what is missing.
 //!
 //! URL parameters (so a link can carry a whole run): `model=demo|<catalog id>|<URL>`,
-//! `task=demo`, `limit=N`, `shots=K`, `seed=S`, `pace=MS` (a pause between items, for watching),
+//! `task=demo`, `limit=N`, `shots=K`, `seed=S`, `order=given|shuffle:N|gold-first|gold-last|rotations`, `pace=MS` (a pause between items, for watching),
 //! `run=1` (start at once), `backend=auto|wgpu|cpu`. With no parameters the demo runs. The older
 //! `model=URL&context=TEXT&choice=…` scores choices once (the score panel under "Device").
 
@@ -162,7 +162,7 @@ fn init() -> Result<(), String> {
 
 /// Copies `limit`, `shots`, `seed`, `pace` and `task` from the address into the controls.
 fn apply_url_parameters() {
-    for key in ["limit", "shots", "seed", "pace"] {
+    for key in ["limit", "shots", "seed", "pace", "order"] {
         if let Some(v) = dom::query_param(key) {
             dom::set_value(key, &v);
         }
@@ -421,6 +421,10 @@ fn settings_from_controls() -> Result<RunSettings, String> {
         limit: number("limit")?.map(|n| n as usize),
         shots: number("shots")?.map(|n| n as usize),
         seed: number("seed")?.unwrap_or(1234),
+        order: match dom::value("order").trim() {
+            "" => "given".into(),
+            other => other.to_string(),
+        },
     })
 }
 

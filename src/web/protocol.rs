@@ -59,6 +59,9 @@ pub struct RunSettings {
     pub limit: Option<usize>,
     pub shots: Option<usize>,
     pub seed: u64,
+    /// The choice order (`eval::ChoiceOrder`: `given`, `shuffle:N`, `gold-first`, `gold-last`,
+    /// `rotations`); each variant of a document is one item of the run.
+    pub order: String,
 }
 
 /// One item of a prepared task as the page shows it.

@@ -363,7 +363,8 @@ mod tests {
         assert_eq!(k, run_key("m", "f", &s));
         assert_ne!(k, run_key("m2", "f", &s));
         assert_ne!(k, run_key("m", "f2", &s));
-        assert_ne!(k, run_key("m", "f", &RunSettings { limit: Some(3), ..s }));
+        assert_ne!(k, run_key("m", "f", &RunSettings { limit: Some(3), ..s.clone() }));
+        assert_ne!(k, run_key("m", "f", &RunSettings { order: "rotations".into(), ..s }));
     }
 
     #[test]

@@ -35,11 +35,11 @@ struct State {
     task: Option<Rc<Prepared>>,
 }
 
-/// A task's documents with their rendered prompts.
+/// A task's scoring jobs (a document in one choice order each) and how to score and log them.
 struct Prepared {
-    docs: Vec<Json>,
-    rendered: Vec<Rendered>,
+    jobs: Vec<eval::Job>,
     metrics: Vec<&'static str>,
+    options: eval::ScoreOptions,
 }
 
 pub fn start() {
@@ -127,18 +127,23 @@ async fn load_model(state: &Rc<RefCell<State>>, source: BlobSource, backend: Bac
 fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, settings: &RunSettings) -> Result<FromWorker, String> {
     state.borrow_mut().task = None;
     let task = files.prepare(&LoadOptions::default()).map_err(|e| e.to_string())?;
-    let options = RunOptions { limit: settings.limit, shots: settings.shots, seed: settings.seed };
-    let (docs, rendered) = eval::render(&task.spec, task.docs, task.pool, &options).map_err(|e| e.to_string())?;
-    let mut items = Vec::with_capacity(docs.len());
-    for (index, (doc, r)) in docs.iter().zip(&rendered).enumerate() {
-        let gold = r.gold().ok_or_else(|| format!("document {index}: the target does not name one of the choices"))?;
-        items.push(item_view(index, doc, r, gold));
+    let order = settings.order.parse::<eval::ChoiceOrder>().map_err(|e| e.to_string())?;
+    let options = RunOptions { limit: settings.limit, shots: settings.shots, seed: settings.seed, order };
+    let jobs = eval::plan(&task.spec, task.docs, task.pool, &options).map_err(|e| e.to_string())?;
+    let mut items = Vec::with_capacity(jobs.len());
+    for (index, job) in jobs.iter().enumerate() {
+        let gold = job.rendered.gold().ok_or_else(|| format!("document {}: the target does not name one of the choices", job.doc_id))?;
+        let mut view = item_view(index, &job.doc, &job.rendered, gold);
+        if let Some(p) = &job.permutation {
+            view.id = format!("{}#{}", view.id, job.variant);
+            view.metadata.insert("order".into(), p.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(""));
+        }
+        items.push(view);
     }
-    let metrics = task.spec.metrics.iter().map(|m| m.metric.as_str()).collect::<Vec<_>>();
-    let metrics: Vec<&'static str> =
-        ["acc", "acc_norm"].into_iter().filter(|m| metrics.is_empty() || metrics.contains(m)).collect();
+    let metrics = eval::mc_metric_names(&task.spec);
     let fingerprint = crate::scoring::outputs::hash_string(&serde_json::to_string(&items).unwrap_or_default());
-    state.borrow_mut().task = Some(Rc::new(Prepared { docs, rendered, metrics }));
+    let options = eval::ScoreOptions::for_task(&task.spec);
+    state.borrow_mut().task = Some(Rc::new(Prepared { jobs, metrics, options }));
     Ok(FromWorker::TaskReady { ticket, task: task.spec.task.clone(), fingerprint, items, notes: task.notes })
 }
 
@@ -180,11 +185,11 @@ fn handles(state: &Rc<RefCell<State>>) -> Result<(Rc<LanguageModel>, Rc<Prepared
 
 async fn score_item(state: &Rc<RefCell<State>>, index: usize) -> Result<FromWorker, String> {
     let (model, task) = handles(state)?;
-    let (doc, rendered) = task.docs.get(index).zip(task.rendered.get(index)).ok_or(format!("no item {index}"))?;
+    let job = task.jobs.get(index).ok_or(format!("no item {index}"))?;
     let started = web_time::Instant::now();
-    let item = eval::score_item(&model, index as u64, doc.clone(), rendered).await.map_err(|e| e.to_string())?;
+    let item = eval::score_job(&model, job, task.options).await.map_err(|e| e.to_string())?;
     let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
-    let sample = item.sample_record(&task.metrics).map_err(|e| e.to_string())?.to_jsonl_line();
+    let sample = item.sample_record(&task.metrics, &[]).map_err(|e| e.to_string())?.to_jsonl_line();
     Ok(FromWorker::ItemScored {
         row: ItemRow {
             index,
@@ -206,8 +211,8 @@ async fn score_item(state: &Rc<RefCell<State>>, index: usize) -> Result<FromWork
 /// so the pieces put together are the prompt; `count` is the number of tokens.
 fn tokenize(state: &Rc<RefCell<State>>, index: usize) -> Result<FromWorker, String> {
     let (model, task) = handles(state)?;
-    let rendered = task.rendered.get(index).ok_or(format!("no item {index}"))?;
-    let ids = model.tokenizer.encode(&rendered.context, true, true);
+    let job = task.jobs.get(index).ok_or(format!("no item {index}"))?;
+    let ids = model.tokenizer.encode(&job.rendered.context, true, true);
     let mut pieces = Vec::new();
     let mut pending: Vec<u8> = Vec::new();
     for &id in &ids {

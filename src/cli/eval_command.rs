@@ -1,0 +1,516 @@
+//! `lingualens eval`: a task (a YAML file, or a built-in task by name) over its data, scored by a
+//! model; lm-eval's results JSON and samples JSONL and a per-sample CSV in `--out`; a progress
+//! line on stderr and a summary table on stdout. A rerun with the same `--out` resumes: samples
+//! already in the samples file are not scored again, and the report covers them too.
+//!
+//! Only the plumbing is here (files, flags, printing); rendering, scoring, aggregates and the report
+//! are library calls the browser worker makes too.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value as Json;
+
+use crate::engine::LanguageModel;
+use crate::error::{Error, Result};
+use crate::eval::generation::{self, FilteredResponse, GenerationResult};
+use crate::eval::report::{CorpusInput, Report, Row};
+use crate::eval::{self, ChoiceOrder, RunOptions, ScoreOptions};
+use crate::scoring::aggregate::{CorpusMetric, Summary};
+use crate::scoring::fertility::fertility_by_language;
+use crate::scoring::loglikelihood::np_argmax;
+use crate::scoring::outputs::{MetricResult, ResultsFile, TaskResult};
+use crate::scoring::pyjson::PyJson;
+use crate::tasks::item::Item;
+use crate::tasks::yaml::{self, DataSource, LoadOptions, OutputType, TaskSpec};
+
+pub struct EvalArgs {
+    pub model: PathBuf,
+    /// A task file, or a built-in task's name.
+    pub task: String,
+    pub data: Vec<PathBuf>,
+    pub overrides: Vec<String>,
+    pub override_file: Option<PathBuf>,
+    pub options: RunOptions,
+    /// Document fields to break results down by (default: an item's language and metadata).
+    pub by: Vec<String>,
+    pub out: PathBuf,
+}
+
+fn io(p: &Path, e: std::io::Error) -> Error {
+    Error::new(format!("{}: {e}", p.display()))
+}
+
+pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()> {
+    let task_path = crate::tasks::registry::resolve(&args.task, &crate::tasks::registry::builtin_dir())?;
+    let mut load = LoadOptions { sidecar: args.override_file.as_ref().map(|p| p.display().to_string()), ..Default::default() };
+    for o in &args.overrides {
+        let (field, template) = o.split_once('=').ok_or_else(|| Error::new(format!("--override {o:?}: expected FIELD=TEMPLATE")))?;
+        load.overrides.insert(field.to_string(), template.to_string());
+    }
+    let spec = yaml::load_task_file(&task_path, &load)?;
+    for warning in &spec.warnings {
+        eprintln!("warning: {warning}");
+    }
+    if spec.output_type != OutputType::MultipleChoice && args.options.order != ChoiceOrder::Given {
+        return Err(Error::new(format!("--order {}: choice orders apply to multiple-choice tasks, and {} is not one", args.options.order, spec.task)));
+    }
+    let data = load_data(&spec, &task_path, &args.data, &args.by)?;
+    if data.docs.is_empty() {
+        return Err(Error::new(format!(
+            "{}: no documents to evaluate in the `{}` split of the data given",
+            spec.file,
+            spec.eval_split().unwrap_or("test")
+        )));
+    }
+    std::fs::create_dir_all(&args.out).map_err(|e| io(&args.out, e))?;
+    let started = web_time::Instant::now();
+    let lm = pollster::block_on(crate::engine::load(&args.model, device))?;
+    let run = Run { args, spec: &spec, data: &data, lm: &lm, started, drawn: std::cell::Cell::new(f64::NEG_INFINITY) };
+    let (metrics, rows, corpus, n_effective) = match spec.output_type {
+        OutputType::MultipleChoice => run.multiple_choice()?,
+        OutputType::GenerateUntil => run.generate_until()?,
+        OutputType::Loglikelihood => return Err(Error::new(format!("{}: output_type loglikelihood is not run yet (multiple_choice and generate_until are)", spec.file))),
+    };
+
+    // The report, the results JSON and the CSV.
+    let fertility = run.fertility();
+    let report = Report::build(metrics.clone(), &rows, &corpus, fertility)?;
+    print!("{}", report.text(&spec.task, rows.len()));
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
+    let output_type = match spec.output_type {
+        OutputType::MultipleChoice => "multiple_choice",
+        OutputType::GenerateUntil => "generate_until",
+        OutputType::Loglikelihood => "loglikelihood",
+    };
+    let results = ResultsFile {
+        tasks: vec![TaskResult {
+            name: spec.task.clone(),
+            alias: spec.task.clone(),
+            metrics,
+            version: PyJson::Float(1.0),
+            num_fewshot: args.options.shots.or(spec.num_fewshot).unwrap_or(0) as i64,
+            n_original: data.n_original,
+            n_effective,
+            config: PyJson::dict([("task", PyJson::str(spec.task.clone())), ("output_type", PyJson::str(output_type))]),
+        }],
+        groups: Vec::new(),
+        model: "lingualens".into(),
+        model_args: format!("pretrained={},backend={}", args.model.display(), device.info.backend.name()),
+        model_name: args.model.display().to_string(),
+        config: vec![
+            ("limit".into(), args.options.limit.map(|l| PyJson::Int(l as i64)).unwrap_or(PyJson::Null)),
+            ("seed".into(), PyJson::Int(args.options.seed as i64)),
+            ("choice_order".into(), PyJson::str(args.options.order.to_string())),
+        ],
+        start_unix: now - started.elapsed().as_secs_f64(),
+        end_unix: now,
+        producer: format!("lingualens {}", env!("CARGO_PKG_VERSION")),
+        task_hashes: Vec::new(),
+    };
+    let results_path = args.out.join(format!("results_{}.json", spec.task));
+    std::fs::write(&results_path, results.to_json()).map_err(|e| io(&results_path, e))?;
+    let csv_path = args.out.join(format!("items_{}.csv", spec.task));
+    std::fs::write(&csv_path, rows_csv(&rows)).map_err(|e| io(&csv_path, e))?;
+    eprintln!("wrote {}, {} and {}", results_path.display(), run.samples_path().display(), csv_path.display());
+    Ok(())
+}
+
+/// The evaluated documents, the few-shot pool, and what to break results down by.
+struct TaskData {
+    docs: Vec<Json>,
+    pool: Vec<Json>,
+    /// Documents in the evaluated split, before `--limit`.
+    n_original: usize,
+    fields: Vec<String>,
+    /// The data file's columns in order (documents are logged with their fields in this order).
+    columns: Vec<String>,
+}
+
+fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], by: &[String]) -> Result<TaskData> {
+    match &spec.source {
+        DataSource::Items { loader, .. } => {
+            if data.is_empty() {
+                return Err(Error::new(format!(
+                    "{}: the task reads lingualens `{loader}` items; give their files with --data (DZEN: the folder holding DZEN/ and DZEN-Few_Shots/)",
+                    spec.file
+                )));
+            }
+            let items = load_items(loader, data)?;
+            let split = spec.eval_split().unwrap_or("test");
+            let docs = yaml::item_split_docs(spec, &items, split);
+            let pool = match spec.fewshot_source_split() {
+                Some(s) => yaml::item_split_docs(spec, &items, s),
+                None => docs.clone(),
+            };
+            let mut fields: BTreeSet<String> = items.iter().flat_map(|i| i.metadata.keys().cloned()).collect();
+            fields.remove("split");
+            fields.insert("language".into());
+            let fields = if by.is_empty() { fields.into_iter().collect() } else { by.to_vec() };
+            Ok(TaskData { n_original: docs.len(), docs, pool, fields, columns: Vec::new() })
+        }
+        source => {
+            let base = task_path.parent().unwrap_or(Path::new(""));
+            let files_of = |split: Option<&str>| -> Option<Vec<PathBuf>> {
+                let DataSource::Files { data_files, .. } = source else { return None };
+                let files = data_files.get(split?)?;
+                if files.iter().any(|f| f.contains("{{")) {
+                    return None;
+                }
+                Some(files.iter().map(|f| base.join(f)).collect())
+            };
+            let eval_files = if data.is_empty() {
+                files_of(spec.eval_split()).ok_or_else(|| Error::new(format!("{}: give the data of the evaluated split with --data", spec.file)))?
+            } else {
+                data.to_vec()
+            };
+            let (docs, columns) = read_docs(&eval_files)?;
+            // The few-shot split's file when the task names one; else the evaluated documents.
+            let pool = match files_of(spec.fewshot_source_split()) {
+                Some(f) => read_docs(&f)?.0,
+                None => docs.clone(),
+            };
+            let fields = if !by.is_empty() {
+                by.to_vec()
+            } else if docs.iter().all(|d| d.get("language").is_some_and(Json::is_string)) && !docs.is_empty() {
+                vec!["language".into()]
+            } else {
+                Vec::new()
+            };
+            Ok(TaskData { n_original: docs.len(), docs, pool, fields, columns })
+        }
+    }
+}
+
+fn read_docs(files: &[PathBuf]) -> Result<(Vec<Json>, Vec<String>)> {
+    let (mut docs, mut columns) = (Vec::new(), Vec::new());
+    for f in files {
+        let bytes = std::fs::read(f).map_err(|e| io(f, e))?;
+        let (d, c) = yaml::docs_and_columns_from_file(&f.display().to_string(), &bytes)?;
+        docs.extend(d);
+        columns.extend(c.into_iter().filter(|c| !columns.contains(c)).collect::<Vec<_>>());
+    }
+    Ok((docs, columns))
+}
+
+/// Items of a lingualens loader from files or folders (`dzen`: a DZEN folder or its CSVs; the others:
+/// table files read with the loader's built-in column mapping).
+fn load_items(loader: &str, paths: &[PathBuf]) -> Result<Vec<Item>> {
+    let (items, anomalies, files) = if loader == "dzen" {
+        let mut set = crate::tasks::dzen::DzenSet::default();
+        let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+        for p in paths {
+            if p.is_dir() {
+                let d = crate::tasks::dzen::load_dzen_dir(p)?;
+                set.items.extend(d.items);
+                set.exemplars.extend(d.exemplars);
+                set.anomalies.extend(d.anomalies);
+                set.files.extend(d.files);
+            } else {
+                files.push((p.display().to_string(), std::fs::read(p).map_err(|e| io(p, e))?));
+            }
+        }
+        if !files.is_empty() {
+            let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
+            let d = crate::tasks::load_dzen(&refs);
+            set.items.extend(d.items);
+            set.exemplars.extend(d.exemplars);
+            set.anomalies.extend(d.anomalies);
+            set.files.extend(d.files);
+        }
+        let n_files = set.files.len();
+        let loaded = set.into_loaded();
+        (loaded.items, loaded.anomalies.len(), n_files)
+    } else {
+        let mapping = crate::tasks::builtin(loader).ok_or_else(|| Error::new(format!("dataset_name {loader}: no lingualens loader of that name")))?;
+        let mut items = Vec::new();
+        let mut anomalies = 0;
+        for p in paths {
+            let name = p.display().to_string();
+            let options = crate::tasks::TableOptions {
+                mapping: Some(mapping.clone()),
+                metadata: crate::tasks::check::metadata_from_path(&name),
+                ..Default::default()
+            };
+            let loaded = crate::tasks::load_table(&name, &std::fs::read(p).map_err(|e| io(p, e))?, &options);
+            anomalies += loaded.anomalies.len();
+            items.extend(loaded.items);
+        }
+        (items, anomalies, paths.len())
+    };
+    eprintln!("{} items from {files} files; {anomalies} anomalies handled (`lingualens data check` lists them)", items.len());
+    Ok(items)
+}
+
+/// One run's shared state.
+struct Run<'a> {
+    args: &'a EvalArgs,
+    spec: &'a TaskSpec,
+    data: &'a TaskData,
+    lm: &'a LanguageModel,
+    started: web_time::Instant,
+    /// Seconds since `started` when the progress line was last drawn.
+    drawn: std::cell::Cell<f64>,
+}
+
+type Outcome = (Vec<MetricResult>, Vec<Row>, Vec<CorpusInput>, usize);
+
+impl Run<'_> {
+    fn samples_path(&self) -> PathBuf {
+        self.args.out.join(format!("samples_{}.jsonl", self.spec.task))
+    }
+
+    fn previous_lines(&self) -> Vec<String> {
+        std::fs::read_to_string(self.samples_path())
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(String::from)
+            .collect()
+    }
+
+    fn append(&self, file: &mut std::fs::File, line: &str) -> Result<()> {
+        file.write_all(line.as_bytes()).map_err(|e| io(&self.samples_path(), e))
+    }
+
+    fn open_samples(&self, previous: &[String]) -> Result<std::fs::File> {
+        // A last line cut short by a crash is dropped, so appended lines start on a fresh line.
+        let text: String = previous.iter().filter(|l| serde_json::from_str::<Json>(l).is_ok()).map(|l| format!("{l}\n")).collect();
+        std::fs::write(self.samples_path(), text).map_err(|e| io(&self.samples_path(), e))?;
+        std::fs::OpenOptions::new().append(true).open(self.samples_path()).map_err(|e| io(&self.samples_path(), e))
+    }
+
+    /// The progress line, redrawn at most five times a second (and for the last item).
+    fn progress(&self, n: usize, total: usize, what: &str) {
+        let now = self.started.elapsed().as_secs_f64();
+        if n < total && now - self.drawn.get() < 0.2 {
+            return;
+        }
+        self.drawn.set(now);
+        let rate = n as f64 / now.max(1e-9);
+        let eta = (total - n) as f64 / rate.max(1e-9);
+        eprint!("\r{n}/{total} items  {rate:.2} items/s  ETA {eta:.0} s  {what}   ");
+    }
+
+    fn metadata(&self, doc: &Json) -> BTreeMap<String, String> {
+        self.data
+            .fields
+            .iter()
+            .filter_map(|f| {
+                let v = doc.get(f)?;
+                let text = match v {
+                    Json::String(s) => s.clone(),
+                    Json::Number(n) => n.to_string(),
+                    Json::Bool(b) => b.to_string(),
+                    _ => return None,
+                };
+                Some((f.clone(), text))
+            })
+            .collect()
+    }
+
+    fn multiple_choice(&self) -> Result<Outcome> {
+        let jobs = eval::plan(self.spec, self.data.docs.clone(), self.data.pool.clone(), &self.args.options)?;
+        if eval::order_leaves_prompt_options(&jobs) {
+            eprintln!(
+                "warning: --order {}: the prompt lists the options and the documents are not lingualens items, so only the scored options move, not the listed ones",
+                self.args.options.order
+            );
+        }
+        let names = eval::mc_metric_names(self.spec);
+        let score_options = ScoreOptions::for_task(self.spec);
+        let previous = self.previous_lines();
+        let mut rows: Vec<Row> = Vec::new();
+        for (i, line) in previous.iter().enumerate() {
+            match self.mc_row(line, &names, score_options.mutual_info) {
+                Some(r) => rows.push(r),
+                None if i + 1 == previous.len() => {} // cut short by a crash
+                None => return Err(Error::new(format!("{}: line {} is not a multiple-choice sample of this task", self.samples_path().display(), i + 1))),
+            }
+        }
+        let done: BTreeSet<(u64, usize)> = rows.iter().map(|r| (r.doc_id, r.variant)).collect();
+        if !done.is_empty() {
+            eprintln!("resuming: {} of {} items are already in {}", done.len(), jobs.len(), self.samples_path().display());
+        }
+        let mut samples = self.open_samples(&previous)?;
+        let todo: Vec<&eval::Job> = jobs.iter().filter(|j| !done.contains(&(j.doc_id, j.variant))).collect();
+        for (n, job) in todo.iter().enumerate() {
+            let item = pollster::block_on(eval::score_job(self.lm, job, score_options))?;
+            let record = item.sample_record(&names, &self.data.columns)?;
+            let line = record.to_jsonl_line();
+            self.append(&mut samples, &line)?;
+            rows.push(self.mc_row(&line, &names, score_options.mutual_info).ok_or_else(|| Error::new("a sample line lingualens wrote could not be read back"))?);
+            let acc = rows.iter().map(|r| r.values.first().map_or(0.0, |v| v.1)).sum::<f64>() / rows.len() as f64;
+            self.progress(n + 1, todo.len(), &format!("{} {acc:.3}", names.first().unwrap_or(&"acc")));
+        }
+        if !todo.is_empty() {
+            eprintln!();
+        }
+        let metrics = names
+            .iter()
+            .filter_map(|m| {
+                let values: Vec<f64> = rows.iter().filter_map(|r| r.values.iter().find(|(n, _)| n == m).map(|v| v.1)).collect();
+                let s = Summary::of(&values)?;
+                Some(MetricResult { name: m.to_string(), filter: "none".into(), value: s.mean, stderr: s.stderr, higher_is_better: true })
+            })
+            .collect();
+        Ok((metrics, rows, Vec::new(), jobs.len()))
+    }
+
+    /// A multiple-choice sample line as a report row (`None` if it is not one).
+    fn mc_row(&self, line: &str, names: &[&str], mutual_info: bool) -> Option<Row> {
+        let v: Json = serde_json::from_str(line).ok()?;
+        let doc_id = v.get("doc_id")?.as_u64()?;
+        let resps = v.get("filtered_resps")?.as_array()?;
+        let n = if mutual_info { resps.len() / 2 } else { resps.len() };
+        let lls: Vec<f64> = resps[..n].iter().map(|r| r.get(0)?.as_str()?.parse().ok()).collect::<Option<_>>()?;
+        let gold: usize = v.get("target")?.as_str()?.parse().ok()?;
+        let values = names.iter().map(|m| Some((m.to_string(), v.get(*m)?.as_f64()?))).collect::<Option<Vec<_>>>()?;
+        let doc = v.get("doc").cloned().unwrap_or(Json::Null);
+        let mut texts = vec![("loglikelihoods".to_string(), lls.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(";"))];
+        if let Some(p) = v.get("permutation").and_then(Json::as_array) {
+            texts.push(("permutation".into(), p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")));
+        }
+        Some(Row {
+            doc_id,
+            variant: v.get("variant").and_then(Json::as_u64).unwrap_or(0) as usize,
+            item_id: doc.get("id").and_then(Json::as_str).map(String::from).unwrap_or_else(|| doc_id.to_string()),
+            values,
+            choice: Some((gold, np_argmax(&lls)?, n)),
+            texts,
+            metadata: self.metadata(&doc),
+        })
+    }
+
+    fn generate_until(&self) -> Result<Outcome> {
+        let (docs, rendered) = eval::render(self.spec, self.data.docs.clone(), self.data.pool.clone(), &self.args.options)?;
+        let pipelines = generation::pipelines(self.spec);
+        let names = generation::metric_names(self.spec);
+        let previous = self.previous_lines();
+        let mut results: Vec<GenerationResult> = self.generations_from_lines(&previous, pipelines.len());
+        let done: BTreeSet<u64> = results.iter().map(|r| r.doc_id).collect();
+        if !done.is_empty() {
+            eprintln!("resuming: {} of {} items are already in {}", done.len(), rendered.len(), self.samples_path().display());
+        }
+        let mut samples = self.open_samples(&previous)?;
+        let todo: Vec<usize> = (0..rendered.len()).filter(|&i| !done.contains(&(i as u64))).collect();
+        let exact = generation::exact_match_options(self.spec)?;
+        for (n, &i) in todo.iter().enumerate() {
+            let r = pollster::block_on(generation::generate_item(self.lm, self.spec, i as u64, docs[i].clone(), &rendered[i]))?;
+            for f in 0..pipelines.len() {
+                self.append(&mut samples, &generation::sample_record(self.spec, &r, f, &self.data.columns)?.to_jsonl_line())?;
+            }
+            results.push(r);
+            let em = results.iter().map(|r| exact.score(&r.filtered[0].response, &r.references).unwrap_or(0.0)).sum::<f64>() / results.len() as f64;
+            self.progress(n + 1, todo.len(), &format!("exact_match,{} {em:.3}", pipelines[0].name));
+        }
+        if !todo.is_empty() {
+            eprintln!();
+        }
+        results.sort_by_key(|r| r.doc_id);
+        let metrics = generation::summarize_generations(self.spec, &results)?;
+        let mut rows = Vec::new();
+        for r in &results {
+            let mut values = Vec::new();
+            let mut texts = vec![("reference".to_string(), r.references.join(" | "))];
+            for (f, p) in pipelines.iter().enumerate() {
+                if names.iter().any(|m| m == "exact_match") {
+                    values.push((format!("exact_match,{}", p.name), exact.score(&r.filtered[f].response, &r.references)?));
+                }
+                texts.push((format!("response,{}", p.name), r.filtered[f].response.clone()));
+            }
+            rows.push(Row {
+                doc_id: r.doc_id,
+                variant: 0,
+                item_id: r.doc.get("id").and_then(Json::as_str).map(String::from).unwrap_or_else(|| r.doc_id.to_string()),
+                values,
+                choice: None,
+                texts,
+                metadata: self.metadata(&r.doc),
+            });
+        }
+        let mut corpus = Vec::new();
+        for (f, p) in pipelines.iter().enumerate() {
+            for (name, metric) in [("chrf", CorpusMetric::Chrf), ("bleu", CorpusMetric::Bleu), ("ter", CorpusMetric::Ter)] {
+                if names.iter().any(|m| m == name) && !self.data.fields.is_empty() {
+                    let pairs = results.iter().map(|r| (r.filtered[f].response.clone(), r.references.clone())).collect();
+                    corpus.push(CorpusInput { label: format!("{name},{}", p.name), metric, pairs });
+                }
+            }
+        }
+        Ok((metrics, rows, corpus, rendered.len()))
+    }
+
+    /// The generations already in the samples file: the documents that have a line for every
+    /// filter pipeline.
+    fn generations_from_lines(&self, lines: &[String], n_filters: usize) -> Vec<GenerationResult> {
+        let mut by_doc: BTreeMap<u64, GenerationResult> = BTreeMap::new();
+        for line in lines {
+            let Ok(v) = serde_json::from_str::<Json>(line) else { continue };
+            let (Some(doc_id), Some(filter), Some(response)) = (
+                v.get("doc_id").and_then(Json::as_u64),
+                v.get("filter").and_then(Json::as_str),
+                v.pointer("/filtered_resps/0").and_then(Json::as_str),
+            ) else {
+                continue;
+            };
+            let r = by_doc.entry(doc_id).or_insert_with(|| GenerationResult {
+                doc_id,
+                doc: v.get("doc").cloned().unwrap_or(Json::Null),
+                context: v.pointer("/arguments/gen_args_0/arg_0").and_then(Json::as_str).unwrap_or_default().to_string(),
+                until: Vec::new(),
+                max_gen_toks: 0,
+                references: vec![v.get("target").and_then(Json::as_str).unwrap_or_default().to_string()],
+                multiple_target: false,
+                filtered: Vec::new(),
+                generation: crate::engine::Generation {
+                    text: v.pointer("/resps/0/0").and_then(Json::as_str).unwrap_or_default().to_string(),
+                    prompt_tokens: Vec::new(),
+                    tokens: Vec::new(),
+                    stop: crate::engine::StopReason::MaxTokens,
+                },
+            });
+            r.filtered.push(FilteredResponse { filter: filter.to_string(), response: response.to_string() });
+        }
+        by_doc.into_values().filter(|r| r.filtered.len() == n_filters).collect()
+    }
+
+    /// Tokens per word/character/syllable of the model's tokenizer on the items' texts, by language
+    /// (documents with a `language` field; the question, else the input text).
+    fn fertility(&self) -> BTreeMap<String, crate::scoring::fertility::Fertility> {
+        let docs = &self.data.docs[..self.data.docs.len().min(self.args.options.limit.unwrap_or(usize::MAX))];
+        let samples: Vec<(String, String, usize)> = docs
+            .iter()
+            .filter_map(|d| {
+                let lang = d.get("language")?.as_str()?;
+                let text = d.get("question").or_else(|| d.get("input"))?.as_str()?;
+                Some((text.to_string(), lang.to_string(), self.lm.tokenizer.encode(text, false, true).len()))
+            })
+            .collect();
+        fertility_by_language(&samples)
+    }
+}
+
+/// The per-sample CSV: `doc_id,item_id,variant,gold,pred,n_options`, each value column, each text
+/// column, then `meta.<field>` for every metadata field (RFC 4180 quoting).
+fn rows_csv(rows: &[Row]) -> String {
+    let field = |s: &str| if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() };
+    let value_names: Vec<String> = rows.first().map(|r| r.values.iter().map(|v| v.0.clone()).collect()).unwrap_or_default();
+    let text_names: BTreeSet<String> = rows.iter().flat_map(|r| r.texts.iter().map(|t| t.0.clone())).collect();
+    let meta: BTreeSet<String> = rows.iter().flat_map(|r| r.metadata.keys().cloned()).collect();
+    let mut header = vec!["doc_id", "item_id", "variant", "gold", "pred", "n_options"].into_iter().map(String::from).collect::<Vec<_>>();
+    header.extend(value_names.iter().cloned());
+    header.extend(text_names.iter().cloned());
+    header.extend(meta.iter().map(|m| format!("meta.{m}")));
+    let mut out = header.iter().map(|h| field(h)).collect::<Vec<_>>().join(",") + "\n";
+    for r in rows {
+        let (g, p, n) = r.choice.map_or((String::new(), String::new(), String::new()), |(g, p, n)| (g.to_string(), p.to_string(), n.to_string()));
+        let mut cells = vec![r.doc_id.to_string(), field(&r.item_id), r.variant.to_string(), g, p, n];
+        cells.extend(value_names.iter().map(|m| r.values.iter().find(|v| &v.0 == m).map_or(String::new(), |v| crate::scoring::pyjson::py_float_repr(v.1))));
+        cells.extend(text_names.iter().map(|t| field(r.texts.iter().find(|x| &x.0 == t).map_or("", |x| x.1.as_str()))));
+        cells.extend(meta.iter().map(|m| field(r.metadata.get(m).map_or("", String::as_str))));
+        out += &(cells.join(",") + "\n");
+    }
+    out
+}

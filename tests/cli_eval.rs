@@ -1,0 +1,249 @@
+//! `lingualens eval` as a user runs it: a built-in task found by name over the real DZEN CSVs (with
+//! `--limit`, few-shot exemplars, the summary's breakdowns, position bias and fertility), the
+//! choice-order variants (gold first, rotations, seeded shuffles), resuming a variant run, and the
+//! messages for bad input. Models: the tiny fixtures of `tools/fixtures/models.py`.
+//!
+//! Needs `LINGUALENS_FIXTURES`; the DZEN tests also `shared/datasets/dzen` (through
+//! `LINGUALENS_SHARED`, default `../shared`). Without them a test says it was skipped; with
+//! `LINGUALENS_REQUIRE_FIXTURES=1` it fails instead.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn require() -> bool {
+    std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() == Ok("1")
+}
+
+fn skip(what: &str) {
+    assert!(!require(), "{what} missing and LINGUALENS_REQUIRE_FIXTURES=1");
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {what} missing (set LINGUALENS_FIXTURES / LINGUALENS_SHARED)");
+}
+
+fn model() -> Option<PathBuf> {
+    let dir = PathBuf::from(std::env::var_os("LINGUALENS_FIXTURES")?).join("models/llama3_tied");
+    dir.join("model.safetensors").is_file().then_some(dir)
+}
+
+fn fixtures() -> Option<PathBuf> {
+    let dir = PathBuf::from(std::env::var_os("LINGUALENS_FIXTURES")?);
+    dir.join("lm_eval/tiny_mc.jsonl").is_file().then_some(dir)
+}
+
+fn dzen() -> Option<PathBuf> {
+    let shared = match std::env::var_os("LINGUALENS_SHARED") {
+        Some(p) => PathBuf::from(p),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    };
+    let dir = shared.join("datasets/dzen");
+    dir.join("DZEN").is_dir().then_some(dir)
+}
+
+/// Runs `lingualens eval ARGS`: (success, stdout, stderr).
+fn eval(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lingualens")).arg("eval").args(args).output().expect("run lingualens");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn eval_ok(args: &[&str]) -> String {
+    let (ok, stdout, stderr) = eval(args);
+    assert!(ok, "lingualens eval {args:?} failed:\n{stderr}");
+    format!("{stdout}{stderr}")
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let out = std::env::temp_dir().join(format!("lingualens-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    out
+}
+
+fn samples(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn a_builtin_dzen_task_by_name_over_the_real_csvs() {
+    let (Some(model), Some(dzen)) = (model(), dzen()) else { return skip("the model fixtures or the DZEN files") };
+    let out = out_dir("dzen");
+    let printed = eval_ok(&["--model", s(&model), "--task", "dzen_en", "--data", s(&dzen), "--limit", "10", "--shots", "2", "--out", s(&out)]);
+
+    let lines = samples(&out.join("samples_dzen_en.jsonl"));
+    assert_eq!(lines.len(), 10);
+    let english_test_items = lingualens::tasks::dzen::load_dzen_dir(&dzen)
+        .unwrap()
+        .items
+        .iter()
+        .filter(|i| i.language == "en" && !i.metadata.contains_key("split"))
+        .count();
+    let results: Value = serde_json::from_str(&std::fs::read_to_string(out.join("results_dzen_en.json")).unwrap()).unwrap();
+    assert_eq!(results["n-samples"]["dzen_en"]["original"], english_test_items);
+    assert_eq!(results["n-samples"]["dzen_en"]["effective"], 10);
+    assert_eq!(results["n-shot"]["dzen_en"], 2);
+    for l in &lines {
+        let context = l["arguments"]["gen_args_0"]["arg_0"].as_str().unwrap();
+        assert_eq!(context.matches("Answer:").count(), 3, "two exemplars and the question: {context:?}");
+        assert_eq!(l["doc"]["language"], "en");
+    }
+    let acc = lines.iter().map(|l| l["acc"].as_f64().unwrap()).sum::<f64>() / 10.0;
+    assert!((results["results"]["dzen_en"]["acc,none"].as_f64().unwrap() - acc).abs() < 1e-12);
+
+    // The summary: every metadata field, the position bias, fertility for English.
+    for expected in ["acc,none", "by subject:", "by grade:", "by language:", "position bias", "tokenizer fertility", "  en "] {
+        assert!(printed.contains(expected), "{expected:?} not in:\n{printed}");
+    }
+    let csv = std::fs::read_to_string(out.join("items_dzen_en.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 11);
+    assert!(csv.lines().next().unwrap().contains("meta.subject"), "{csv}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn gold_first_and_rotations_move_the_listed_options_on_dzen() {
+    let (Some(model), Some(dzen)) = (model(), dzen()) else { return skip("the model fixtures or the DZEN files") };
+    let out = out_dir("gold-first");
+    eval_ok(&["--model", s(&model), "--task", "dzen_dz_en", "--data", s(&dzen), "--limit", "6", "--order", "gold-first", "--out", s(&out)]);
+    let given_dir = out_dir("given");
+    eval_ok(&["--model", s(&model), "--task", "dzen_dz_en", "--data", s(&dzen), "--limit", "6", "--out", s(&given_dir)]);
+    let given = samples(&given_dir.join("samples_dzen_dz_en.jsonl"));
+    let moved = samples(&out.join("samples_dzen_dz_en.jsonl"));
+    assert_eq!(moved.len(), 6);
+    for (g, m) in given.iter().zip(&moved) {
+        assert_eq!(m["target"], "0", "gold first for every item");
+        assert_eq!(m["doc"]["answer"], 0);
+        let gold = g["doc"]["answer"].as_u64().unwrap() as usize;
+        let gold_text = g["doc"]["choices"][gold].as_str().unwrap();
+        let gold_en = g["doc"]["choices_en"][gold].as_str().unwrap();
+        // The prompt lists the gold option (Dzongkha and its English translation) as A.
+        let context = m["arguments"]["gen_args_0"]["arg_0"].as_str().unwrap();
+        assert!(context.contains(&format!("A. {gold_text}\n")), "{context:?}");
+        assert!(context.contains(&format!("English translation:")) && context.contains(&format!("A. {gold_en}\n")), "{context:?}");
+        assert_eq!(m["permutation"][0], gold);
+        assert_eq!(m["variant"], 0);
+    }
+
+    // Rotations: one run per option; the gold visits every position once.
+    let rot = out_dir("rotations");
+    let args = ["--model", s(&model), "--task", "dzen_en", "--data", s(&dzen), "--limit", "3", "--order", "rotations", "--out", s(&rot)];
+    let printed = eval_ok(&args);
+    assert!(printed.contains("right in every choice order"), "{printed}");
+    let lines = samples(&rot.join("samples_dzen_en.jsonl"));
+    let mut by_doc: BTreeMap<u64, Vec<&Value>> = BTreeMap::new();
+    for l in &lines {
+        by_doc.entry(l["doc_id"].as_u64().unwrap()).or_default().push(l);
+    }
+    assert_eq!(by_doc.len(), 3);
+    for (doc, runs) in &by_doc {
+        let n = runs[0]["doc"]["choices"].as_array().unwrap().len();
+        assert_eq!(runs.len(), n, "doc {doc}: one run per rotation");
+        let targets: BTreeSet<String> = runs.iter().map(|r| r["target"].as_str().unwrap().to_string()).collect();
+        assert_eq!(targets, (0..n).map(|i| i.to_string()).collect(), "doc {doc}: gold at every position once");
+    }
+    // Resuming a variant run scores nothing twice.
+    let again = eval_ok(&args);
+    assert!(again.contains(&format!("{} of {} items are already", lines.len(), lines.len())), "{again}");
+    assert_eq!(samples(&rot.join("samples_dzen_en.jsonl")).len(), lines.len());
+    for d in [out, given_dir, rot] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn seeded_shuffles_are_reproducible_and_differ_across_seeds() {
+    let Some(dir) = fixtures() else { return skip("the lm-eval fixtures") };
+    let model = dir.join("models/llama3_tied");
+    let task = dir.join("lm_eval/tiny_mc.yaml");
+    let run = |seed: &str, name: &str| -> Vec<(u64, u64, Value, Value)> {
+        let out = out_dir(name);
+        eval_ok(&["--model", s(&model), "--task", s(&task), "--order", "shuffle:3", "--seed", seed, "--out", s(&out)]);
+        let lines = samples(&out.join("samples_tiny_mc.jsonl"));
+        let _ = std::fs::remove_dir_all(&out);
+        lines
+            .iter()
+            .map(|l| (l["doc_id"].as_u64().unwrap(), l["variant"].as_u64().unwrap(), l["permutation"].clone(), l["arguments"].clone()))
+            .collect()
+    };
+    let a = run("7", "shuffle-a");
+    assert_eq!(a.len(), 8 * 3, "three shuffles of each of the 8 items");
+    assert_eq!(a, run("7", "shuffle-b"), "the same seed gives the same orders and requests");
+    let c = run("8", "shuffle-c");
+    assert_ne!(a.iter().map(|x| &x.2).collect::<Vec<_>>(), c.iter().map(|x| &x.2).collect::<Vec<_>>(), "another seed, other orders");
+    // The scored continuations follow the permutation.
+    let given: Vec<Value> = std::fs::read_to_string(dir.join("lm_eval/tiny_mc.jsonl")).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    for (doc_id, _, perm, args) in &a {
+        let choices = given[*doc_id as usize]["choices"].as_array().unwrap();
+        for (pos, original) in perm.as_array().unwrap().iter().enumerate() {
+            let cont = args[format!("gen_args_{pos}")]["arg_1"].as_str().unwrap();
+            assert_eq!(cont, format!(" {}", choices[original.as_u64().unwrap() as usize].as_str().unwrap()));
+        }
+    }
+}
+
+#[test]
+fn bad_input_gets_a_message_naming_what_is_wrong() {
+    let no_model = "/nonexistent/model";
+    let (ok, _, err) = eval(&["--model", no_model, "--task", "no_such_task", "--out", "/tmp/x"]);
+    assert!(!ok && err.contains("no built-in task of that name") && err.contains("dzen_en"), "{err}");
+    let (ok, _, err) = eval(&["--model", no_model, "--task", "dzen_en", "--order", "sideways", "--out", "/tmp/x"]);
+    assert!(!ok && err.contains("--order") && err.contains("unknown choice order \"sideways\""), "{err}");
+    let (ok, _, err) = eval(&["--model", no_model, "--task", "dzen_en", "--out", "/tmp/x"]);
+    assert!(!ok && err.contains("give their files with --data"), "{err}");
+    let (ok, _, err) = eval(&["--model", no_model, "--task", "amh_generation_native", "--order", "rotations", "--data", "x.csv", "--out", "/tmp/x"]);
+    assert!(!ok && err.contains("choice orders apply to multiple-choice tasks"), "{err}");
+    let empty = std::env::temp_dir().join(format!("lingualens-cli-empty-{}.jsonl", std::process::id()));
+    std::fs::write(&empty, "").unwrap();
+    let (ok, _, err) = eval(&["--model", no_model, "--task", "kyrgyz_mmlu", "--data", s(&empty), "--out", "/tmp/x"]);
+    assert!(!ok && err.contains("no documents to evaluate in the `test` split"), "{err}");
+    let _ = std::fs::remove_file(&empty);
+    if let Some(dzen) = dzen() {
+        let (ok, _, err) = eval(&["--model", no_model, "--task", "dzen_en", "--data", s(&dzen), "--out", &std::env::temp_dir().join("lingualens-cli-nomodel").display().to_string()]);
+        assert!(!ok && err.contains("/nonexistent/model"), "{err}");
+    }
+}
+
+#[test]
+fn kyrgyz_mmlu_table_files_with_a_validation_split_for_shots() {
+    let Some(model) = model() else { return skip("the model fixtures") };
+    let dir = out_dir("kg-data");
+    let cfg = dir.join("kyrgyz_mmlu_biology");
+    std::fs::create_dir_all(&cfg).unwrap();
+    let header = "Суроо (KG),А (KG),Б (KG),В (KG),Г (KG),Туура жооп,Класс\n";
+    std::fs::write(
+        cfg.join("test.csv"),
+        format!("{header}Кыргызстандын борбору кайсы?,Ош,Бишкек,Нарын,Талас,б,9\n2 + 2 = ?,3,4,5,,Б,10\nСуу кайсы?,H2O,CO2,O2,N2,а,10\n"),
+    )
+    .unwrap();
+    std::fs::write(cfg.join("validation.csv"), format!("{header}Күн кайсы?,Жылдыз,Планета,Ай,Комета,а,9\n")).unwrap();
+    let out = out_dir("kg");
+    let printed = eval_ok(&[
+        "--model", s(&model), "--task", "kyrgyz_mmlu", "--data", s(&cfg.join("test.csv")), "--data", s(&cfg.join("validation.csv")),
+        "--shots", "1", "--order", "gold-last", "--out", s(&out),
+    ]);
+    let lines = samples(&out.join("samples_kyrgyz_mmlu.jsonl"));
+    assert_eq!(lines.len(), 3, "the test split only");
+    for l in &lines {
+        let context = l["arguments"]["gen_args_0"]["arg_0"].as_str().unwrap();
+        assert!(context.starts_with("Суроо: Күн кайсы?\n\nА. Жылдыз\n"), "the validation item is the exemplar: {context:?}");
+        let n = l["doc"]["choices"].as_array().unwrap().len();
+        assert_eq!(l["target"], (n - 1).to_string(), "gold last");
+    }
+    // The third item had gold А (H2O): with gold last it is listed as Г.
+    let third = lines[2]["arguments"]["gen_args_0"]["arg_0"].as_str().unwrap();
+    assert!(third.ends_with("Суроо: Суу кайсы?\n\nА. CO2\nБ. O2\nВ. N2\nГ. H2O\n\nЖооп:"), "{third:?}");
+    for expected in ["by subject:", "biology", "by grade:", "by language:", "  ky "] {
+        assert!(printed.contains(expected), "{expected:?} not in:\n{printed}");
+    }
+    for d in [dir, out] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}

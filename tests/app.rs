@@ -339,3 +339,74 @@ fn the_committed_demo_model_is_what_the_script_makes() {
     let committed = std::fs::read(demo_model()).unwrap();
     assert!(fresh == committed, "models/demo differs from tools/fixtures/demo_model.py's output: run it and commit");
 }
+
+#[test]
+fn a_model_download_is_checked_cached_and_read_from_the_cache_next_time() {
+    let test = "app_download_cache";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let bytes = std::fs::read(demo_model()).unwrap();
+    let sha256 = {
+        use sha2::Digest;
+        sha2::Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect::<String>()
+    };
+    let server = StaticServer::start_with_mounts(
+        dist,
+        vec![("m".into(), repo().join("models/demo")), ("other".into(), repo().join("models/demo"))],
+    );
+    let browser = Browser::start(&[]);
+    let url = server.url(&format!(
+        "index.html?backend=cpu&model=m/lingualens-demo-Q8_0.gguf&sha256={sha256}&size={}&task=demo&limit=3&run=1",
+        bytes.len()
+    ));
+    let source = "return document.getElementById('model-info').dataset.source || null;";
+    browser.goto(&url);
+    finish(&browser, test);
+    assert_eq!(browser.eval(source, json!([])), json!("network"), "{test}: first visit downloads");
+    let loaded = browser.eval("return +document.getElementById('model-info').dataset.loaded", json!([]));
+    assert_eq!(loaded, json!(bytes.len()), "{test}: progress reached the whole file");
+
+    browser.goto(&url);
+    finish(&browser, test);
+    assert_eq!(browser.eval(source, json!([])), json!("cache"), "{test}: second visit reads the cache");
+    let cached = browser.wait_for(
+        "the cached model list",
+        "const li = document.querySelectorAll('#cached-models li'); return li.length ? [...li].map(l => l.textContent) : null;",
+        LONG,
+    );
+    assert!(cached[0].as_str().unwrap().contains("lingualens-demo-Q8_0.gguf"), "{test}: {cached}");
+
+    // The same bytes at another address (so not in the cache) under a wrong hash: refused, not kept.
+    let wrong = "0".repeat(64);
+    browser.goto(&server.url(&format!("index.html?backend=cpu&model=other/lingualens-demo-Q8_0.gguf&sha256={wrong}&task=demo&run=1")));
+    let message = browser.wait_for(
+        "the hash error",
+        "const e = document.getElementById('error'); return e.dataset.visible === 'true' ? e.textContent : null;",
+        LONG,
+    );
+    let message = message.as_str().unwrap();
+    assert!(message.contains("sha256") && message.contains("not kept"), "{test}: {message}");
+}
+
+#[test]
+fn after_one_visit_the_app_and_the_demo_work_offline() {
+    let test = "app_offline";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    let url = server.url("index.html?backend=cpu&task=demo&run=1");
+    browser.goto(&url);
+    finish(&browser, test);
+    browser.wait_for(
+        "the service worker to take over",
+        "return navigator.serviceWorker.controller ? true : null;",
+        LONG,
+    );
+    server.set_offline(true);
+    // A fresh load, no network: the app from the service worker's cache, the model from the
+    // worker's cache, the answers from the checkpoint.
+    browser.goto(&url);
+    let page = finish(&browser, test);
+    assert_eq!(page["rows"].as_array().unwrap().len(), 21, "{test}");
+    let fetched = browser.eval("return fetch('index.html').then(r => r.ok, () => 'network error')", json!([]));
+    eprintln!("{test}: offline reload finished; fetch through the service worker: {fetched}");
+}

@@ -10,6 +10,8 @@ pub mod run;
 
 #[cfg(target_arch = "wasm32")]
 mod checkpoint;
+#[cfg(target_arch = "wasm32")]
+mod download;
 
 #[cfg(target_arch = "wasm32")]
 mod dom;

@@ -21,7 +21,7 @@ use web_sys::{Element, MessageEvent, Worker};
 
 use super::checkpoint::Checkpoint;
 use super::dom;
-use super::protocol::{FromWorker, ItemRow, RunSettings, ToWorker, WORKER_SCRIPT};
+use super::protocol::{FromWorker, ItemRow, ModelCheck, RunSettings, ToWorker, WORKER_SCRIPT};
 use super::run::{probabilities, Run};
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::selftest::SelfTestReport;
@@ -30,6 +30,8 @@ use crate::tasks::bundle::{NamedFile, TaskFiles};
 const DEMO_MODEL: &str = "models/demo/lingualens-demo-Q8_0.gguf";
 const DEMO_TASK: [&str; 2] = ["datasets/tasks/demo/demo.yaml", "datasets/tasks/demo/demo.jsonl"];
 const CATALOG: &str = "models/catalog.json";
+/// The worker's model cache (`web::download`), listed and emptied from here.
+const MODEL_CACHE: &str = "lingualens-models-v1";
 
 /// A model a user can pick from the list (`models/catalog.json`).
 #[derive(Debug, Clone, Deserialize)]
@@ -43,6 +45,8 @@ struct CatalogEntry {
     quantization: Option<String>,
     #[serde(default)]
     licence: Option<String>,
+    #[serde(default)]
+    sha256: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -83,6 +87,8 @@ struct App {
     autostart: bool,
     worker_ready: bool,
     setup_done: bool,
+    /// When the current download started (ms), for its rate and ETA.
+    download_started: f64,
 }
 
 type Shared = Rc<RefCell<App>>;
@@ -121,6 +127,7 @@ fn init() -> Result<(), String> {
             && (!dom::query_params_present() || dom::query_param("run").as_deref() == Some("1")),
         worker_ready: false,
         setup_done: false,
+        download_started: 0.0,
     }));
 
     let on_worker = app.clone();
@@ -147,6 +154,9 @@ fn init() -> Result<(), String> {
 
     apply_url_parameters();
     wire_controls(&app)?;
+    // The service worker (www/sw.js) makes later visits work offline; without one (a non-secure
+    // origin, a private window) the app works as before, online.
+    let _ = gloo::utils::window().navigator().service_worker().register("sw.js");
     let setup = app.clone();
     spawn_local(async move {
         match Checkpoint::open().await {
@@ -154,6 +164,7 @@ fn init() -> Result<(), String> {
             Err(e) => web_sys::console::warn_1(&e.into()),
         }
         load_catalog(&setup).await;
+        show_cached_models().await;
         setup.borrow_mut().setup_done = true;
         maybe_autostart(&setup);
     });
@@ -292,8 +303,13 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             show_backend(&info)
         }
         FromWorker::SelfTest { report } => show_selftest(&report),
+        FromWorker::Download { loaded, total, from_cache } => {
+            show_download(app, loaded, total, from_cache);
+            Ok(())
+        }
         FromWorker::ModelLoaded { name, architecture, layers, vocab_size } => {
             app.borrow_mut().model_loaded = true;
+            spawn_local(show_cached_models());
             let info = dom::by_id("model-info")?;
             info.set_text_content(Some(&format!("{name}: {architecture}, {layers} layers, {vocab_size} tokens.")));
             dom::set_data(&info, "status", "loaded");
@@ -361,6 +377,79 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
     }
 }
 
+/// "Downloading 120 of 676 MB · 12.3 MB/s · 45 s left", or where the model came from.
+fn show_download(app: &Shared, loaded: u64, total: Option<u64>, from_cache: bool) {
+    let Ok(info) = dom::by_id("model-info") else { return };
+    dom::set_data(&info, "loaded", &loaded.to_string());
+    if let Some(t) = total {
+        dom::set_data(&info, "total", &t.to_string());
+    }
+    let now = js_sys::Date::now();
+    let started = {
+        let mut a = app.borrow_mut();
+        if a.download_started == 0.0 || loaded == 0 {
+            a.download_started = now;
+        }
+        a.download_started
+    };
+    let mb = |b: u64| b as f64 / 1e6;
+    let text = if from_cache {
+        dom::set_data(&info, "source", "cache");
+        format!("Read {:.1} MB from this browser's cache (no download). Loading…", mb(loaded))
+    } else if total == Some(loaded) {
+        dom::set_data(&info, "source", "network");
+        format!("Downloaded {:.1} MB, checked. Loading…", mb(loaded))
+    } else {
+        let secs = ((now - started) / 1e3).max(1e-3);
+        let rate = mb(loaded) / secs;
+        let rest = match total {
+            Some(t) if rate > 0.0 => format!(" of {:.0} MB · {rate:.1} MB/s · {:.0} s left", mb(t), mb(t.saturating_sub(loaded)) / rate),
+            _ => format!(" · {rate:.1} MB/s"),
+        };
+        format!("Downloading {:.0} MB{rest}", mb(loaded))
+    };
+    info.set_text_content(Some(&text));
+}
+
+/// The models kept in Cache Storage, each with its size and a button that deletes it.
+async fn show_cached_models() {
+    let Ok(list) = dom::by_id("cached-models") else { return };
+    let Some(cache) = page_cache().await else { return };
+    let Ok(keys) = JsFuture::from(cache.keys()).await else { return };
+    dom::clear(&list);
+    let keys = js_sys::Array::from(&keys);
+    for request in keys.iter() {
+        let Ok(request) = request.dyn_into::<web_sys::Request>() else { continue };
+        let url = request.url();
+        let size = match JsFuture::from(cache.match_with_str(&url)).await.ok().and_then(|r| r.dyn_into::<web_sys::Response>().ok()) {
+            Some(r) => r.headers().get("content-length").ok().flatten().and_then(|l| l.parse::<f64>().ok()),
+            None => None,
+        };
+        let Ok(li) = dom::element("li", "", &format!("{} ({}) ", url.rsplit('/').next().unwrap_or(&url), size.map(|s| format!("{:.1} MB", s / 1e6)).unwrap_or_else(|| "size unknown".into()))) else { continue };
+        if let Ok(button) = dom::element("button", "small", "Delete") {
+            let _ = button.set_attribute("type", "button");
+            let _ = button.set_attribute("aria-label", &format!("Delete {url} from the cache"));
+            let c = cache.clone();
+            EventListener::new(&button, "click", move |_| {
+                let (c, url) = (c.clone(), url.clone());
+                spawn_local(async move {
+                    let _ = JsFuture::from(c.delete_with_str(&url)).await;
+                    show_cached_models().await;
+                });
+            })
+            .forget();
+            let _ = dom::append(&li, &button);
+        }
+        let _ = dom::append(&list, &li);
+    }
+    dom::set_hidden("cached-models-box", keys.length() == 0);
+}
+
+async fn page_cache() -> Option<web_sys::Cache> {
+    let caches = gloo::utils::window().caches().ok()?;
+    JsFuture::from(caches.open(MODEL_CACHE)).await.ok()?.dyn_into().ok()
+}
+
 fn maybe_autostart(app: &Shared) {
     let go = {
         let mut a = app.borrow_mut();
@@ -381,7 +470,7 @@ fn legacy_score(worker: &Worker, preference: BackendPreference) -> Result<(), St
         if let Ok(details) = dom::by_id("device-details") {
             let _ = details.set_attribute("open", "");
         }
-        post(worker, &ToWorker::LoadModel { url, backend: preference })?;
+        post(worker, &ToWorker::LoadModel { url, backend: preference, check: Default::default() })?;
         let context = dom::query_param("context").unwrap_or_default();
         post(worker, &ToWorker::Score { context, choices: dom::query_params("choice") })?;
     }
@@ -398,14 +487,17 @@ fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Option<web_sys::File>
     }
     let url = dom::value("model-url").trim().to_string();
     if !url.is_empty() {
-        return Ok((url.clone(), ToWorker::LoadModel { url, backend }, None));
+        // A link may pin the file: `&sha256=…&size=…`.
+        let check = ModelCheck { size: dom::query_param("size").and_then(|s| s.parse().ok()), sha256: dom::query_param("sha256") };
+        return Ok((url.clone(), ToWorker::LoadModel { url, backend, check }, None));
     }
     let choice = dom::value("model-select");
     if choice.is_empty() || choice == "demo" {
-        return Ok(("demo".into(), ToWorker::LoadModel { url: DEMO_MODEL.into(), backend }, None));
+        return Ok(("demo".into(), ToWorker::LoadModel { url: DEMO_MODEL.into(), backend, check: ModelCheck::default() }, None));
     }
     let entry = a.catalog.iter().find(|m| m.id == choice).ok_or_else(|| format!("unknown model {choice}"))?;
-    Ok((entry.id.clone(), ToWorker::LoadModel { url: entry.url.clone(), backend }, None))
+    let check = ModelCheck { size: entry.size_bytes, sha256: entry.sha256.clone() };
+    Ok((entry.id.clone(), ToWorker::LoadModel { url: entry.url.clone(), backend, check }, None))
 }
 
 fn settings_from_controls() -> Result<RunSettings, String> {

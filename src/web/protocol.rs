@@ -20,8 +20,14 @@ pub const WORKER_SCRIPT: &str = "./lingualens-worker_loader.js";
 pub enum ToWorker {
     /// Initialise the device (once, on the first request) and run the self-test on it.
     SelfTest { backend: BackendPreference },
-    /// Download a GGUF model from `url` (relative to the page, or absolute) and load it.
-    LoadModel { url: String, backend: BackendPreference },
+    /// Download a GGUF model from `url` (relative to the page, or absolute) and load it; from Cache
+    /// Storage when it is there. The download is checked against `check` and then cached.
+    LoadModel {
+        url: String,
+        backend: BackendPreference,
+        #[serde(default)]
+        check: ModelCheck,
+    },
     /// Load the GGUF `File` the page attached to this message as its `file` property (a `File`
     /// cannot go through serde; it crosses `postMessage` as itself and is read by slices).
     LoadModelFile { name: String, backend: BackendPreference },
@@ -43,6 +49,9 @@ pub enum FromWorker {
     Backend { info: BackendInfo },
     SelfTest { report: SelfTestReport },
     ModelLoaded { name: String, architecture: String, layers: usize, vocab_size: usize },
+    /// Download progress (`total` when the server or the catalog says); `from_cache` when the model
+    /// came from Cache Storage instead of the network.
+    Download { loaded: u64, total: Option<u64>, from_cache: bool },
     Scores { backend: String, choices: Vec<ContinuationScore> },
     TaskReady { ticket: u32, task: String, fingerprint: String, items: Vec<ItemView>, notes: Vec<String> },
     ItemScored { row: ItemRow },
@@ -51,6 +60,13 @@ pub enum FromWorker {
     /// A request failed; `stage` says which kind (`model`, `task`, `item`, `selftest`, `request`).
     /// `ticket`: the `PrepareTask` request's, for errors in preparing a task.
     Error { stage: String, message: String, ticket: Option<u32> },
+}
+
+/// What a downloaded model file must be (from the catalog); unchecked where `None`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModelCheck {
+    pub size: Option<u64>,
+    pub sha256: Option<String>,
 }
 
 /// How a run is set up; part of the run's identity (its checkpoint key).

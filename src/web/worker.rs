@@ -91,10 +91,17 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, state: &Rc<RefCe
                 .map_err(|e| format!("self-test failed to run: {e}")),
             Err(message) => Err(message),
         },
-        ToWorker::LoadModel { url, backend } => match BlobSource::fetch(&url).await {
-            Ok(source) => load_model(state, source, backend).await,
-            Err(e) => Err(e.to_string()),
-        },
+        ToWorker::LoadModel { url, backend, check } => {
+            let progress = |loaded, total| post(&FromWorker::Download { loaded, total, from_cache: false });
+            match super::download::model_blob(&url, &check, progress).await {
+                Ok((blob, from_cache)) => {
+                    let size = blob.size() as u64;
+                    post(&FromWorker::Download { loaded: size, total: Some(size), from_cache });
+                    load_model(state, BlobSource::new(url, blob), backend).await
+                }
+                Err(e) => Err(e),
+            }
+        }
         ToWorker::LoadModelFile { name, backend } => match file {
             Some(blob) => load_model(state, BlobSource::new(name, blob), backend).await,
             None => Err(format!("{name}: the file did not reach the worker")),

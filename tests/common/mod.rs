@@ -93,6 +93,8 @@ pub fn free_port() -> u16 {
 /// HEAD, the right content types (wasm must be `application/wasm` for streaming compilation).
 pub struct StaticServer {
     pub port: u16,
+    /// While set, every connection is closed unanswered: the network is down.
+    offline: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl StaticServer {
@@ -104,15 +106,26 @@ impl StaticServer {
     pub fn start_with_mounts(root: PathBuf, mounts: Vec<(String, PathBuf)>) -> StaticServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the static server");
         let port = listener.local_addr().expect("server address").port();
+        let offline = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let down = offline.clone();
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
+                if down.load(std::sync::atomic::Ordering::SeqCst) {
+                    drop(stream);
+                    continue;
+                }
                 let (root, mounts) = (root.clone(), mounts.clone());
                 std::thread::spawn(move || {
                     let _ = serve_one(stream, &root, &mounts);
                 });
             }
         });
-        StaticServer { port }
+        StaticServer { port, offline }
+    }
+
+    /// Takes the server off the network (connections are closed unanswered) or back on.
+    pub fn set_offline(&self, offline: bool) {
+        self.offline.store(offline, std::sync::atomic::Ordering::SeqCst);
     }
 
     pub fn url(&self, path_and_query: &str) -> String {

@@ -484,7 +484,10 @@ fn builtin_tasks_load() {
         let spec =
             load(f, &LoadOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         spec.renderer().unwrap();
-        assert!(spec.source.needs_user_data(), "{}", f.display());
+        // The demo ships its own questions; every benchmark task reads the user's data.
+        if !f.ends_with("demo/demo.yaml") {
+            assert!(spec.source.needs_user_data(), "{}", f.display());
+        }
     }
     assert!(files.len() >= 6, "{files:?}");
 }

@@ -56,7 +56,8 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
     if spec.output_type != OutputType::MultipleChoice && args.options.order != ChoiceOrder::Given {
         return Err(Error::new(format!("--order {}: choice orders apply to multiple-choice tasks, and {} is not one", args.options.order, spec.task)));
     }
-    let data = load_data(&spec, &task_path, &args.data, &args.by)?;
+    let shots = args.options.shots.or(spec.num_fewshot).unwrap_or(0);
+    let data = load_data(&spec, &task_path, &args.data, &args.by, shots)?;
     if data.docs.is_empty() {
         return Err(Error::new(format!(
             "{}: no documents to evaluate in the `{}` split of the data given",
@@ -128,7 +129,8 @@ struct TaskData {
     columns: Vec<String>,
 }
 
-fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], by: &[String]) -> Result<TaskData> {
+/// `shots`: the number of few-shot examples the run asks for (a few-shot file is needed only then).
+fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], by: &[String], shots: usize) -> Result<TaskData> {
     match &spec.source {
         DataSource::Items { loader, .. } => {
             if data.is_empty() {
@@ -152,24 +154,34 @@ fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], by: &[String])
         }
         source => {
             let base = task_path.parent().unwrap_or(Path::new(""));
-            let files_of = |split: Option<&str>| -> Option<Vec<PathBuf>> {
+            // A file that `data_files` names is taken from `--data` when one has that file name
+            // (as the page finds a task's files by name), else beside the task file.
+            let file_name = |p: &Path| p.file_name().map(|n| n.to_os_string());
+            let given = |name: &str| data.iter().find(|p| file_name(p) == file_name(Path::new(name)));
+            let named = |split: Option<&str>| -> Option<Vec<String>> {
                 let DataSource::Files { data_files, .. } = source else { return None };
                 let files = data_files.get(split?)?;
-                if files.iter().any(|f| f.contains("{{")) {
-                    return None;
-                }
-                Some(files.iter().map(|f| base.join(f)).collect())
+                (!files.iter().any(|f| f.contains("{{"))).then(|| files.clone())
             };
+            let files_of = |split: Option<&str>| -> Option<Vec<PathBuf>> {
+                Some(named(split)?.iter().map(|f| given(f).cloned().unwrap_or_else(|| base.join(f))).collect())
+            };
+            let fewshot_split = spec.fewshot_source_split().filter(|s| Some(*s) != spec.eval_split());
+            let fewshot_names = named(fewshot_split).unwrap_or_default();
             let eval_files = if data.is_empty() {
                 files_of(spec.eval_split()).ok_or_else(|| Error::new(format!("{}: give the data of the evaluated split with --data", spec.file)))?
             } else {
-                data.to_vec()
+                // `--data` files named as the few-shot split's are not evaluated.
+                data.iter().filter(|p| !fewshot_names.iter().any(|n| file_name(p) == file_name(Path::new(n)))).cloned().collect()
             };
             let (docs, columns) = read_docs(&eval_files)?;
-            // The few-shot split's file when the task names one; else the evaluated documents.
-            let pool = match files_of(spec.fewshot_source_split()) {
-                Some(f) => read_docs(&f)?.0,
-                None => docs.clone(),
+            // The few-shot split's file when the task names one (and it is there, or shots are
+            // asked for); else the evaluated documents.
+            let pool = match files_of(fewshot_split) {
+                Some(f) if shots > 0 || f.iter().all(|p| p.is_file()) => read_docs(&f)
+                    .map_err(|e| e.context(format!("{}: the few-shot split {} (give its file with --data)", spec.file, fewshot_split.unwrap_or("?"))))?
+                    .0,
+                _ => docs.clone(),
             };
             let fields = if !by.is_empty() {
                 by.to_vec()

@@ -60,9 +60,12 @@ pub enum DataSource {
     /// `dataset_path: lingualens`: items from the named lingualens loader (`dataset_name`: `dzen`,
     /// `kyrgyz-mmlu`, …), seen through [`item_doc`]; `dataset_kwargs.language` keeps one language.
     /// An item's split is its `split` metadata, else `test` (DZEN exemplars: `few_shot`).
+    /// `dataset_kwargs.metadata` (a map) keeps the items whose metadata has those values
+    /// (TruthfulQA-kg: `subtask: mc1`).
     Items {
         loader: String,
         language: Option<String>,
+        metadata: BTreeMap<String, String>,
     },
     /// A Hugging Face Hub dataset; the user must supply the data for the split.
     Hub { path: String, name: Option<String> },
@@ -591,6 +594,11 @@ fn build_spec(
                 Some(Yaml::Mapping(kw)) => opt_string(kw, "language")?,
                 _ => None,
             },
+            metadata: match map.get("dataset_kwargs").and_then(|kw| kw.get("metadata")) {
+                None | Some(Yaml::Null) => BTreeMap::new(),
+                Some(Yaml::Mapping(m)) => m.iter().map(|(k, v)| (yaml_scalar(k), yaml_scalar(v))).collect(),
+                Some(other) => return Err(Error::new(format!("dataset_kwargs.metadata must be a map of metadata field → value, found {other:?}"))),
+            },
         },
         Some(p) => DataSource::Hub { path: p.to_string(), name: dataset_name.clone() },
         None => return Err(Error::new("no dataset_path")),
@@ -870,7 +878,8 @@ fn build_spec(
 
 /// An [`Item`] as an lm-eval document.
 ///
-/// - multiple choice: `question`, `choices`, `answer` (gold index), `passage` when present;
+/// - multiple choice: `question`, `choices`, `answer` (gold index), `passage` and `rationale` (a
+///   worked chain-of-thought answer: DZEN's exemplars) when present;
 /// - cloze: `sentence`, `blank`, `options`, `answer`;
 /// - generation: `input`, `references`, `answer` (first reference) and the item's named fields;
 ///
@@ -890,6 +899,9 @@ pub fn item_doc(item: &Item) -> Json {
             m.insert("answer".into(), Json::from(mc.gold));
             if let Some(p) = &mc.passage {
                 m.insert("passage".into(), Json::String(p.clone()));
+            }
+            if let Some(r) = &mc.rationale {
+                m.insert("rationale".into(), Json::String(r.clone()));
             }
         }
         ItemBody::Cloze(c) => {
@@ -925,7 +937,7 @@ pub fn items_docs(items: &[Item]) -> Vec<Json> {
                 let lang = other.language.clone();
                 if let (Json::Object(m), Json::Object(o)) = (&mut doc, item_doc(other)) {
                     for k in [
-                        "question", "choices", "passage", "sentence", "options", "input",
+                        "question", "choices", "passage", "rationale", "sentence", "options", "input",
                     ] {
                         if let Some(v) = o.get(k) {
                             m.insert(format!("{k}_{lang}"), v.clone());
@@ -939,17 +951,19 @@ pub fn items_docs(items: &[Item]) -> Vec<Json> {
 }
 
 /// The documents of `split` for a `dataset_path: lingualens` task, from the loader's items: those
-/// of the task's language whose `split` metadata is `split` (no `split` metadata counts as
+/// of the task's language (and `dataset_kwargs.metadata` values) whose `split` metadata is `split` (no `split` metadata counts as
 /// `test`), through [`items_docs`] (so parallel fields such as `question_en` are present).
 pub fn item_split_docs(spec: &TaskSpec, items: &[Item], split: &str) -> Vec<Json> {
-    let language = match &spec.source {
-        DataSource::Items { language, .. } => language.as_deref(),
-        _ => None,
+    let empty = BTreeMap::new();
+    let (language, metadata) = match &spec.source {
+        DataSource::Items { language, metadata, .. } => (language.as_deref(), metadata),
+        _ => (None, &empty),
     };
     items_docs(items)
         .into_iter()
         .zip(items)
         .filter(|(_, item)| language.is_none_or(|l| item.language == l))
+        .filter(|(_, item)| metadata.iter().all(|(k, v)| item.metadata.get(k) == Some(v)))
         .filter(|(_, item)| item.metadata.get("split").map_or("test", |s| s.as_str()) == split)
         .map(|(doc, _)| doc)
         .collect()

@@ -11,6 +11,7 @@
 //! and the browser worker call the same functions and decide where results go.
 
 pub mod generation;
+pub mod loglikelihood;
 pub mod order;
 pub mod report;
 

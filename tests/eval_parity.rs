@@ -193,3 +193,34 @@ fn generate_until_matches_lm_eval_text_filters_and_metrics() {
     assert_eq!(resumed["chrf,word"], ours_r["chrf,word"]);
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn loglikelihood_output_type_matches_lm_eval_perplexity_and_acc() {
+    let Some(dir) = fixtures() else { return };
+    let out = out_dir("ll");
+    eval_task(&dir, "llama3_tied", "tiny_ll", &out);
+    let theirs = samples(&dir.join("lm_eval/samples_tiny_ll.jsonl"));
+    let ours = samples(&out.join("samples_tiny_ll.jsonl"));
+    assert_eq!(ours.keys().collect::<Vec<_>>(), theirs.keys().collect::<Vec<_>>());
+    let mut worst = 0f64;
+    for (id, t) in &theirs {
+        let o = &ours[id];
+        for field in ["doc", "target", "arguments", "metrics", "acc", "doc_hash", "prompt_hash", "target_hash"] {
+            assert_eq!(o[field], t[field], "doc {id}: {field}");
+        }
+        let d = (ll(&o["filtered_resps"][0]) - ll(&t["filtered_resps"][0])).abs();
+        assert!(d < 1e-4, "doc {id}: log-likelihood {d:e} apart");
+        assert_eq!(o["filtered_resps"][0][1], t["filtered_resps"][0][1], "doc {id}: is_greedy");
+        worst = worst.max(d);
+    }
+    let results = |p: &std::path::Path| -> Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
+    let theirs_r = results(&dir.join("lm_eval/results_tiny_ll.json"))["results"]["tiny_ll"].clone();
+    let ours_r = results(&out.join("results_tiny_ll.json"))["results"]["tiny_ll"].clone();
+    for k in ["perplexity,none", "acc,none", "acc_stderr,none", "perplexity_stderr,none"] {
+        let (x, y) = (theirs_r[k].as_f64().unwrap(), ours_r[k].as_f64().unwrap_or(f64::NAN));
+        // perplexity is exp(-mean ll): the 1e-4 per-sample tolerance, relative.
+        assert!((x - y).abs() <= 1e-3 * x.abs().max(1.0), "{k}: lm-eval {x}, lingualens {y}");
+    }
+    println!("loglikelihood vs lm-eval: {} samples, max |Δ ll| {worst:.2e}, perplexity {} vs {}", theirs.len(), ours_r["perplexity,none"], theirs_r["perplexity,none"]);
+    let _ = std::fs::remove_dir_all(&out);
+}

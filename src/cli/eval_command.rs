@@ -72,7 +72,7 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
     let (metrics, rows, corpus, n_effective) = match spec.output_type {
         OutputType::MultipleChoice => run.multiple_choice()?,
         OutputType::GenerateUntil => run.generate_until()?,
-        OutputType::Loglikelihood => return Err(Error::new(format!("{}: output_type loglikelihood is not run yet (multiple_choice and generate_until are)", spec.file))),
+        OutputType::Loglikelihood => run.loglikelihood()?,
     };
 
     // The report, the results JSON and the CSV.
@@ -452,6 +452,45 @@ impl Run<'_> {
             }
         }
         Ok((metrics, rows, corpus, rendered.len()))
+    }
+
+    fn loglikelihood(&self) -> Result<Outcome> {
+        use crate::eval::loglikelihood::{self as ll, LoglikelihoodResult};
+        let (docs, rendered) = eval::render(self.spec, self.data.docs.clone(), self.data.pool.clone(), &self.args.options)?;
+        let names = ll::metric_names(self.spec);
+        let previous = self.previous_lines();
+        let mut results: Vec<LoglikelihoodResult> = previous.iter().filter_map(|l| LoglikelihoodResult::from_line(l)).collect();
+        let done: BTreeSet<u64> = results.iter().map(|r| r.doc_id).collect();
+        if !done.is_empty() {
+            eprintln!("resuming: {} of {} items are already in {}", done.len(), rendered.len(), self.samples_path().display());
+        }
+        let mut samples = self.open_samples(&previous)?;
+        let todo: Vec<usize> = (0..rendered.len()).filter(|&i| !done.contains(&(i as u64))).collect();
+        for (n, &i) in todo.iter().enumerate() {
+            let r = pollster::block_on(ll::score(self.lm, i as u64, docs[i].clone(), &rendered[i]))?;
+            self.append(&mut samples, &r.sample_record(&names, &self.data.columns).to_jsonl_line())?;
+            results.push(r);
+            let acc = results.iter().filter(|r| r.is_greedy).count() as f64 / results.len() as f64;
+            self.progress(n + 1, todo.len(), &format!("acc {acc:.3}"));
+        }
+        if !todo.is_empty() {
+            eprintln!();
+        }
+        results.sort_by_key(|r| r.doc_id);
+        let metrics = ll::summarize(&results, &names)?;
+        let rows = results
+            .iter()
+            .map(|r| Row {
+                doc_id: r.doc_id,
+                variant: 0,
+                item_id: r.doc.get("id").and_then(Json::as_str).map(String::from).unwrap_or_else(|| r.doc_id.to_string()),
+                values: vec![("acc".into(), if r.is_greedy { 1.0 } else { 0.0 })],
+                choice: None,
+                texts: vec![("loglikelihood".into(), r.loglikelihood.to_string())],
+                metadata: self.metadata(&r.doc),
+            })
+            .collect();
+        Ok((metrics, rows, Vec::new(), rendered.len()))
     }
 
     /// The generations already in the samples file: the documents that have a line for every

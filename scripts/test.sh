@@ -24,7 +24,7 @@ PYTHON="$LINGUALENS_CACHE/venv/bin/python" tools/fixtures/make_all.sh "$LINGUALE
 # lavapipe warns on every start without a runtime dir.
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
 step "cargo test --release (unit, CLI and browser tests)"
-LINGUALENS_DIST="$PWD/dist" LINGUALENS_REQUIRE_BROWSER=1 LINGUALENS_REQUIRE_FIXTURES=1 cargo test --release
+LINGUALENS_DIST="$PWD/dist" LINGUALENS_REQUIRE_BROWSER=1 LINGUALENS_REQUIRE_FIXTURES=1 cargo test --release --no-fail-fast
 
 step "lingualens selftest (for the record)"
 "$CARGO_TARGET_DIR/release/lingualens" selftest

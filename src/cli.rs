@@ -11,6 +11,7 @@ use crate::formats::model_info::ModelInfo;
 use crate::formats::source::FileSource;
 use crate::selftest::{self, SelfTestReport};
 
+mod bench;
 mod eval_command;
 
 #[derive(Parser)]
@@ -103,6 +104,37 @@ enum Command {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Speed, not correctness: prompt-processing tokens/s and multiple-choice items/s (4 choices
+    /// after a ~200-token context) of each --model on each --backend, and llama.cpp's on the same
+    /// file in the same run with the ratio ours / llama.cpp's. llama.cpp runs through
+    /// llama-cpp-python in --peer-python (e.g. $LINGUALENS_CACHE/venv/bin/python); without it only
+    /// our figures are printed. A ~100M-parameter random Llama to time: tools/bench/make_bench_model.py.
+    Bench {
+        /// A GGUF file (repeatable).
+        #[arg(long = "model", required = true)]
+        models: Vec<std::path::PathBuf>,
+        /// Backends to time (repeatable).
+        #[arg(long = "backend", value_enum, default_values_t = [BackendArg::Cpu, BackendArg::Wgpu])]
+        backends: Vec<BackendArg>,
+        /// A Python with llama-cpp-python installed: runs llama.cpp on the same workload.
+        #[arg(long)]
+        peer_python: Option<std::path::PathBuf>,
+        /// llama.cpp's thread count (default: every core, as our CPU backend uses).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Prompt-processing length in tokens.
+        #[arg(long, default_value_t = 256)]
+        prompt: usize,
+        /// Multiple-choice context length in tokens (at least).
+        #[arg(long, default_value_t = 200)]
+        context: usize,
+        /// Multiple-choice items per pass.
+        #[arg(long, default_value_t = 8)]
+        items: usize,
+        /// Timed runs (passes) per figure; the median is printed.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+    },
     /// Describe a model file: architecture, hyperparameters, tensor types, parameters, bytes.
     ModelInfo {
         /// A GGUF file.
@@ -148,6 +180,11 @@ pub fn main() -> ExitCode {
                 let args = eval_command::EvalArgs { model, task, data, overrides, override_file, options, by, out };
                 eval_command::run(&args, &device(backend)?)
             })())
+        }
+        Command::Bench { models, backends, peer_python, threads, prompt, context, items, runs } => {
+            let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |p| p.get()));
+            let args = bench::BenchArgs { models, backends, peer_python, threads, prompt, context, items: items.max(1), runs: runs.max(1) };
+            report(bench::run(&args))
         }
         Command::Tokenize { model, text } => report(tokenize_command(&model, &text)),
         Command::Score { model, context, choices, backend } => report(score_command(&model, &context, &choices, backend)),

@@ -2,7 +2,13 @@
 //! `tools/fixtures/models.py` builds (every parameter random, so an ignored norm weight or bias
 //! shows): from the HF folder and from each GGUF export, on burn's CPU backend and on burn-wgpu
 //! (Vulkan natively; lavapipe in CI). Quantized files are compared with transformers run on the
-//! exactly dequantized weights of that file, activations in float32.
+//! exactly dequantized weights of that file, activations in float32. The K-quant files (Q4_K, Q5_K,
+//! Q6_K, written by llama.cpp's quantizer) belong to `llama3_h256`, whose rows are whole 256-blocks.
+//!
+//! llama.cpp is a second reference (`tools/fixtures/llamacpp_logits.py`): its logits on the same
+//! files are reported (top-1 agreement, max |Δ logit|) and ours are held within llama.cpp's own
+//! deviation from transformers, measured in the same test (it quantizes activations to 8 bits and
+//! evaluates GELU through an fp16 table, so it is not the tighter reference).
 //!
 //! Needs `LINGUALENS_FIXTURES` (scripts/test.sh sets it); without it the tests say they were skipped.
 
@@ -15,7 +21,7 @@ use lingualens::models::Model;
 use serde_json::Value;
 
 const TOLERANCE: f32 = 1e-3;
-const MODELS: [&str; 6] = ["llama3_tied", "llama3_untied", "qwen2", "qwen3", "gemma3", "gemma3_qpas"];
+const MODELS: [&str; 7] = ["llama3_tied", "llama3_untied", "qwen2", "qwen3", "gemma3", "gemma3_qpas", "llama3_h256"];
 
 fn fixtures() -> Option<PathBuf> {
     let dir = std::env::var_os("LINGUALENS_FIXTURES").map(PathBuf::from).map(|d| d.join("models"));
@@ -63,13 +69,13 @@ fn wgpu() -> &'static ComputeDevice {
     DEVICE.get_or_init(|| pollster::block_on(ComputeDevice::wgpu()).expect("burn-wgpu (Vulkan; lavapipe in CI)"))
 }
 
-enum Source {
+enum Source<'a> {
     HfFolder,
-    Gguf(&'static str),
+    Gguf(&'a str),
 }
 
-/// Max |Δ logit| over every sequence, for one model from one source on one device.
-fn max_diff(dir: &Path, model: &str, source: &Source, device: &ComputeDevice) -> f32 {
+/// Our logits `[T, V]` for every sequence, for one model from one source on one device.
+fn our_logits(dir: &Path, model: &str, source: &Source, device: &ComputeDevice) -> Vec<(String, Vec<f32>)> {
     let mdir = dir.join(model);
     let loaded = match source {
         Source::HfFolder => pollster::block_on(Model::from_hf_folder(&mdir, device)),
@@ -79,14 +85,25 @@ fn max_diff(dir: &Path, model: &str, source: &Source, device: &ComputeDevice) ->
         }
     };
     let (m, _) = loaded.unwrap_or_else(|e| panic!("{model}: {e}"));
-    let tag = match source {
+    sequences(dir).into_iter().map(|(name, tokens)| (name, pollster::block_on(m.logits(&tokens)).unwrap())).collect()
+}
+
+/// The transformers reference file tag of a source: `f32`, or the GGUF type whose dequantized
+/// weights transformers ran on.
+fn reference_tag<'a>(source: &Source<'a>) -> &'a str {
+    match source {
         Source::HfFolder | Source::Gguf("F32") => "f32",
         Source::Gguf(t) => t,
-    };
+    }
+}
+
+/// Max |Δ logit| over every sequence, for one model from one source on one device.
+fn max_diff(dir: &Path, model: &str, source: &Source, device: &ComputeDevice) -> f32 {
+    let mdir = dir.join(model);
+    let tag = reference_tag(source);
     let mut worst = 0f32;
-    for (name, tokens) in sequences(dir) {
+    for (name, ours) in our_logits(dir, model, source, device) {
         let (reference, shape) = read_npy(&mdir.join("ref").join(format!("{name}.{tag}.npy")));
-        let ours = pollster::block_on(m.logits(&tokens)).unwrap();
         assert_eq!(ours.len(), reference.len(), "{model} {name}: logits shape, reference {shape:?}");
         let d = ours.iter().zip(&reference).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
         assert!(d.is_finite(), "{model} {name}: non-finite logits");
@@ -112,7 +129,9 @@ fn check(source: Source, device: &ComputeDevice, models: &[&str]) {
 
 // gemma3_qpas sets query_pre_attn_scalar != head_dim, which GGUF does not carry (llama.cpp uses
 // head_dim): only the HF folder can reproduce transformers there.
-const GGUF_MODELS: [&str; 5] = ["llama3_tied", "llama3_untied", "qwen2", "qwen3", "gemma3"];
+const GGUF_MODELS: [&str; 6] = ["llama3_tied", "llama3_untied", "qwen2", "qwen3", "gemma3", "llama3_h256"];
+/// The K-quant files exist for llama3_h256 only (K-quant blocks are 256 weights of one row).
+const K_QUANTS: [&str; 3] = ["Q4_K", "Q5_K", "Q6_K"];
 
 #[test]
 fn hf_folder_on_cpu() {
@@ -149,6 +168,86 @@ fn gguf_quantized_on_wgpu_match_dequantized_transformers() {
     for t in ["F16", "Q8_0", "Q4_0"] {
         check(Source::Gguf(t), wgpu(), &GGUF_MODELS);
     }
+}
+
+#[test]
+fn gguf_k_quants_on_cpu_match_dequantized_transformers() {
+    for t in K_QUANTS {
+        check(Source::Gguf(t), &ComputeDevice::cpu(), &["llama3_h256"]);
+    }
+}
+
+#[test]
+fn gguf_k_quants_on_wgpu_match_dequantized_transformers() {
+    for t in K_QUANTS {
+        check(Source::Gguf(t), wgpu(), &["llama3_h256"]);
+    }
+}
+
+/// Positions where both rows have the same argmax, and max |Δ| over all values, of `[T, V]` logits.
+fn agreement(a: &[f32], b: &[f32], vocab: usize) -> (usize, f32) {
+    let argmax = |row: &[f32]| row.iter().enumerate().fold((0, f32::NEG_INFINITY), |m, (i, &v)| if v > m.1 { (i, v) } else { m }).0;
+    let same = a.chunks(vocab).zip(b.chunks(vocab)).filter(|(x, y)| argmax(x) == argmax(y)).count();
+    let d = a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0f32, f32::max);
+    (same, d)
+}
+
+/// Our logits against llama.cpp's on every GGUF file it ran (`llamacpp_logits.py`), beside
+/// transformers' (on the same dequantized weights) against llama.cpp's. Ours are within 1e-3 of
+/// transformers (the tests above), so they must be within llama.cpp's own deviation + 1e-3 of
+/// llama.cpp, and agree on the top token about as often as transformers does.
+fn llamacpp_agreement(device: &ComputeDevice) {
+    let Some(dir) = fixtures() else { return };
+    if !dir.join("llamacpp.json").is_file() {
+        if std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() == Ok("1") {
+            panic!("LINGUALENS_REQUIRE_FIXTURES=1 but $LINGUALENS_FIXTURES/models/llamacpp.json is missing (tools/fixtures/llamacpp_logits.py)");
+        }
+        eprintln!("SKIPPED: no llama.cpp logits (tools/fixtures/llamacpp_logits.py)");
+        return;
+    }
+    let index: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("index.json")).unwrap()).unwrap();
+    let backend = device.info.backend.name();
+    println!("llama.cpp agreement on {backend}: model type | top-1 ours~llama.cpp, transformers~llama.cpp | max |Δ| ours-llama.cpp, transformers-llama.cpp");
+    for model in GGUF_MODELS {
+        for t in index["models"][model]["gguf_types"].as_array().unwrap() {
+            let t = t.as_str().unwrap();
+            let source = Source::Gguf(t);
+            let mdir = dir.join(model).join("ref");
+            let (mut positions, mut ours_same, mut tf_same, mut ours_d, mut tf_d) = (0, 0, 0, 0f32, 0f32);
+            for (name, ours) in our_logits(&dir, model, &source, device) {
+                let (llamacpp, shape) = read_npy(&mdir.join(format!("{name}.{t}.llamacpp.npy")));
+                let (transformers, _) = read_npy(&mdir.join(format!("{name}.{}.npy", reference_tag(&source))));
+                assert_eq!(ours.len(), llamacpp.len(), "{model} {t} {name}: logits shape, llama.cpp {shape:?}");
+                assert!(ours.iter().all(|v| v.is_finite()), "{model} {t} {name}: non-finite logits");
+                let vocab = shape[1];
+                let (same, d) = agreement(&ours, &llamacpp, vocab);
+                let (tf_s, tf_dd) = agreement(&transformers, &llamacpp, vocab);
+                positions += shape[0];
+                (ours_same, tf_same, ours_d, tf_d) = (ours_same + same, tf_same + tf_s, ours_d.max(d), tf_d.max(tf_dd));
+            }
+            let (ours_top1, tf_top1) = (ours_same as f64 / positions as f64, tf_same as f64 / positions as f64);
+            println!("  {model:<13} {t:<4} | top-1 {ours_top1:.3}, {tf_top1:.3} | max |Δ| {ours_d:.2e}, {tf_d:.2e}");
+            assert!(
+                ours_d <= tf_d + TOLERANCE,
+                "{model} {t} on {backend}: max |Δ logit| vs llama.cpp {ours_d} > transformers' {tf_d} + {TOLERANCE}"
+            );
+            // A flipped argmax needs a near-tie; allow one position in 20 of the transformers count.
+            assert!(
+                ours_top1 >= tf_top1 - 0.05,
+                "{model} {t} on {backend}: top-1 agreement with llama.cpp {ours_top1:.3} < transformers' {tf_top1:.3} - 0.05"
+            );
+        }
+    }
+}
+
+#[test]
+fn llamacpp_agreement_on_cpu() {
+    llamacpp_agreement(&ComputeDevice::cpu());
+}
+
+#[test]
+fn llamacpp_agreement_on_wgpu() {
+    llamacpp_agreement(wgpu());
 }
 
 /// Running a sequence in two steps through the KV cache gives the logits of one full pass: on the

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The llama.cpp side of `lingualens bench` (the binary embeds this file and runs it with --peer-python).
+
+Reads one JSON job on stdin:
+  {"model": GGUF, "threads": N, "runs": R, "prompt": [ids], "items": [{"context": [ids], "continuations": [[ids], ...]}]}
+and prints one JSON object: prompt-processing tokens/s (median of R runs of the whole prompt in one
+batch, logits of the last position only), multiple-choice items/s (median of R passes over the items)
+and each continuation's log-likelihood from the last pass.
+
+Multiple choice is scored as `lingualens` scores it: the context in one batch (last position's
+logits), then each continuation's tokens but the last in one batch after the context's KV cache
+(every position's logits), log-softmax in float32 summed over the continuation. llama.cpp's
+defaults otherwise (F16 KV cache, 8-bit activations in quantized dot products): this is the speed a
+user of llama.cpp gets.
+"""
+import json
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import llama_cpp
+from llama_cpp import Llama
+
+
+def decode(llm, tokens, n_past, all_logits):
+    """Runs `tokens` after the first `n_past` cached positions; returns their logits [n, vocab]."""
+    llm._ctx.kv_cache_seq_rm(-1, n_past, -1)
+    llm._batch.set_batch(batch=tokens, n_past=n_past, logits_all=all_logits)
+    llm._ctx.decode(llm._batch)
+    first = 0 if all_logits else len(tokens) - 1
+    vocab = llm.n_vocab()
+    return np.stack([np.ctypeslib.as_array(llm._ctx.get_logits_ith(i), shape=(vocab,)) for i in range(first, len(tokens))])
+
+
+def log_softmax(rows):
+    rows = rows.astype(np.float32)
+    m = rows.max(axis=-1, keepdims=True)
+    return rows - m - np.log(np.exp(rows - m).sum(axis=-1, keepdims=True))
+
+
+def score_item(llm, context, continuations):
+    last = decode(llm, context, 0, False)
+    out = []
+    for cont in continuations:
+        rows = last if len(cont) == 1 else np.concatenate([last, decode(llm, cont[:-1], len(context), True)])
+        lp = log_softmax(rows)
+        out.append(float(lp[np.arange(len(cont)), cont].sum()))
+    return out
+
+
+def main():
+    job = json.load(sys.stdin)
+    longest = max([len(job["prompt"])] + [len(it["context"]) + max(map(len, it["continuations"])) for it in job["items"]])
+    llm = Llama(model_path=job["model"], n_ctx=longest + 8, n_batch=longest + 8, n_ubatch=longest + 8,
+                n_threads=job["threads"], n_threads_batch=job["threads"], logits_all=False, verbose=False)
+    prompt = job["prompt"]
+    decode(llm, prompt, 0, False)  # warm-up
+    pp = []
+    for _ in range(job["runs"]):
+        t0 = time.perf_counter()
+        decode(llm, prompt, 0, False)
+        pp.append(len(prompt) / (time.perf_counter() - t0))
+    score_item(llm, job["items"][0]["context"], job["items"][0]["continuations"])  # warm-up
+    mc, lls = [], []
+    for _ in range(job["runs"]):
+        t0 = time.perf_counter()
+        lls = [score_item(llm, it["context"], it["continuations"]) for it in job["items"]]
+        mc.append(len(job["items"]) / (time.perf_counter() - t0))
+    llm.close()
+    print(json.dumps({"llama_cpp_python": llama_cpp.__version__, "pp_tokens_per_s": statistics.median(pp),
+                      "mc_items_per_s": statistics.median(mc), "loglikelihoods": lls}))
+
+
+if __name__ == "__main__":
+    main()

@@ -410,3 +410,77 @@ fn after_one_visit_the_app_and_the_demo_work_offline() {
     let fetched = browser.eval("return fetch('index.html').then(r => r.ok, () => 'network error')", json!([]));
     eprintln!("{test}: offline reload finished; fetch through the service worker: {fetched}");
 }
+
+/// Drops `files` (`[name, text or null, url or null]`: a file's text, or the URL to fetch its bytes
+/// from) on the element `target` as a real drag and drop would: a `drop` DragEvent whose
+/// DataTransfer holds the Files. Returns whether the page took the drop (`defaultPrevented`).
+fn drop_files(browser: &Browser, target: &str, files: Value) -> Value {
+    let script = format!(
+        "const done = arguments[arguments.length - 1];
+         const files = {files};
+         Promise.all(files.map(([name, text, url]) => url
+             ? fetch(url).then(r => r.arrayBuffer()).then(b => new File([b], name))
+             : new File([text], name)))
+           .then(made => {{
+             const transfer = new DataTransfer();
+             made.forEach(f => transfer.items.add(f));
+             const event = new DragEvent('drop', {{ dataTransfer: transfer, bubbles: true, cancelable: true }});
+             document.querySelector({target}).dispatchEvent(event);
+             done({{ taken: event.defaultPrevented }});
+           }}, e => done({{ error: String(e) }}));",
+        target = json!(target)
+    );
+    browser.eval_async(&script)
+}
+
+#[test]
+fn files_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
+    let test = "app_drop_files";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let items = [
+        json!({"id": "drop-1", "language": "en", "question": "Which is a colour?", "choices": ["blue", "seven"], "answer": 0}),
+        json!({"id": "drop-2", "language": "ky", "question": "Асман кандай түстө?", "choices": ["көк", "кызыл", "сары"], "answer": 0}),
+    ];
+    let jsonl: String = items.iter().map(|i| format!("{i}\n")).collect();
+    let files = TaskFiles::from_files(vec![NamedFile { name: "dropped.jsonl".into(), bytes: jsonl.clone().into_bytes() }]).unwrap();
+    let native = native_scores(&demo_model(), &files);
+
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 768);
+    browser.goto(&server.url("index.html?task=demo"));
+    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+
+    // Two models at once: refused, naming both, and the inputs stay empty.
+    let two = drop_files(&browser, "#setup .settings", json!([["a.gguf", "x", null], ["b.gguf", "y", null]]));
+    assert_eq!(two, json!({ "taken": true }), "{test}");
+    let error = browser.eval("return document.getElementById('error').textContent", json!([]));
+    assert!(error.as_str().unwrap().contains("a.gguf, b.gguf"), "{test}: {error}");
+
+    // A model, a data file and a stray text file, dropped on a label deep inside the section.
+    let dropped = drop_files(
+        &browser,
+        "#setup label.file",
+        json!([["notes.txt", "hello", null], ["dropped.jsonl", jsonl, null], ["dropped-model.gguf", null, "models/demo/lingualens-demo-Q8_0.gguf"]]),
+    );
+    assert_eq!(dropped, json!({ "taken": true }), "{test}");
+    let inputs = browser.eval(
+        "return { model: [...document.getElementById('model-file').files].map(f => f.name),
+                  task: [...document.getElementById('task-files').files].map(f => f.name),
+                  select: document.getElementById('task-select').value,
+                  status: document.getElementById('status').textContent,
+                  error: document.getElementById('error').dataset.visible };",
+        json!([]),
+    );
+    assert_eq!(inputs["model"], json!(["dropped-model.gguf"]), "{test}: {inputs}");
+    assert_eq!(inputs["task"], json!(["dropped.jsonl"]), "{test}: {inputs}");
+    assert_eq!(inputs["select"], json!("files"), "{test}: {inputs}");
+    assert_eq!(inputs["error"], json!("false"), "{test}: the earlier error is cleared: {inputs}");
+    assert!(inputs["status"].as_str().unwrap().contains("not used: notes.txt"), "{test}: {inputs}");
+
+    browser.click("#run-start");
+    let page = finish(&browser, test);
+    assert_rows_equal_native(test, &page, &native);
+    let info = browser.eval("return document.getElementById('model-info').textContent", json!([]));
+    assert!(info.as_str().unwrap().starts_with("dropped-model.gguf:"), "{test}: the dropped model was loaded: {info}");
+}

@@ -22,7 +22,7 @@ use web_sys::{Element, MessageEvent, Worker};
 use super::checkpoint::Checkpoint;
 use super::dom;
 use super::protocol::{FromWorker, ItemRow, ModelCheck, RunSettings, ToWorker, WORKER_SCRIPT};
-use super::run::{probabilities, Run};
+use super::run::{probabilities, sort_dropped, Run};
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::selftest::SelfTestReport;
 use crate::tasks::bundle::{NamedFile, TaskFiles};
@@ -237,6 +237,35 @@ fn wire_controls(app: &Shared) -> Result<(), String> {
     // Choosing a file or typing a URL means "use this".
     dom::on("model-file", "change", |_| dom::set_value("model-url", ""))?;
     dom::on("task-files", "change", |_| dom::set_value("task-select", "files"))?;
+    // Files dropped anywhere on the setup section; elsewhere a drop does nothing (instead of the
+    // browser leaving the app to show the file).
+    dom::on_cancelable("setup", "dragover", |event| {
+        event.prevent_default();
+        if let Ok(setup) = dom::by_id("setup") {
+            dom::set_data(&setup, "dropping", "true");
+        }
+    })?;
+    dom::on("setup", "dragleave", |_| {
+        if let Ok(setup) = dom::by_id("setup") {
+            dom::set_data(&setup, "dropping", "false");
+        }
+    })?;
+    dom::on_cancelable("setup", "drop", |event| {
+        event.prevent_default();
+        event.stop_propagation();
+        if let Ok(setup) = dom::by_id("setup") {
+            dom::set_data(&setup, "dropping", "false");
+        }
+        match accept_drop(event) {
+            Ok(()) => clear_error(),
+            Err(e) => show_error(&e),
+        }
+    })?;
+    let document: web_sys::EventTarget = dom::document().into();
+    for kind in ["dragover", "drop"] {
+        let options = gloo::events::EventListenerOptions::enable_prevent_default();
+        EventListener::new_with_options(&document, kind, options, |event| event.prevent_default()).forget();
+    }
     let a = app.clone();
     dom::on("result-rows", "click", move |event| {
         if let Some(index) = row_index_of(event) {
@@ -244,13 +273,44 @@ fn wire_controls(app: &Shared) -> Result<(), String> {
         }
     })?;
     let a = app.clone();
-    dom::on("result-rows", "keydown", move |event| {
+    dom::on_cancelable("result-rows", "keydown", move |event| {
         let enter = event.dyn_ref::<web_sys::KeyboardEvent>().is_some_and(|k| k.key() == "Enter" || k.key() == " ");
         if let (true, Some(index)) = (enter, row_index_of(event)) {
             event.prevent_default();
             select_row(&a, index);
         }
     })?;
+    Ok(())
+}
+
+/// Dropped files: a `.gguf` becomes the model file and data or YAML files the benchmark's, exactly
+/// as if they had been picked in those inputs (the run reads them from there).
+fn accept_drop(event: &web_sys::Event) -> Result<(), String> {
+    let list = event
+        .dyn_ref::<web_sys::DragEvent>()
+        .and_then(|e| e.data_transfer())
+        .and_then(|d| d.files())
+        .ok_or("the drop carried no files")?;
+    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+    let names: Vec<String> = files.iter().map(|f| f.name()).collect();
+    let dropped = sort_dropped(&names)?;
+    let pick = |indices: &[usize]| indices.iter().filter_map(|&i| files.get(i)).collect::<Vec<_>>();
+    let mut said = Vec::new();
+    if let Some(i) = dropped.model {
+        dom::set_files("model-file", &pick(&[i]))?;
+        dom::set_value("model-url", "");
+        said.push(format!("model {}", names[i]));
+    }
+    if !dropped.task.is_empty() {
+        dom::set_files("task-files", &pick(&dropped.task))?;
+        dom::set_value("task-select", "files");
+        let task: Vec<&str> = dropped.task.iter().map(|&i| names[i].as_str()).collect();
+        said.push(format!("benchmark {}", task.join(", ")));
+    }
+    if !dropped.ignored.is_empty() {
+        said.push(format!("not used: {}", dropped.ignored.join(", ")));
+    }
+    set_status(&format!("Dropped {}. Press Run to start.", said.join("; ")));
     Ok(())
 }
 

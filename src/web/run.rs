@@ -296,6 +296,49 @@ impl Run {
     }
 }
 
+/// What a drop of files onto the setup section is: at most one model and any number of task files
+/// (data and YAML), by extension. Indices are into the dropped list.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DroppedFiles {
+    pub model: Option<usize>,
+    pub task: Vec<usize>,
+    /// Names of files that are neither, left out (said in the status line).
+    pub ignored: Vec<String>,
+}
+
+/// The task files the benchmark input accepts (`accept` of `#task-files` in index.html).
+const TASK_EXTENSIONS: [&str; 6] = ["csv", "json", "jsonl", "parquet", "yaml", "yml"];
+
+/// Sorts dropped files by name: a `.gguf` is the model, data and YAML files are the task. More than
+/// one model, or nothing usable, is an error that names the files.
+pub fn sort_dropped(names: &[String]) -> std::result::Result<DroppedFiles, String> {
+    let mut dropped = DroppedFiles::default();
+    let mut models = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let extension = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+        if extension == "gguf" {
+            models.push(i);
+        } else if TASK_EXTENSIONS.contains(&extension.as_str()) {
+            dropped.task.push(i);
+        } else {
+            dropped.ignored.push(name.clone());
+        }
+    }
+    if models.len() > 1 {
+        let names: Vec<&str> = models.iter().map(|&i| names[i].as_str()).collect();
+        return Err(format!("drop one model file at a time, not {}", names.join(", ")));
+    }
+    dropped.model = models.first().copied();
+    if dropped.model.is_none() && dropped.task.is_empty() {
+        return Err(format!(
+            "nothing to use in {}: a model is a .gguf file, a benchmark a .{} file",
+            if names.is_empty() { "the drop".to_string() } else { names.join(", ") },
+            TASK_EXTENSIONS.join(", .")
+        ));
+    }
+    Ok(dropped)
+}
+
 fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
@@ -406,6 +449,19 @@ mod tests {
         let bad = Run::from_samples_jsonl("x.jsonl", "{\"doc_id\": 0}\n").unwrap_err().to_string();
         assert!(bad.contains("x.jsonl: line 1"), "{bad}");
         assert!(Run::from_samples_jsonl("x.jsonl", "not json").is_err());
+    }
+
+    #[test]
+    fn dropped_files_sort_into_a_model_and_task_files() {
+        let names = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let d = sort_dropped(&names(&["task.YAML", "Qwen3-0.6B-Q8_0.gguf", "data.jsonl", "notes.txt"])).unwrap();
+        assert_eq!(d, DroppedFiles { model: Some(1), task: vec![0, 2], ignored: vec!["notes.txt".into()] });
+        let d = sort_dropped(&names(&["m.GGUF"])).unwrap();
+        assert_eq!((d.model, d.task.len()), (Some(0), 0));
+        let e = sort_dropped(&names(&["a.gguf", "b.gguf"])).unwrap_err();
+        assert!(e.contains("a.gguf, b.gguf"), "{e}");
+        let e = sort_dropped(&names(&["photo.png", "gguf"])).unwrap_err();
+        assert!(e.contains("photo.png") && e.contains(".parquet"), "{e}");
     }
 
     #[test]

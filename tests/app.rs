@@ -484,3 +484,76 @@ fn files_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
     let info = browser.eval("return document.getElementById('model-info').textContent", json!([]));
     assert!(info.as_str().unwrap().starts_with("dropped-model.gguf:"), "{test}: the dropped model was loaded: {info}");
 }
+
+#[test]
+fn a_run_can_be_filtered_by_metadata_and_sampled_with_its_seed() {
+    let test = "app_filters_and_sample";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let demo: Vec<Value> = std::fs::read_to_string(repo().join("datasets/tasks/demo/demo.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ids_where = |language: &str| -> Vec<String> {
+        demo.iter().filter(|d| d["language"] == json!(language)).map(|d| d["id"].as_str().unwrap().to_string()).collect()
+    };
+    let english = ids_where("en");
+    // Python: sorted(random.Random(1234).sample(range(len(english)), 3)).
+    let mut picked = lingualens::pyrandom::PyRandom::new(1234).sample(english.len(), 3);
+    picked.sort_unstable();
+    let expected: Vec<&str> = picked.iter().map(|&i| english[i].as_str()).collect();
+
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 768);
+    browser.goto(&server.url("index.html?backend=cpu&task=demo&filter=language:en&sample=3&seed=1234&run=1"));
+    let page = finish(&browser, test);
+    let ids: Vec<&str> = page["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, expected, "{test}: three English items, the seed's sample");
+    let shown = browser.eval(
+        "const s = document.getElementById('run-summary');
+         const selects = [...document.querySelectorAll('#filters select')].map(sel => ({
+             field: sel.dataset.field, value: sel.value, options: [...sel.options].map(o => o.value) }));
+         return { documents: +s.dataset.documents, key: s.dataset.key, text: s.textContent, selects };",
+        json!([]),
+    );
+    assert_eq!(shown["documents"], json!(21), "{test}: {shown}");
+    assert!(shown["text"].as_str().unwrap().contains("language = en · a sample of 3"), "{test}: {shown}");
+    let language = shown["selects"].as_array().unwrap().iter().find(|s| s["field"] == json!("language")).cloned().unwrap_or_default();
+    assert_eq!(language["value"], json!("en"), "{test}: {shown}");
+    assert_eq!(language["options"], json!(["", "am", "dz", "en", "ky", "om", "ti"]), "{test}: every language of the task: {shown}");
+    let fields: Vec<&str> = shown["selects"].as_array().unwrap().iter().map(|s| s["field"].as_str().unwrap()).collect();
+    assert_eq!(fields, ["group", "language", "subject"], "{test}: fields with 2 to 24 values");
+    browser.eval("document.getElementById('setup').scrollIntoView(); return true;", json!([]));
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+
+    // Another filter from the select, no sample: every Dzongkha item, under another checkpoint key.
+    browser.eval(
+        "document.getElementById('sample').value = '';
+         document.querySelector('#filters select[data-field=language]').value = 'dz'; return true;",
+        json!([]),
+    );
+    browser.click("#run-start");
+    browser.wait_for(
+        "the Dzongkha run",
+        &format!(
+            "const s = document.getElementById('run-summary').dataset;
+             return s.key !== {} && s.total === '3' && s.done === '3' && document.getElementById('run').dataset.phase === 'done' ? true : null;",
+            shown["key"]
+        ),
+        LONG,
+    );
+    let page = browser.eval(ROWS, json!([]));
+    let ids: Vec<&str> = page["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ids_where("dz"), "{test}");
+
+    // A filter nothing matches is an error that names it, and the page stays usable.
+    browser.goto(&server.url("index.html?backend=cpu&task=demo&filter=language:xx&run=1"));
+    let message = browser.wait_for(
+        "the filter error",
+        "const e = document.getElementById('error'); return e.dataset.visible === 'true' ? e.textContent : null;",
+        LONG,
+    );
+    assert!(message.as_str().unwrap().contains("no document has language = xx"), "{test}: {message}");
+    browser.wait_for("the start button", "return document.getElementById('run-start').disabled ? null : true;", LONG);
+}

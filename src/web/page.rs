@@ -7,6 +7,7 @@
 //!
 //! URL parameters (so a link can carry a whole run): `model=demo|<catalog id>|<URL>`,
 //! `task=demo`, `limit=N`, `shots=K`, `seed=S`, `order=given|shuffle:N|gold-first|gold-last|rotations`, `pace=MS` (a pause between items, for watching),
+//! `filter=FIELD:VALUE` (repeatable: only the documents with that metadata), `sample=N` (a seeded random sample),
 //! `run=1` (start at once), `backend=auto|wgpu|cpu`. With no parameters the demo runs. The older
 //! `model=URL&context=TEXT&choice=…` scores choices once (the score panel under "Device").
 
@@ -21,7 +22,7 @@ use web_sys::{Element, MessageEvent, Worker};
 
 use super::checkpoint::Checkpoint;
 use super::dom;
-use super::protocol::{FromWorker, ItemRow, ModelCheck, RunSettings, ToWorker, WORKER_SCRIPT};
+use super::protocol::{Facet, FromWorker, ItemRow, ModelCheck, RunSettings, ToWorker, WORKER_SCRIPT};
 use super::run::{probabilities, sort_dropped, Run};
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::selftest::SelfTestReport;
@@ -173,7 +174,7 @@ fn init() -> Result<(), String> {
 
 /// Copies `limit`, `shots`, `seed`, `pace` and `task` from the address into the controls.
 fn apply_url_parameters() {
-    for key in ["limit", "shots", "seed", "pace", "order"] {
+    for key in ["limit", "shots", "seed", "pace", "order", "sample"] {
         if let Some(v) = dom::query_param(key) {
             dom::set_value(key, &v);
         }
@@ -181,6 +182,63 @@ fn apply_url_parameters() {
     if let Some(task) = dom::query_param("task") {
         dom::set_value("task-select", if task == "demo" { "demo" } else { "files" });
     }
+    let filters: std::collections::BTreeMap<String, String> = dom::query_params("filter")
+        .iter()
+        .filter_map(|f| f.split_once(':'))
+        .map(|(field, value)| (field.to_string(), value.to_string()))
+        .collect();
+    if !filters.is_empty() {
+        let _ = show_filters(&[], &filters);
+    }
+}
+
+/// One select per metadata field of the prepared task ("all" or one value, with its number of
+/// documents), keeping what is selected; a selected field the task does not have stays, with its
+/// value only, so that the run says plainly that nothing matched.
+fn show_filters(facets: &[Facet], selected: &std::collections::BTreeMap<String, String>) -> Result<(), String> {
+    let box_ = dom::by_id("filters")?;
+    dom::clear(&box_);
+    let mut fields: Vec<Facet> = facets.to_vec();
+    for (field, value) in selected {
+        if !fields.iter().any(|f| &f.field == field) {
+            fields.push(Facet { field: field.clone(), values: vec![(value.clone(), 0)] });
+        }
+    }
+    for facet in &fields {
+        let label = dom::element("label", "", &format!("{} ", facet.field))?;
+        let select: web_sys::HtmlSelectElement = dom::element("select", "", "")?.dyn_into().map_err(|_| "cannot make a select")?;
+        dom::set_data(&select, "field", &facet.field);
+        let all = dom::element("option", "", "all")?;
+        let _ = all.set_attribute("value", "");
+        dom::append(&select, &all)?;
+        for (value, n) in &facet.values {
+            let text = if *n > 0 { format!("{value} ({n})") } else { value.clone() };
+            let option = dom::element("option", "", &text)?;
+            let _ = option.set_attribute("value", value);
+            dom::append(&select, &option)?;
+        }
+        select.set_value(selected.get(&facet.field).map(String::as_str).unwrap_or(""));
+        dom::append(&label, &select)?;
+        dom::append(&box_, &label)?;
+    }
+    dom::set_hidden("filters-box", fields.is_empty());
+    Ok(())
+}
+
+/// The filter selects' chosen values, by field.
+fn filters_from_controls() -> std::collections::BTreeMap<String, String> {
+    let mut filters = std::collections::BTreeMap::new();
+    let Ok(selects) = dom::by_id("filters").and_then(|b| b.query_selector_all("select[data-field]").map_err(|_| String::new())) else {
+        return filters;
+    };
+    for i in 0..selects.length() {
+        let Some(select) = selects.get(i).and_then(|n| n.dyn_into::<web_sys::HtmlSelectElement>().ok()) else { continue };
+        let (Some(field), value) = (select.get_attribute("data-field"), select.value()) else { continue };
+        if !value.is_empty() {
+            filters.insert(field, value);
+        }
+    }
+    filters
 }
 
 async fn load_catalog(app: &Shared) {
@@ -236,7 +294,14 @@ fn wire_controls(app: &Shared) -> Result<(), String> {
     })?;
     // Choosing a file or typing a URL means "use this".
     dom::on("model-file", "change", |_| dom::set_value("model-url", ""))?;
-    dom::on("task-files", "change", |_| dom::set_value("task-select", "files"))?;
+    // Another benchmark: the filters of the last one may not apply.
+    dom::on("task-files", "change", |_| {
+        dom::set_value("task-select", "files");
+        let _ = show_filters(&[], &Default::default());
+    })?;
+    dom::on("task-select", "change", |_| {
+        let _ = show_filters(&[], &Default::default());
+    })?;
     // Files dropped anywhere on the setup section; elsewhere a drop does nothing (instead of the
     // browser leaving the app to show the file).
     dom::on_cancelable("setup", "dragover", |event| {
@@ -304,6 +369,7 @@ fn accept_drop(event: &web_sys::Event) -> Result<(), String> {
     if !dropped.task.is_empty() {
         dom::set_files("task-files", &pick(&dropped.task))?;
         dom::set_value("task-select", "files");
+        show_filters(&[], &Default::default())?;
         let task: Vec<&str> = dropped.task.iter().map(|&i| names[i].as_str()).collect();
         said.push(format!("benchmark {}", task.join(", ")));
     }
@@ -376,13 +442,17 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             Ok(())
         }
         FromWorker::Scores { backend, choices } => show_scores(&backend, &choices),
-        FromWorker::TaskReady { ticket, task, fingerprint, items, notes } => {
+        FromWorker::TaskReady { ticket, task, fingerprint, items, notes, documents, facets } => {
             let current = app.borrow().pending.as_ref().map(|p| p.0);
             if current != Some(ticket) {
                 return Ok(());
             }
             show_notes(&notes);
             let Some((_, model, settings)) = app.borrow_mut().pending.take() else { return Ok(()) };
+            show_filters(&facets, &settings.filters)?;
+            if let Ok(summary) = dom::by_id("run-summary") {
+                dom::set_data(&summary, "documents", &documents.to_string());
+            }
             if app.borrow().model_id.is_none() {
                 // The model failed to load meanwhile (its error is shown).
                 app.borrow_mut().phase = Phase::Idle;
@@ -569,7 +639,13 @@ fn settings_from_controls() -> Result<RunSettings, String> {
         }
         v.parse::<u64>().map(Some).map_err(|_| format!("{id}: {v:?} is not a whole number"))
     };
+    let sample = number("sample")?.map(|n| n as usize);
+    if sample == Some(0) {
+        return Err("sample: a sample needs at least 1 item".into());
+    }
     Ok(RunSettings {
+        sample,
+        filters: filters_from_controls(),
         limit: number("limit")?.map(|n| n as usize),
         shots: number("shots")?.map(|n| n as usize),
         seed: number("seed")?.unwrap_or(1234),
@@ -952,6 +1028,8 @@ fn update_summary(app: &Shared) {
             format!("0 of {} answered · task {}", run.total(), run.task)
         }
     };
+    let selection = run.selection();
+    let text = if selection.is_empty() { text } else { format!("{text} · {selection}") };
     summary.set_text_content(Some(&text));
     let _ = draw_analysis(run);
 }

@@ -53,7 +53,17 @@ pub enum FromWorker {
     /// came from Cache Storage instead of the network.
     Download { loaded: u64, total: Option<u64>, from_cache: bool },
     Scores { backend: String, choices: Vec<ContinuationScore> },
-    TaskReady { ticket: u32, task: String, fingerprint: String, items: Vec<ItemView>, notes: Vec<String> },
+    /// `documents`: how many the task has before the filters and the sample; `facets`: the
+    /// metadata fields a run can be filtered by, over all of them.
+    TaskReady {
+        ticket: u32,
+        task: String,
+        fingerprint: String,
+        items: Vec<ItemView>,
+        notes: Vec<String>,
+        documents: usize,
+        facets: Vec<Facet>,
+    },
     ItemScored { row: ItemRow },
     /// The prompt of an item cut at token boundaries (see the worker's `tokenize`).
     Tokens { index: usize, pieces: Vec<String>, count: usize },
@@ -78,6 +88,21 @@ pub struct RunSettings {
     /// The choice order (`eval::ChoiceOrder`: `given`, `shuffle:N`, `gold-first`, `gold-last`,
     /// `rotations`); each variant of a document is one item of the run.
     pub order: String,
+    /// Only the documents whose metadata `field` has `value`, for every entry (`run::select_docs`).
+    /// Left out of the JSON when empty, so the checkpoint keys of unfiltered runs stay as they were.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub filters: BTreeMap<String, String>,
+    /// A random sample of this many of the filtered documents, drawn with `seed`, in document order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample: Option<usize>,
+}
+
+/// A metadata field of a task's documents with its values and how many documents have each
+/// (before any filter), for the filter selects.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Facet {
+    pub field: String,
+    pub values: Vec<(String, usize)>,
 }
 
 /// One item of a prepared task as the page shows it.

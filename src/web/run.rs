@@ -9,16 +9,68 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-use super::protocol::{ItemRow, ItemView, RunSettings};
+use super::protocol::{Facet, ItemRow, ItemView, RunSettings};
+use crate::pyrandom::PyRandom;
 use crate::error::{Error, Result};
 use crate::scoring::aggregate::{breakdown_by_metadata, wilson_interval, Summary};
 use crate::scoring::bias::{position_bias, PositionStats};
 use crate::scoring::outputs::{hash_string, MetricResult, ResultsFile, TaskResult};
 use crate::scoring::pyjson::PyJson;
 
-/// A metadata field is broken down only when it has between 2 and this many values (an `id`
-/// field, one value per item, is not a breakdown).
+/// A metadata field is broken down, or offered as a filter, only when it has between 2 and this
+/// many values (an `id` field, one value per item, is neither).
 const MAX_BREAKDOWN_VALUES: usize = 24;
+
+/// A document's short fields as metadata (strings up to 40 characters, numbers, booleans), except
+/// its `question`, `answer` and `id`: what breakdowns, filters and the page's items use.
+pub fn doc_metadata(doc: &Json) -> BTreeMap<String, String> {
+    let mut metadata = BTreeMap::new();
+    if let Json::Object(fields) = doc {
+        for (key, value) in fields {
+            let value = match value {
+                Json::String(s) if s.chars().count() <= 40 => s.clone(),
+                Json::Number(n) => n.to_string(),
+                Json::Bool(b) => b.to_string(),
+                _ => continue,
+            };
+            if !matches!(key.as_str(), "question" | "answer" | "id") {
+                metadata.insert(key.clone(), value);
+            }
+        }
+    }
+    metadata
+}
+
+/// The metadata fields of `docs` with 2 to 24 values, each value with its number of documents.
+pub fn facets(docs: &[Json]) -> Vec<Facet> {
+    let mut by_field: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for doc in docs {
+        for (field, value) in doc_metadata(doc) {
+            *by_field.entry(field).or_default().entry(value).or_default() += 1;
+        }
+    }
+    by_field
+        .into_iter()
+        .filter(|(_, values)| (2..=MAX_BREAKDOWN_VALUES).contains(&values.len()))
+        .map(|(field, values)| Facet { field, values: values.into_iter().collect() })
+        .collect()
+}
+
+/// The documents a run scores: those whose metadata matches every filter, then, with `sample`, a
+/// seeded random sample of them (Python's `random.Random(seed).sample(range(n), k)`, put back in
+/// document order). The run's `limit` applies after this.
+pub fn select_docs(docs: Vec<Json>, settings: &RunSettings) -> Vec<Json> {
+    let matches = |doc: &Json| {
+        let metadata = doc_metadata(doc);
+        settings.filters.iter().all(|(field, value)| metadata.get(field) == Some(value))
+    };
+    let kept: Vec<Json> = docs.into_iter().filter(|d| matches(d)).collect();
+    let Some(k) = settings.sample else { return kept };
+    let mut picked = PyRandom::new(settings.seed).sample(kept.len(), k.min(kept.len()));
+    picked.sort_unstable();
+    let mut kept: Vec<Option<Json>> = kept.into_iter().map(Some).collect();
+    picked.into_iter().filter_map(|i| kept[i].take()).collect()
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Run {
@@ -88,6 +140,16 @@ impl Run {
         }
         self.rows.insert(row.index, row);
         true
+    }
+
+    /// Which documents the run is of, in words ("language = dz · a sample of 20 (seed 1234)"); empty
+    /// when it is all of them.
+    pub fn selection(&self) -> String {
+        let mut parts: Vec<String> = self.settings.filters.iter().map(|(f, v)| format!("{f} = {v}")).collect();
+        if let Some(k) = self.settings.sample {
+            parts.push(format!("a sample of {k} (seed {})", self.settings.seed));
+        }
+        parts.join(" · ")
     }
 
     /// The first item without a row.
@@ -407,7 +469,12 @@ mod tests {
         assert_ne!(k, run_key("m2", "f", &s));
         assert_ne!(k, run_key("m", "f2", &s));
         assert_ne!(k, run_key("m", "f", &RunSettings { limit: Some(3), ..s.clone() }));
-        assert_ne!(k, run_key("m", "f", &RunSettings { order: "rotations".into(), ..s }));
+        assert_ne!(k, run_key("m", "f", &RunSettings { order: "rotations".into(), ..s.clone() }));
+        assert_ne!(k, run_key("m", "f", &RunSettings { sample: Some(5), ..s.clone() }));
+        let filtered = RunSettings { filters: [("language".to_string(), "dz".to_string())].into(), ..s.clone() };
+        assert_ne!(k, run_key("m", "f", &filtered));
+        // Unfiltered settings serialise as before the filters existed, so their checkpoints are found.
+        assert_eq!(serde_json::to_string(&s).unwrap(), r#"{"limit":null,"shots":null,"seed":0,"order":""}"#);
     }
 
     #[test]
@@ -462,6 +529,47 @@ mod tests {
         assert!(e.contains("a.gguf, b.gguf"), "{e}");
         let e = sort_dropped(&names(&["photo.png", "gguf"])).unwrap_err();
         assert!(e.contains("photo.png") && e.contains(".parquet"), "{e}");
+    }
+
+    fn doc(id: usize, language: &str, subject: &str) -> Json {
+        serde_json::json!({ "id": format!("d{id}"), "language": language, "subject": subject, "grade": 7, "question": "q", "answer": 0 })
+    }
+
+    #[test]
+    fn facets_list_the_fields_with_a_handful_of_values() {
+        let docs = vec![doc(0, "en", "math"), doc(1, "dz", "math"), doc(2, "dz", "science")];
+        let f = facets(&docs);
+        let fields: Vec<&str> = f.iter().map(|f| f.field.as_str()).collect();
+        // `grade` has one value and `id` is not metadata; `question` and `answer` are left out too.
+        assert_eq!(fields, ["language", "subject"]);
+        assert_eq!(f[0].values, vec![("dz".to_string(), 2), ("en".to_string(), 1)]);
+    }
+
+    #[test]
+    fn documents_are_filtered_then_sampled_with_the_seed_in_document_order() {
+        let docs: Vec<Json> = (0..40).map(|i| doc(i, if i % 4 == 0 { "dz" } else { "en" }, if i % 3 == 0 { "math" } else { "art" })).collect();
+        let ids = |docs: &[Json]| docs.iter().map(|d| d["id"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+        let mut settings = RunSettings { seed: 1234, ..Default::default() };
+        assert_eq!(select_docs(docs.clone(), &settings).len(), 40);
+
+        settings.filters.insert("language".into(), "dz".into());
+        assert_eq!(ids(&select_docs(docs.clone(), &settings)), ["d0", "d4", "d8", "d12", "d16", "d20", "d24", "d28", "d32", "d36"]);
+        settings.filters.insert("subject".into(), "math".into());
+        assert_eq!(ids(&select_docs(docs.clone(), &settings)), ["d0", "d12", "d24", "d36"]);
+        settings.filters.insert("grade".into(), "8".into());
+        assert!(select_docs(docs.clone(), &settings).is_empty(), "no document has grade 8");
+
+        settings.filters.clear();
+        settings.sample = Some(5);
+        let sample = select_docs(docs.clone(), &settings);
+        // random.Random(1234).sample(range(40), 5), sorted.
+        let mut expected = PyRandom::new(1234).sample(40, 5);
+        expected.sort_unstable();
+        assert_eq!(ids(&sample), expected.iter().map(|i| format!("d{i}")).collect::<Vec<_>>());
+        assert_eq!(ids(&sample), ids(&select_docs(docs.clone(), &settings)), "the same seed, the same sample");
+        assert_ne!(ids(&sample), ids(&select_docs(docs.clone(), &RunSettings { seed: 1, ..settings.clone() })));
+        settings.sample = Some(400);
+        assert_eq!(select_docs(docs, &settings).len(), 40, "a sample larger than the documents is all of them");
     }
 
     #[test]

@@ -557,3 +557,152 @@ fn a_run_can_be_filtered_by_metadata_and_sampled_with_its_seed() {
     assert!(message.as_str().unwrap().contains("no document has language = xx"), "{test}: {message}");
     browser.wait_for("the start button", "return document.getElementById('run-start').disabled ? null : true;", LONG);
 }
+
+#[test]
+fn the_same_questions_across_languages_and_tokenizer_fertility_by_language() {
+    let test = "app_parallel_and_fertility";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let tmp = TempDir::new("app-parallel");
+    // Four questions in English and Dzongkha: three by `group`, one by DZEN-style `parallel` links;
+    // and a question in English only (no comparison).
+    let items = [
+        json!({"id": "legs-en", "group": "legs", "language": "en", "question": "How many legs does a spider have?", "choices": ["eight", "six", "four"], "answer": 0}),
+        json!({"id": "legs-dz", "group": "legs", "language": "dz", "question": "མི་ཁྱིའི་རྐང་པ་ག་དེ་ཅིག་ཡོདཔ་སྨོ?", "choices": ["བརྒྱད།", "དྲུག།", "བཞི།"], "answer": 0}),
+        json!({"id": "sun-en", "group": "sun", "language": "en", "question": "Where does the sun rise?", "choices": ["in the east", "in the west"], "answer": 0}),
+        json!({"id": "sun-dz", "group": "sun", "language": "dz", "question": "ཉིམ་ག་ཏེ་ལས་ཤར་ནི་ཨིན?", "choices": ["ཤར་ཕྱོགས།", "ནུབ་ཕྱོགས།"], "answer": 0}),
+        json!({"id": "sum-en", "group": "sum", "language": "en", "question": "What is two plus three?", "choices": ["five", "six", "four", "seven"], "answer": 0}),
+        json!({"id": "sum-dz", "group": "sum", "language": "dz", "question": "གཉིས་དང་གསུམ་ག་དེམ་ཅིག་ཨིན?", "choices": ["ལྔ།", "དྲུག།", "བཞི།", "བདུན།"], "answer": 0}),
+        json!({"id": "dzen/1/en", "parallel": "dzen/1/dz", "language": "en", "question": "What is the capital of Bhutan?", "choices": ["Thimphu", "Paro"], "answer": 0}),
+        json!({"id": "dzen/1/dz", "parallel": "dzen/1/en", "language": "dz", "question": "འབྲུག་གི་རྒྱལ་ས་ག་ཅི་སྨོ?", "choices": ["ཐིམ་ཕུ།", "སྤ་རོ།"], "answer": 0}),
+        json!({"id": "alone-en", "group": "alone", "language": "en", "question": "Is ice cold?", "choices": ["yes", "no"], "answer": 0}),
+    ];
+    let data = tmp.path.join("parallel.jsonl");
+    std::fs::write(&data, items.iter().map(|i| format!("{i}\n")).collect::<String>()).unwrap();
+
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 768);
+    browser.goto(&server.url("index.html?backend=cpu&task=files"));
+    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+    browser.send_keys("#task-files", data.to_str().unwrap());
+    browser.click("#run-start");
+    let page = finish(&browser, test);
+    let correct: std::collections::BTreeMap<String, bool> =
+        page["rows"].as_array().unwrap().iter().map(|r| (r["id"].as_str().unwrap().to_string(), r["correct"].as_bool().unwrap())).collect();
+
+    let table = browser.eval(
+        "const t = document.getElementById('parallel');
+         return { groups: +t.dataset.groups, complete: +t.dataset.complete,
+                  head: [...t.querySelectorAll('thead th')].map(th => th.textContent),
+                  rows: [...t.querySelectorAll('tbody tr')].map(tr => ({ key: tr.dataset.group,
+                      cells: [...tr.querySelectorAll('td[data-language]')].map(td => ({ language: td.dataset.language, correct: +td.dataset.correct, text: td.textContent })) })),
+                  common: [...t.querySelectorAll('tfoot tr[data-common=true] td')].map(td => ({ language: td.dataset.language, accuracy: td.dataset.accuracy })) };",
+        json!([]),
+    );
+    assert_eq!(table["head"], json!(["group", "dz", "en"]), "{test}: {table}");
+    assert_eq!((table["groups"].as_u64(), table["complete"].as_u64()), (Some(4), Some(4)), "{test}: {table}");
+    let keys: Vec<&str> = table["rows"].as_array().unwrap().iter().map(|r| r["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["group:legs", "group:sum", "group:sun", "parallel:dzen/1/dz"], "{test}: `alone` has one language");
+    let id_of = |key: &str, language: &str| match key.split_once(':') {
+        Some(("parallel", _)) => format!("dzen/1/{language}"),
+        _ => format!("{}-{language}", key.trim_start_matches("group:")),
+    };
+    for row in table["rows"].as_array().unwrap() {
+        for cell in row["cells"].as_array().unwrap() {
+            let id = id_of(row["key"].as_str().unwrap(), cell["language"].as_str().unwrap());
+            let right = correct[&id];
+            assert_eq!(cell["correct"], json!(right as u64), "{test}: {id}: {row}");
+            assert_eq!(cell["text"], json!(if right { "✓" } else { "✗" }), "{test}: {id}");
+        }
+    }
+    for cell in table["common"].as_array().unwrap() {
+        let language = cell["language"].as_str().unwrap();
+        let right = correct.iter().filter(|(id, ok)| **ok && id.ends_with(language) && !id.starts_with("alone")).count();
+        let accuracy: f64 = cell["accuracy"].as_str().unwrap().parse().unwrap();
+        assert!((accuracy - right as f64 / 4.0).abs() < 1e-12, "{test}: {language}: {accuracy} vs {right}/4");
+    }
+
+    // Fertility: the worker's counts equal the native tokenizer's on the same texts.
+    browser.wait_for("the fertility button", "return document.getElementById('fertility-run').disabled ? null : true;", LONG);
+    browser.click("#fertility-run");
+    let shown = browser.wait_for(
+        "the fertility rows",
+        "const rows = [...document.querySelectorAll('#fertility-rows tr')];
+         return rows.length ? rows.map(tr => ({ language: tr.dataset.language, tokens: +tr.dataset.tokens, words: +tr.dataset.words, chars: +tr.dataset.chars })) : null;",
+        LONG,
+    );
+    let lm = pollster::block_on(lingualens::engine::load(&demo_model(), &ComputeDevice::cpu())).unwrap();
+    let mut samples = Vec::new();
+    for item in &items {
+        let language = item["language"].as_str().unwrap().to_string();
+        let texts = std::iter::once(item["question"].as_str().unwrap()).chain(item["choices"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()));
+        for text in texts {
+            samples.push((text.to_string(), language.clone(), lm.tokenizer.encode(text, false, false).len()));
+        }
+    }
+    let native = lingualens::scoring::fertility::fertility_by_language(&samples);
+    let expected: Vec<Value> = native.iter().map(|(l, f)| json!({ "language": l, "tokens": f.tokens, "words": f.words, "chars": f.chars })).collect();
+    assert_eq!(shown, json!(expected), "{test}");
+    browser.eval("document.getElementById('parallel').scrollIntoView(); return true;", json!([]));
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+}
+
+#[test]
+fn a_saved_run_opened_for_comparison_shows_the_per_item_differences() {
+    let test = "app_compare_runs";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 768);
+    browser.goto(&server.url("index.html?backend=cpu&task=demo&run=1"));
+    let page = finish(&browser, test);
+    let rows = page["rows"].as_array().unwrap().clone();
+
+    // Run B: the same items, with each line's target set so that B is right on every third item
+    // (its own choice is the target) and wrong elsewhere.
+    let mut lines = String::new();
+    let mut expected = (0, 0, 0, 0); // both right, both wrong, only A, only B
+    let mut differences = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let lls: Vec<f64> = serde_json::from_value(row["ll"].clone()).unwrap();
+        let chosen = row["chosen"].as_u64().unwrap() as usize;
+        let b_right = i % 3 == 0;
+        let target = if b_right { chosen } else { (chosen + 1) % lls.len() };
+        let a_right = row["correct"].as_bool().unwrap();
+        match (a_right, b_right) {
+            (true, true) => expected.0 += 1,
+            (false, false) => expected.1 += 1,
+            (true, false) => expected.2 += 1,
+            (false, true) => expected.3 += 1,
+        }
+        if a_right != b_right {
+            differences.push(row["id"].as_str().unwrap().to_string());
+        }
+        let arguments: serde_json::Map<String, Value> = lls
+            .iter()
+            .enumerate()
+            .map(|(k, _)| (format!("gen_args_{k}"), json!({ "arg_0": format!("Q{i}"), "arg_1": format!(" option {k}") })))
+            .collect();
+        let resps: Vec<Value> = lls.iter().map(|l| json!([l.to_string(), "False"])).collect();
+        let line = json!({ "doc_id": i, "doc": { "id": row["id"] }, "target": target.to_string(), "arguments": arguments, "filtered_resps": resps });
+        lines += &format!("{line}\n");
+    }
+    assert!(expected.2 + expected.3 > 0 && expected.0 + expected.1 > 0, "{test}: a comparison with both kinds: {expected:?}");
+    let tmp = TempDir::new("app-compare");
+    let saved = tmp.path.join("samples_other.jsonl");
+    std::fs::write(&saved, lines).unwrap();
+    browser.send_keys("#compare-file", saved.to_str().unwrap());
+    let shown = browser.wait_for(
+        "the comparison",
+        "const s = document.getElementById('compare-summary').dataset; if (s.bothRight === undefined) return null;
+         return { counts: [+s.bothRight, +s.bothWrong, +s.onlyA, +s.onlyB],
+                  ids: [...document.querySelectorAll('#compare-rows tr')].map(tr => tr.dataset.itemId),
+                  text: document.getElementById('compare-summary').textContent };",
+        LONG,
+    );
+    assert_eq!(shown["counts"], json!([expected.0, expected.1, expected.2, expected.3]), "{test}: {shown}");
+    assert_eq!(shown["ids"], json!(differences), "{test}: {shown}");
+    assert!(shown["text"].as_str().unwrap().contains("samples_other.jsonl"), "{test}: {shown}");
+    browser.eval("document.getElementById('compare').scrollIntoView(); return true;", json!([]));
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+}

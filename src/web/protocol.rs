@@ -38,6 +38,9 @@ pub enum ToWorker {
     ScoreItem { index: usize },
     /// The prompt of item `index` cut into the model's tokens; answered by `Tokens`.
     Tokenize { index: usize },
+    /// Count the loaded model's tokens in every document's question and options; answered by
+    /// `Fertility`.
+    Fertility,
     /// Score `choices` after `context` with the loaded model (lm-evaluation-harness's rule).
     Score { context: String, choices: Vec<String> },
 }
@@ -67,7 +70,9 @@ pub enum FromWorker {
     ItemScored { row: ItemRow },
     /// The prompt of an item cut at token boundaries (see the worker's `tokenize`).
     Tokens { index: usize, pieces: Vec<String>, count: usize },
-    /// A request failed; `stage` says which kind (`model`, `task`, `item`, `selftest`, `request`).
+    /// Tokenizer fertility of the prepared task's texts under the loaded model, by language.
+    Fertility { rows: Vec<FertilityRow> },
+    /// A request failed; `stage` says which kind (`model`, `task`, `item`, `analysis`, `selftest`, `request`).
     /// `ticket`: the `PrepareTask` request's, for errors in preparing a task.
     Error { stage: String, message: String, ticket: Option<u32> },
 }
@@ -103,6 +108,21 @@ pub struct RunSettings {
 pub struct Facet {
     pub field: String,
     pub values: Vec<(String, usize)>,
+}
+
+/// One language's tokenizer fertility (`scoring::fertility`): tokens without the BOS token, words
+/// as Python's `str.split()`, syllables split further on the Tibetan tsheg, characters as code points.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FertilityRow {
+    pub language: String,
+    pub texts: usize,
+    pub tokens: usize,
+    pub words: usize,
+    pub syllables: usize,
+    pub chars: usize,
+    pub tokens_per_word: Option<f64>,
+    pub tokens_per_syllable: Option<f64>,
+    pub tokens_per_char: Option<f64>,
 }
 
 /// One item of a prepared task as the page shows it.

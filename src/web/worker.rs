@@ -41,6 +41,8 @@ struct Prepared {
     jobs: Vec<eval::Job>,
     metrics: Vec<&'static str>,
     options: eval::ScoreOptions,
+    /// Each document's question and options with its language, for `Fertility`.
+    texts: Vec<(String, String)>,
 }
 
 pub fn start() {
@@ -83,6 +85,7 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, state: &Rc<RefCe
         ToWorker::LoadModel { .. } | ToWorker::LoadModelFile { .. } => "model",
         ToWorker::PrepareTask { .. } => "task",
         ToWorker::ScoreItem { .. } | ToWorker::Score { .. } | ToWorker::Tokenize { .. } => "item",
+        ToWorker::Fertility => "analysis",
     };
     let outcome = match request {
         ToWorker::SelfTest { backend } => match ensure_device(state, backend).await {
@@ -110,6 +113,7 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, state: &Rc<RefCe
         ToWorker::PrepareTask { ticket, files, settings } => prepare_task(state, ticket, &files, &settings),
         ToWorker::ScoreItem { index } => score_item(state, index).await,
         ToWorker::Tokenize { index } => tokenize(state, index),
+        ToWorker::Fertility => fertility(state),
         ToWorker::Score { context, choices } => score(state, &context, &choices).await,
     };
     post(&outcome.unwrap_or_else(|message| FromWorker::Error { stage: stage.into(), message, ticket }));
@@ -159,7 +163,8 @@ fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, sett
     let metrics = eval::mc_metric_names(&task.spec);
     let fingerprint = crate::scoring::outputs::hash_string(&serde_json::to_string(&items).unwrap_or_default());
     let options = eval::ScoreOptions::for_task(&task.spec);
-    state.borrow_mut().task = Some(Rc::new(Prepared { jobs, metrics, options }));
+    let texts = run::fertility_texts(&jobs.iter().map(|j| j.doc_id).zip(&items).collect::<Vec<_>>());
+    state.borrow_mut().task = Some(Rc::new(Prepared { jobs, metrics, options, texts }));
     Ok(FromWorker::TaskReady { ticket, task: task.spec.task.clone(), fingerprint, items, notes: task.notes, documents, facets })
 }
 
@@ -229,6 +234,18 @@ fn tokenize(state: &Rc<RefCell<State>>, index: usize) -> Result<FromWorker, Stri
         pieces.push(String::from_utf8_lossy(&pending).into_owned());
     }
     Ok(FromWorker::Tokens { index, pieces, count: ids.len() })
+}
+
+/// Tokens per word and per character by language: each document's question and options cut by
+/// the model's tokenizer, without the BOS token (a prompt's fixed cost, not the language's).
+fn fertility(state: &Rc<RefCell<State>>) -> Result<FromWorker, String> {
+    let (model, task) = handles(state)?;
+    let samples: Vec<(String, String, usize)> = task
+        .texts
+        .iter()
+        .map(|(text, language)| (text.clone(), language.clone(), model.tokenizer.encode(text, false, false).len()))
+        .collect();
+    Ok(FromWorker::Fertility { rows: run::fertility_rows(&samples) })
 }
 
 async fn score(state: &Rc<RefCell<State>>, context: &str, choices: &[String]) -> Result<FromWorker, String> {

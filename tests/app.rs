@@ -410,3 +410,299 @@ fn after_one_visit_the_app_and_the_demo_work_offline() {
     let fetched = browser.eval("return fetch('index.html').then(r => r.ok, () => 'network error')", json!([]));
     eprintln!("{test}: offline reload finished; fetch through the service worker: {fetched}");
 }
+
+/// Drops `files` (`[name, text or null, url or null]`: a file's text, or the URL to fetch its bytes
+/// from) on the element `target` as a real drag and drop would: a `drop` DragEvent whose
+/// DataTransfer holds the Files. Returns whether the page took the drop (`defaultPrevented`).
+fn drop_files(browser: &Browser, target: &str, files: Value) -> Value {
+    let script = format!(
+        "const done = arguments[arguments.length - 1];
+         const files = {files};
+         Promise.all(files.map(([name, text, url]) => url
+             ? fetch(url).then(r => r.arrayBuffer()).then(b => new File([b], name))
+             : new File([text], name)))
+           .then(made => {{
+             const transfer = new DataTransfer();
+             made.forEach(f => transfer.items.add(f));
+             const event = new DragEvent('drop', {{ dataTransfer: transfer, bubbles: true, cancelable: true }});
+             document.querySelector({target}).dispatchEvent(event);
+             done({{ taken: event.defaultPrevented }});
+           }}, e => done({{ error: String(e) }}));",
+        target = json!(target)
+    );
+    browser.eval_async(&script)
+}
+
+#[test]
+fn files_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
+    let test = "app_drop_files";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let items = [
+        json!({"id": "drop-1", "language": "en", "question": "Which is a colour?", "choices": ["blue", "seven"], "answer": 0}),
+        json!({"id": "drop-2", "language": "ky", "question": "Асман кандай түстө?", "choices": ["көк", "кызыл", "сары"], "answer": 0}),
+    ];
+    let jsonl: String = items.iter().map(|i| format!("{i}\n")).collect();
+    let files = TaskFiles::from_files(vec![NamedFile { name: "dropped.jsonl".into(), bytes: jsonl.clone().into_bytes() }]).unwrap();
+    let native = native_scores(&demo_model(), &files);
+
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 768);
+    browser.goto(&server.url("index.html?task=demo"));
+    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+
+    // Two models at once: refused, naming both, and the inputs stay empty.
+    let two = drop_files(&browser, "#setup .settings", json!([["a.gguf", "x", null], ["b.gguf", "y", null]]));
+    assert_eq!(two, json!({ "taken": true }), "{test}");
+    let error = browser.eval("return document.getElementById('error').textContent", json!([]));
+    assert!(error.as_str().unwrap().contains("a.gguf, b.gguf"), "{test}: {error}");
+
+    // A model, a data file and a stray text file, dropped on a label deep inside the section.
+    let dropped = drop_files(
+        &browser,
+        "#setup label.file",
+        json!([["notes.txt", "hello", null], ["dropped.jsonl", jsonl, null], ["dropped-model.gguf", null, "models/demo/lingualens-demo-Q8_0.gguf"]]),
+    );
+    assert_eq!(dropped, json!({ "taken": true }), "{test}");
+    let inputs = browser.eval(
+        "return { model: [...document.getElementById('model-file').files].map(f => f.name),
+                  task: [...document.getElementById('task-files').files].map(f => f.name),
+                  select: document.getElementById('task-select').value,
+                  status: document.getElementById('status').textContent,
+                  error: document.getElementById('error').dataset.visible };",
+        json!([]),
+    );
+    assert_eq!(inputs["model"], json!(["dropped-model.gguf"]), "{test}: {inputs}");
+    assert_eq!(inputs["task"], json!(["dropped.jsonl"]), "{test}: {inputs}");
+    assert_eq!(inputs["select"], json!("files"), "{test}: {inputs}");
+    assert_eq!(inputs["error"], json!("false"), "{test}: the earlier error is cleared: {inputs}");
+    assert!(inputs["status"].as_str().unwrap().contains("not used: notes.txt"), "{test}: {inputs}");
+
+    browser.click("#run-start");
+    let page = finish(&browser, test);
+    assert_rows_equal_native(test, &page, &native);
+    let info = browser.eval("return document.getElementById('model-info').textContent", json!([]));
+    assert!(info.as_str().unwrap().starts_with("dropped-model.gguf:"), "{test}: the dropped model was loaded: {info}");
+}
+
+#[test]
+fn a_run_can_be_filtered_by_metadata_and_sampled_with_its_seed() {
+    let test = "app_filters_and_sample";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let demo: Vec<Value> = std::fs::read_to_string(repo().join("datasets/tasks/demo/demo.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ids_where = |language: &str| -> Vec<String> {
+        demo.iter().filter(|d| d["language"] == json!(language)).map(|d| d["id"].as_str().unwrap().to_string()).collect()
+    };
+    let english = ids_where("en");
+    // Python: sorted(random.Random(1234).sample(range(len(english)), 3)).
+    let mut picked = lingualens::pyrandom::PyRandom::new(1234).sample(english.len(), 3);
+    picked.sort_unstable();
+    let expected: Vec<&str> = picked.iter().map(|&i| english[i].as_str()).collect();
+
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 768);
+    browser.goto(&server.url("index.html?backend=cpu&task=demo&filter=language:en&sample=3&seed=1234&run=1"));
+    let page = finish(&browser, test);
+    let ids: Vec<&str> = page["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, expected, "{test}: three English items, the seed's sample");
+    let shown = browser.eval(
+        "const s = document.getElementById('run-summary');
+         const selects = [...document.querySelectorAll('#filters select')].map(sel => ({
+             field: sel.dataset.field, value: sel.value, options: [...sel.options].map(o => o.value) }));
+         return { documents: +s.dataset.documents, key: s.dataset.key, text: s.textContent, selects };",
+        json!([]),
+    );
+    assert_eq!(shown["documents"], json!(21), "{test}: {shown}");
+    assert!(shown["text"].as_str().unwrap().contains("language = en · a sample of 3"), "{test}: {shown}");
+    let language = shown["selects"].as_array().unwrap().iter().find(|s| s["field"] == json!("language")).cloned().unwrap_or_default();
+    assert_eq!(language["value"], json!("en"), "{test}: {shown}");
+    assert_eq!(language["options"], json!(["", "am", "dz", "en", "ky", "om", "ti"]), "{test}: every language of the task: {shown}");
+    let fields: Vec<&str> = shown["selects"].as_array().unwrap().iter().map(|s| s["field"].as_str().unwrap()).collect();
+    assert_eq!(fields, ["group", "language", "subject"], "{test}: fields with 2 to 24 values");
+    browser.eval("document.getElementById('setup').scrollIntoView(); return true;", json!([]));
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+
+    // Another filter from the select, no sample: every Dzongkha item, under another checkpoint key.
+    browser.eval(
+        "document.getElementById('sample').value = '';
+         document.querySelector('#filters select[data-field=language]').value = 'dz'; return true;",
+        json!([]),
+    );
+    browser.click("#run-start");
+    browser.wait_for(
+        "the Dzongkha run",
+        &format!(
+            "const s = document.getElementById('run-summary').dataset;
+             return s.key !== {} && s.total === '3' && s.done === '3' && document.getElementById('run').dataset.phase === 'done' ? true : null;",
+            shown["key"]
+        ),
+        LONG,
+    );
+    let page = browser.eval(ROWS, json!([]));
+    let ids: Vec<&str> = page["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ids_where("dz"), "{test}");
+
+    // A filter nothing matches is an error that names it, and the page stays usable.
+    browser.goto(&server.url("index.html?backend=cpu&task=demo&filter=language:xx&run=1"));
+    let message = browser.wait_for(
+        "the filter error",
+        "const e = document.getElementById('error'); return e.dataset.visible === 'true' ? e.textContent : null;",
+        LONG,
+    );
+    assert!(message.as_str().unwrap().contains("no document has language = xx"), "{test}: {message}");
+    browser.wait_for("the start button", "return document.getElementById('run-start').disabled ? null : true;", LONG);
+}
+
+#[test]
+fn the_same_questions_across_languages_and_tokenizer_fertility_by_language() {
+    let test = "app_parallel_and_fertility";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let tmp = TempDir::new("app-parallel");
+    // Four questions in English and Dzongkha: three by `group`, one by DZEN-style `parallel` links;
+    // and a question in English only (no comparison).
+    let items = [
+        json!({"id": "legs-en", "group": "legs", "language": "en", "question": "How many legs does a spider have?", "choices": ["eight", "six", "four"], "answer": 0}),
+        json!({"id": "legs-dz", "group": "legs", "language": "dz", "question": "མི་ཁྱིའི་རྐང་པ་ག་དེ་ཅིག་ཡོདཔ་སྨོ?", "choices": ["བརྒྱད།", "དྲུག།", "བཞི།"], "answer": 0}),
+        json!({"id": "sun-en", "group": "sun", "language": "en", "question": "Where does the sun rise?", "choices": ["in the east", "in the west"], "answer": 0}),
+        json!({"id": "sun-dz", "group": "sun", "language": "dz", "question": "ཉིམ་ག་ཏེ་ལས་ཤར་ནི་ཨིན?", "choices": ["ཤར་ཕྱོགས།", "ནུབ་ཕྱོགས།"], "answer": 0}),
+        json!({"id": "sum-en", "group": "sum", "language": "en", "question": "What is two plus three?", "choices": ["five", "six", "four", "seven"], "answer": 0}),
+        json!({"id": "sum-dz", "group": "sum", "language": "dz", "question": "གཉིས་དང་གསུམ་ག་དེམ་ཅིག་ཨིན?", "choices": ["ལྔ།", "དྲུག།", "བཞི།", "བདུན།"], "answer": 0}),
+        json!({"id": "dzen/1/en", "parallel": "dzen/1/dz", "language": "en", "question": "What is the capital of Bhutan?", "choices": ["Thimphu", "Paro"], "answer": 0}),
+        json!({"id": "dzen/1/dz", "parallel": "dzen/1/en", "language": "dz", "question": "འབྲུག་གི་རྒྱལ་ས་ག་ཅི་སྨོ?", "choices": ["ཐིམ་ཕུ།", "སྤ་རོ།"], "answer": 0}),
+        json!({"id": "alone-en", "group": "alone", "language": "en", "question": "Is ice cold?", "choices": ["yes", "no"], "answer": 0}),
+    ];
+    let data = tmp.path.join("parallel.jsonl");
+    std::fs::write(&data, items.iter().map(|i| format!("{i}\n")).collect::<String>()).unwrap();
+
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 768);
+    browser.goto(&server.url("index.html?backend=cpu&task=files"));
+    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+    browser.send_keys("#task-files", data.to_str().unwrap());
+    browser.click("#run-start");
+    let page = finish(&browser, test);
+    let correct: std::collections::BTreeMap<String, bool> =
+        page["rows"].as_array().unwrap().iter().map(|r| (r["id"].as_str().unwrap().to_string(), r["correct"].as_bool().unwrap())).collect();
+
+    let table = browser.eval(
+        "const t = document.getElementById('parallel');
+         return { groups: +t.dataset.groups, complete: +t.dataset.complete,
+                  head: [...t.querySelectorAll('thead th')].map(th => th.textContent),
+                  rows: [...t.querySelectorAll('tbody tr')].map(tr => ({ key: tr.dataset.group,
+                      cells: [...tr.querySelectorAll('td[data-language]')].map(td => ({ language: td.dataset.language, correct: +td.dataset.correct, text: td.textContent })) })),
+                  common: [...t.querySelectorAll('tfoot tr[data-common=true] td')].map(td => ({ language: td.dataset.language, accuracy: td.dataset.accuracy })) };",
+        json!([]),
+    );
+    assert_eq!(table["head"], json!(["group", "dz", "en"]), "{test}: {table}");
+    assert_eq!((table["groups"].as_u64(), table["complete"].as_u64()), (Some(4), Some(4)), "{test}: {table}");
+    let keys: Vec<&str> = table["rows"].as_array().unwrap().iter().map(|r| r["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["group:legs", "group:sum", "group:sun", "parallel:dzen/1/dz"], "{test}: `alone` has one language");
+    let id_of = |key: &str, language: &str| match key.split_once(':') {
+        Some(("parallel", _)) => format!("dzen/1/{language}"),
+        _ => format!("{}-{language}", key.trim_start_matches("group:")),
+    };
+    for row in table["rows"].as_array().unwrap() {
+        for cell in row["cells"].as_array().unwrap() {
+            let id = id_of(row["key"].as_str().unwrap(), cell["language"].as_str().unwrap());
+            let right = correct[&id];
+            assert_eq!(cell["correct"], json!(right as u64), "{test}: {id}: {row}");
+            assert_eq!(cell["text"], json!(if right { "✓" } else { "✗" }), "{test}: {id}");
+        }
+    }
+    for cell in table["common"].as_array().unwrap() {
+        let language = cell["language"].as_str().unwrap();
+        let right = correct.iter().filter(|(id, ok)| **ok && id.ends_with(language) && !id.starts_with("alone")).count();
+        let accuracy: f64 = cell["accuracy"].as_str().unwrap().parse().unwrap();
+        assert!((accuracy - right as f64 / 4.0).abs() < 1e-12, "{test}: {language}: {accuracy} vs {right}/4");
+    }
+
+    // Fertility: the worker's counts equal the native tokenizer's on the same texts.
+    browser.wait_for("the fertility button", "return document.getElementById('fertility-run').disabled ? null : true;", LONG);
+    browser.click("#fertility-run");
+    let shown = browser.wait_for(
+        "the fertility rows",
+        "const rows = [...document.querySelectorAll('#fertility-rows tr')];
+         return rows.length ? rows.map(tr => ({ language: tr.dataset.language, tokens: +tr.dataset.tokens, words: +tr.dataset.words, chars: +tr.dataset.chars })) : null;",
+        LONG,
+    );
+    let lm = pollster::block_on(lingualens::engine::load(&demo_model(), &ComputeDevice::cpu())).unwrap();
+    let mut samples = Vec::new();
+    for item in &items {
+        let language = item["language"].as_str().unwrap().to_string();
+        let texts = std::iter::once(item["question"].as_str().unwrap()).chain(item["choices"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()));
+        for text in texts {
+            samples.push((text.to_string(), language.clone(), lm.tokenizer.encode(text, false, false).len()));
+        }
+    }
+    let native = lingualens::scoring::fertility::fertility_by_language(&samples);
+    let expected: Vec<Value> = native.iter().map(|(l, f)| json!({ "language": l, "tokens": f.tokens, "words": f.words, "chars": f.chars })).collect();
+    assert_eq!(shown, json!(expected), "{test}");
+    browser.eval("document.getElementById('parallel').scrollIntoView(); return true;", json!([]));
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+}
+
+#[test]
+fn a_saved_run_opened_for_comparison_shows_the_per_item_differences() {
+    let test = "app_compare_runs";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 768);
+    browser.goto(&server.url("index.html?backend=cpu&task=demo&run=1"));
+    let page = finish(&browser, test);
+    let rows = page["rows"].as_array().unwrap().clone();
+
+    // Run B: the same items, with each line's target set so that B is right on every third item
+    // (its own choice is the target) and wrong elsewhere.
+    let mut lines = String::new();
+    let mut expected = (0, 0, 0, 0); // both right, both wrong, only A, only B
+    let mut differences = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let lls: Vec<f64> = serde_json::from_value(row["ll"].clone()).unwrap();
+        let chosen = row["chosen"].as_u64().unwrap() as usize;
+        let b_right = i % 3 == 0;
+        let target = if b_right { chosen } else { (chosen + 1) % lls.len() };
+        let a_right = row["correct"].as_bool().unwrap();
+        match (a_right, b_right) {
+            (true, true) => expected.0 += 1,
+            (false, false) => expected.1 += 1,
+            (true, false) => expected.2 += 1,
+            (false, true) => expected.3 += 1,
+        }
+        if a_right != b_right {
+            differences.push(row["id"].as_str().unwrap().to_string());
+        }
+        let arguments: serde_json::Map<String, Value> = lls
+            .iter()
+            .enumerate()
+            .map(|(k, _)| (format!("gen_args_{k}"), json!({ "arg_0": format!("Q{i}"), "arg_1": format!(" option {k}") })))
+            .collect();
+        let resps: Vec<Value> = lls.iter().map(|l| json!([l.to_string(), "False"])).collect();
+        let line = json!({ "doc_id": i, "doc": { "id": row["id"] }, "target": target.to_string(), "arguments": arguments, "filtered_resps": resps });
+        lines += &format!("{line}\n");
+    }
+    assert!(expected.2 + expected.3 > 0 && expected.0 + expected.1 > 0, "{test}: a comparison with both kinds: {expected:?}");
+    let tmp = TempDir::new("app-compare");
+    let saved = tmp.path.join("samples_other.jsonl");
+    std::fs::write(&saved, lines).unwrap();
+    browser.send_keys("#compare-file", saved.to_str().unwrap());
+    let shown = browser.wait_for(
+        "the comparison",
+        "const s = document.getElementById('compare-summary').dataset; if (s.bothRight === undefined) return null;
+         return { counts: [+s.bothRight, +s.bothWrong, +s.onlyA, +s.onlyB],
+                  ids: [...document.querySelectorAll('#compare-rows tr')].map(tr => tr.dataset.itemId),
+                  text: document.getElementById('compare-summary').textContent };",
+        LONG,
+    );
+    assert_eq!(shown["counts"], json!([expected.0, expected.1, expected.2, expected.3]), "{test}: {shown}");
+    assert_eq!(shown["ids"], json!(differences), "{test}: {shown}");
+    assert!(shown["text"].as_str().unwrap().contains("samples_other.jsonl"), "{test}: {shown}");
+    browser.eval("document.getElementById('compare').scrollIntoView(); return true;", json!([]));
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+}

@@ -108,10 +108,30 @@ pub fn on(id: &str, event: &'static str, handler: impl FnMut(&web_sys::Event) + 
     Ok(())
 }
 
+/// [`on`], for a handler that may call `prevent_default` (gloo's listeners are passive otherwise,
+/// and a passive listener's `prevent_default` is ignored).
+pub fn on_cancelable(id: &str, event: &'static str, handler: impl FnMut(&web_sys::Event) + 'static) -> Result<(), String> {
+    let target: web_sys::EventTarget = by_id(id)?.into();
+    let options = gloo::events::EventListenerOptions::enable_prevent_default();
+    gloo::events::EventListener::new_with_options(&target, event, options, handler).forget();
+    Ok(())
+}
+
 /// The files chosen in an `<input type=file>`.
 pub fn files(id: &str) -> Vec<web_sys::File> {
     let Some(list) = typed::<web_sys::HtmlInputElement>(id).ok().and_then(|i| i.files()) else { return Vec::new() };
     (0..list.length()).filter_map(|i| list.get(i)).collect()
+}
+
+/// Puts `files` into the `<input type=file>` with this id, as if the user had picked them (a
+/// `FileList` can only be made through a `DataTransfer`). No `change` event is fired.
+pub fn set_files(id: &str, files: &[&web_sys::File]) -> Result<(), String> {
+    let transfer = web_sys::DataTransfer::new().map_err(|_| "cannot make a DataTransfer")?;
+    for file in files {
+        transfer.items().add_with_file(file).map_err(|_| format!("cannot add {} to #{id}", file.name()))?;
+    }
+    typed::<web_sys::HtmlInputElement>(id)?.set_files(transfer.files().as_ref());
+    Ok(())
 }
 
 /// Offers `text` as a file download named `name`.

@@ -7,6 +7,7 @@
 //!
 //! URL parameters (so a link can carry a whole run): `model=demo|<catalog id>|<URL>`,
 //! `task=demo`, `limit=N`, `shots=K`, `seed=S`, `order=given|shuffle:N|gold-first|gold-last|rotations`, `pace=MS` (a pause between items, for watching),
+//! `filter=FIELD:VALUE` (repeatable: only the documents with that metadata), `sample=N` (a seeded random sample),
 //! `run=1` (start at once), `backend=auto|wgpu|cpu`. With no parameters the demo runs. The older
 //! `model=URL&context=TEXT&choice=…` scores choices once (the score panel under "Device").
 
@@ -21,8 +22,8 @@ use web_sys::{Element, MessageEvent, Worker};
 
 use super::checkpoint::Checkpoint;
 use super::dom;
-use super::protocol::{FromWorker, ItemRow, ModelCheck, RunSettings, ToWorker, WORKER_SCRIPT};
-use super::run::{probabilities, Run};
+use super::protocol::{Facet, FertilityRow, FromWorker, ItemRow, ModelCheck, RunSettings, ToWorker, WORKER_SCRIPT};
+use super::run::{probabilities, sort_dropped, Run};
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::selftest::SelfTestReport;
 use crate::tasks::bundle::{NamedFile, TaskFiles};
@@ -77,6 +78,10 @@ struct App {
     pending: Option<(u32, String, RunSettings)>,
     tickets: u32,
     run: Option<Run>,
+    /// Whether `run` is the task the worker has prepared (not an imported one).
+    run_prepared: bool,
+    /// A saved run opened to compare with `run`, and its file name.
+    comparison: Option<(String, Run)>,
     phase: Phase,
     in_flight: bool,
     pace_ms: u32,
@@ -118,6 +123,8 @@ fn init() -> Result<(), String> {
         pending: None,
         tickets: 0,
         run: None,
+        run_prepared: false,
+        comparison: None,
         phase: Phase::Idle,
         in_flight: false,
         pace_ms: 0,
@@ -173,7 +180,7 @@ fn init() -> Result<(), String> {
 
 /// Copies `limit`, `shots`, `seed`, `pace` and `task` from the address into the controls.
 fn apply_url_parameters() {
-    for key in ["limit", "shots", "seed", "pace", "order"] {
+    for key in ["limit", "shots", "seed", "pace", "order", "sample"] {
         if let Some(v) = dom::query_param(key) {
             dom::set_value(key, &v);
         }
@@ -181,6 +188,63 @@ fn apply_url_parameters() {
     if let Some(task) = dom::query_param("task") {
         dom::set_value("task-select", if task == "demo" { "demo" } else { "files" });
     }
+    let filters: std::collections::BTreeMap<String, String> = dom::query_params("filter")
+        .iter()
+        .filter_map(|f| f.split_once(':'))
+        .map(|(field, value)| (field.to_string(), value.to_string()))
+        .collect();
+    if !filters.is_empty() {
+        let _ = show_filters(&[], &filters);
+    }
+}
+
+/// One select per metadata field of the prepared task ("all" or one value, with its number of
+/// documents), keeping what is selected; a selected field the task does not have stays, with its
+/// value only, so that the run says plainly that nothing matched.
+fn show_filters(facets: &[Facet], selected: &std::collections::BTreeMap<String, String>) -> Result<(), String> {
+    let box_ = dom::by_id("filters")?;
+    dom::clear(&box_);
+    let mut fields: Vec<Facet> = facets.to_vec();
+    for (field, value) in selected {
+        if !fields.iter().any(|f| &f.field == field) {
+            fields.push(Facet { field: field.clone(), values: vec![(value.clone(), 0)] });
+        }
+    }
+    for facet in &fields {
+        let label = dom::element("label", "", &format!("{} ", facet.field))?;
+        let select: web_sys::HtmlSelectElement = dom::element("select", "", "")?.dyn_into().map_err(|_| "cannot make a select")?;
+        dom::set_data(&select, "field", &facet.field);
+        let all = dom::element("option", "", "all")?;
+        let _ = all.set_attribute("value", "");
+        dom::append(&select, &all)?;
+        for (value, n) in &facet.values {
+            let text = if *n > 0 { format!("{value} ({n})") } else { value.clone() };
+            let option = dom::element("option", "", &text)?;
+            let _ = option.set_attribute("value", value);
+            dom::append(&select, &option)?;
+        }
+        select.set_value(selected.get(&facet.field).map(String::as_str).unwrap_or(""));
+        dom::append(&label, &select)?;
+        dom::append(&box_, &label)?;
+    }
+    dom::set_hidden("filters-box", fields.is_empty());
+    Ok(())
+}
+
+/// The filter selects' chosen values, by field.
+fn filters_from_controls() -> std::collections::BTreeMap<String, String> {
+    let mut filters = std::collections::BTreeMap::new();
+    let Ok(selects) = dom::by_id("filters").and_then(|b| b.query_selector_all("select[data-field]").map_err(|_| String::new())) else {
+        return filters;
+    };
+    for i in 0..selects.length() {
+        let Some(select) = selects.get(i).and_then(|n| n.dyn_into::<web_sys::HtmlSelectElement>().ok()) else { continue };
+        let (Some(field), value) = (select.get_attribute("data-field"), select.value()) else { continue };
+        if !value.is_empty() {
+            filters.insert(field, value);
+        }
+    }
+    filters
 }
 
 async fn load_catalog(app: &Shared) {
@@ -230,13 +294,62 @@ fn wire_controls(app: &Shared) -> Result<(), String> {
         })?;
     }
     let a = app.clone();
+    dom::on("fertility-run", "click", move |_| {
+        let worker = a.borrow().worker.clone();
+        dom::set_text("fertility-rows", "");
+        if let Err(e) = post(&worker, &ToWorker::Fertility) {
+            show_error(&e);
+        }
+    })?;
+    let a = app.clone();
+    dom::on("compare-file", "change", move |_| {
+        let a = a.clone();
+        spawn_local(async move { open_comparison(&a).await });
+    })?;
+    let a = app.clone();
     dom::on("import-file", "change", move |_| {
         let a = a.clone();
         spawn_local(async move { import(&a).await });
     })?;
     // Choosing a file or typing a URL means "use this".
     dom::on("model-file", "change", |_| dom::set_value("model-url", ""))?;
-    dom::on("task-files", "change", |_| dom::set_value("task-select", "files"))?;
+    // Another benchmark: the filters of the last one may not apply.
+    dom::on("task-files", "change", |_| {
+        dom::set_value("task-select", "files");
+        let _ = show_filters(&[], &Default::default());
+    })?;
+    dom::on("task-select", "change", |_| {
+        let _ = show_filters(&[], &Default::default());
+    })?;
+    // Files dropped anywhere on the setup section; elsewhere a drop does nothing (instead of the
+    // browser leaving the app to show the file).
+    dom::on_cancelable("setup", "dragover", |event| {
+        event.prevent_default();
+        if let Ok(setup) = dom::by_id("setup") {
+            dom::set_data(&setup, "dropping", "true");
+        }
+    })?;
+    dom::on("setup", "dragleave", |_| {
+        if let Ok(setup) = dom::by_id("setup") {
+            dom::set_data(&setup, "dropping", "false");
+        }
+    })?;
+    dom::on_cancelable("setup", "drop", |event| {
+        event.prevent_default();
+        event.stop_propagation();
+        if let Ok(setup) = dom::by_id("setup") {
+            dom::set_data(&setup, "dropping", "false");
+        }
+        match accept_drop(event) {
+            Ok(()) => clear_error(),
+            Err(e) => show_error(&e),
+        }
+    })?;
+    let document: web_sys::EventTarget = dom::document().into();
+    for kind in ["dragover", "drop"] {
+        let options = gloo::events::EventListenerOptions::enable_prevent_default();
+        EventListener::new_with_options(&document, kind, options, |event| event.prevent_default()).forget();
+    }
     let a = app.clone();
     dom::on("result-rows", "click", move |event| {
         if let Some(index) = row_index_of(event) {
@@ -244,13 +357,45 @@ fn wire_controls(app: &Shared) -> Result<(), String> {
         }
     })?;
     let a = app.clone();
-    dom::on("result-rows", "keydown", move |event| {
+    dom::on_cancelable("result-rows", "keydown", move |event| {
         let enter = event.dyn_ref::<web_sys::KeyboardEvent>().is_some_and(|k| k.key() == "Enter" || k.key() == " ");
         if let (true, Some(index)) = (enter, row_index_of(event)) {
             event.prevent_default();
             select_row(&a, index);
         }
     })?;
+    Ok(())
+}
+
+/// Dropped files: a `.gguf` becomes the model file and data or YAML files the benchmark's, exactly
+/// as if they had been picked in those inputs (the run reads them from there).
+fn accept_drop(event: &web_sys::Event) -> Result<(), String> {
+    let list = event
+        .dyn_ref::<web_sys::DragEvent>()
+        .and_then(|e| e.data_transfer())
+        .and_then(|d| d.files())
+        .ok_or("the drop carried no files")?;
+    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+    let names: Vec<String> = files.iter().map(|f| f.name()).collect();
+    let dropped = sort_dropped(&names)?;
+    let pick = |indices: &[usize]| indices.iter().filter_map(|&i| files.get(i)).collect::<Vec<_>>();
+    let mut said = Vec::new();
+    if let Some(i) = dropped.model {
+        dom::set_files("model-file", &pick(&[i]))?;
+        dom::set_value("model-url", "");
+        said.push(format!("model {}", names[i]));
+    }
+    if !dropped.task.is_empty() {
+        dom::set_files("task-files", &pick(&dropped.task))?;
+        dom::set_value("task-select", "files");
+        show_filters(&[], &Default::default())?;
+        let task: Vec<&str> = dropped.task.iter().map(|&i| names[i].as_str()).collect();
+        said.push(format!("benchmark {}", task.join(", ")));
+    }
+    if !dropped.ignored.is_empty() {
+        said.push(format!("not used: {}", dropped.ignored.join(", ")));
+    }
+    set_status(&format!("Dropped {}. Press Run to start.", said.join("; ")));
     Ok(())
 }
 
@@ -316,13 +461,17 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             Ok(())
         }
         FromWorker::Scores { backend, choices } => show_scores(&backend, &choices),
-        FromWorker::TaskReady { ticket, task, fingerprint, items, notes } => {
+        FromWorker::TaskReady { ticket, task, fingerprint, items, notes, documents, facets } => {
             let current = app.borrow().pending.as_ref().map(|p| p.0);
             if current != Some(ticket) {
                 return Ok(());
             }
             show_notes(&notes);
             let Some((_, model, settings)) = app.borrow_mut().pending.take() else { return Ok(()) };
+            show_filters(&facets, &settings.filters)?;
+            if let Ok(summary) = dom::by_id("run-summary") {
+                dom::set_data(&summary, "documents", &documents.to_string());
+            }
             if app.borrow().model_id.is_none() {
                 // The model failed to load meanwhile (its error is shown).
                 app.borrow_mut().phase = Phase::Idle;
@@ -338,6 +487,7 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             Ok(())
         }
         FromWorker::Tokens { index, pieces, count } => show_tokens(app, index, &pieces, count),
+        FromWorker::Fertility { rows } => show_fertility(&rows),
         FromWorker::Error { stage, message, ticket } => {
             let mut a = app.borrow_mut();
             if stage == "task" && a.pending.as_ref().map(|p| p.0) != ticket {
@@ -509,7 +659,13 @@ fn settings_from_controls() -> Result<RunSettings, String> {
         }
         v.parse::<u64>().map(Some).map_err(|_| format!("{id}: {v:?} is not a whole number"))
     };
+    let sample = number("sample")?.map(|n| n as usize);
+    if sample == Some(0) {
+        return Err("sample: a sample needs at least 1 item".into());
+    }
     Ok(RunSettings {
+        sample,
+        filters: filters_from_controls(),
         limit: number("limit")?.map(|n| n as usize),
         shots: number("shots")?.map(|n| n as usize),
         seed: number("seed")?.unwrap_or(1234),
@@ -641,6 +797,7 @@ fn begin(app: &Shared, run: Run, notes: usize) {
             s.phase = Phase::Running;
             s.selected = None;
             s.run = Some(run);
+            s.run_prepared = true;
         }
         dom::set_hidden("inspector", true);
         if let Ok(summary) = dom::by_id("run-summary") {
@@ -783,13 +940,15 @@ fn show_controls(app: &Shared, phase: Phase) {
     for id in ["export-jsonl", "export-json", "export-csv"] {
         dom::set_enabled(id, has_rows);
     }
+    let a = app.borrow();
+    dom::set_enabled("fertility-run", a.run_prepared && a.model_loaded && a.run.is_some());
     if let Ok(run) = dom::by_id("run") {
         dom::set_data(&run, "phase", &format!("{phase:?}").to_lowercase());
     }
 }
 
 fn clear_rows() {
-    for id in ["result-rows", "breakdown-rows", "bias-rows"] {
+    for id in ["result-rows", "breakdown-rows", "bias-rows", "parallel-head", "parallel-rows", "parallel-foot", "fertility-rows", "compare-rows"] {
         if let Ok(el) = dom::by_id(id) {
             dom::clear(&el);
         }
@@ -892,8 +1051,150 @@ fn update_summary(app: &Shared) {
             format!("0 of {} answered · task {}", run.total(), run.task)
         }
     };
+    let selection = run.selection();
+    let text = if selection.is_empty() { text } else { format!("{text} · {selection}") };
     summary.set_text_content(Some(&text));
     let _ = draw_analysis(run);
+    let _ = draw_parallel(run);
+    let _ = draw_comparison(run, a.comparison.as_ref());
+}
+
+/// Groups × languages with ✓/✗ per cell, then each language's accuracy on all its grouped items
+/// and on the groups answered in every language.
+fn draw_parallel(run: &Run) -> Result<(), String> {
+    let table = run.parallel_table();
+    let (head, body, foot) = (dom::by_id("parallel-head")?, dom::by_id("parallel-rows")?, dom::by_id("parallel-foot")?);
+    for el in [&head, &body, &foot] {
+        dom::clear(el);
+    }
+    let el = dom::by_id("parallel")?;
+    dom::set_data(&el, "groups", &table.groups.len().to_string());
+    dom::set_data(&el, "complete", &table.complete.to_string());
+    if table.groups.is_empty() {
+        return Ok(());
+    }
+    let tr = dom::element("tr", "", "")?;
+    dom::append(&tr, &dom::element("th", "", "group")?)?;
+    for language in &table.languages {
+        dom::append(&tr, &dom::element("th", "", language)?)?;
+    }
+    dom::append(&head, &tr)?;
+    for group in &table.groups {
+        let tr = dom::element("tr", "", "")?;
+        dom::set_data(&tr, "group", &group.key);
+        let name = group.key.split_once(':').map_or(group.key.as_str(), |(_, k)| k);
+        dom::append(&tr, &dom::element("td", "", name)?)?;
+        for (language, cell) in table.languages.iter().zip(&group.cells) {
+            let (text, class) = match cell {
+                None => (String::new(), ""),
+                Some(c) if c.answered == 0 => ("…".into(), ""),
+                Some(c) if c.items.len() == 1 && c.correct == 1 => ("✓".into(), "result correct"),
+                Some(c) if c.items.len() == 1 => ("✗".into(), "result wrong"),
+                Some(c) => (format!("{}/{}", c.correct, c.answered), ""),
+            };
+            let td = dom::element("td", class, &text)?;
+            dom::set_data(&td, "language", language);
+            if let Some(c) = cell {
+                dom::set_data(&td, "answered", &c.answered.to_string());
+                dom::set_data(&td, "correct", &c.correct.to_string());
+                let ids: Vec<&str> = c.items.iter().filter_map(|&i| run.items.get(i)).map(|i| i.id.as_str()).collect();
+                let _ = td.set_attribute("title", &ids.join(", "));
+            }
+            dom::append(&tr, &td)?;
+        }
+        dom::append(&body, &tr)?;
+    }
+    let percent = |x: Option<f64>, n: usize| x.map(|x| format!("{:.0}% of {n}", 100.0 * x)).unwrap_or_else(|| "—".into());
+    for (label, common) in [("accuracy, every grouped item", false), (&*format!("on the {} groups in every language", table.complete), true)] {
+        let tr = dom::element("tr", "", "")?;
+        dom::set_data(&tr, "common", if common { "true" } else { "false" });
+        dom::append(&tr, &dom::element("th", "", label)?)?;
+        for acc in &table.accuracy {
+            let (x, n) = if common { (acc.common_accuracy, acc.common_answered) } else { (acc.accuracy, acc.answered) };
+            let td = dom::element("td", "", &percent(x, n))?;
+            dom::set_data(&td, "language", &acc.language);
+            dom::set_data(&td, "accuracy", &x.map(|x| x.to_string()).unwrap_or_default());
+            dom::append(&tr, &td)?;
+        }
+        dom::append(&foot, &tr)?;
+    }
+    Ok(())
+}
+
+fn show_fertility(rows: &[FertilityRow]) -> Result<(), String> {
+    let body = dom::by_id("fertility-rows")?;
+    dom::clear(&body);
+    let ratio = |x: Option<f64>| x.map(|x| format!("{x:.2}")).unwrap_or_else(|| "—".into());
+    for r in rows {
+        let tr = dom::element("tr", "", "")?;
+        dom::set_data(&tr, "language", &r.language);
+        dom::set_data(&tr, "tokens", &r.tokens.to_string());
+        dom::set_data(&tr, "words", &r.words.to_string());
+        dom::set_data(&tr, "chars", &r.chars.to_string());
+        for cell in [r.language.clone(), r.texts.to_string(), r.tokens.to_string(), ratio(r.tokens_per_word), ratio(r.tokens_per_syllable), ratio(r.tokens_per_char)] {
+            dom::append(&tr, &dom::element("td", "", &cell)?)?;
+        }
+        dom::append(&body, &tr)?;
+    }
+    Ok(())
+}
+
+/// The counts of the two runs' verdicts, and the items they disagree on.
+fn draw_comparison(run: &Run, comparison: Option<&(String, Run)>) -> Result<(), String> {
+    let body = dom::by_id("compare-rows")?;
+    dom::clear(&body);
+    let summary = dom::by_id("compare-summary")?;
+    let Some((name, other)) = comparison else { return Ok(()) };
+    let c = run.compare(other);
+    for (key, n) in [("both-right", c.both_right), ("both-wrong", c.both_wrong), ("only-a", c.only_a), ("only-b", c.only_b)] {
+        dom::set_data(&summary, key, &n.to_string());
+    }
+    summary.set_text_content(Some(&format!(
+        "Against {name} (B), on {} items both answered: both right {} · both wrong {} · right only here (A) {} · right only in B {}{}.",
+        c.both_right + c.both_wrong + c.only_a + c.only_b,
+        c.both_right,
+        c.both_wrong,
+        c.only_a,
+        c.only_b,
+        if c.unmatched_a + c.unmatched_b > 0 { format!(" · {} items only here, {} only in B", c.unmatched_a, c.unmatched_b) } else { String::new() }
+    )));
+    let verdict = |right: bool| if right { "✓ right" } else { "✗ wrong" };
+    for d in &c.differences {
+        let tr = dom::element("tr", "", "")?;
+        dom::set_data(&tr, "item-id", &d.id);
+        dom::set_data(&tr, "a", if d.a { "true" } else { "false" });
+        dom::set_data(&tr, "b", if d.b { "true" } else { "false" });
+        let item = run.items.get(d.index);
+        dom::append(&tr, &dom::element("td", "num", &(d.index + 1).to_string())?)?;
+        dom::append(&tr, &dom::element("td", "", &d.id)?)?;
+        let question = dom::element("td", "question", item.map_or("", |i| i.question.as_str()))?;
+        if let Some(language) = item.map(|i| i.language.as_str()).filter(|l| !l.is_empty()) {
+            let _ = question.set_attribute("lang", language);
+        }
+        dom::append(&tr, &question)?;
+        dom::append(&tr, &dom::element("td", if d.a { "result correct" } else { "result wrong" }, verdict(d.a))?)?;
+        dom::append(&tr, &dom::element("td", if d.b { "result correct" } else { "result wrong" }, verdict(d.b))?)?;
+        dom::append(&body, &tr)?;
+    }
+    Ok(())
+}
+
+/// A saved run (samples JSONL) to compare the current run with.
+async fn open_comparison(app: &Shared) {
+    let Some(file) = dom::files("compare-file").into_iter().next() else { return };
+    let result = async {
+        let text = JsFuture::from(file.text()).await.map_err(|_| format!("{}: cannot be read", file.name()))?;
+        Run::from_samples_jsonl(&file.name(), &text.as_string().unwrap_or_default()).map_err(|e| e.to_string())
+    }
+    .await;
+    match result {
+        Ok(run) => {
+            clear_error();
+            app.borrow_mut().comparison = Some((file.name(), run));
+            update_summary(app);
+        }
+        Err(e) => show_error(&e),
+    }
 }
 
 fn draw_analysis(run: &Run) -> Result<(), String> {
@@ -1047,6 +1348,7 @@ async fn import(app: &Shared) {
                 let mut a = app.borrow_mut();
                 a.phase = Phase::Done;
                 a.run = Some(run);
+                a.run_prepared = false;
             }
             dom::set_hidden("inspector", true);
             set_status(&format!("Showing the saved run {name}."));

@@ -38,6 +38,9 @@ pub enum ToWorker {
     ScoreItem { index: usize },
     /// The prompt of item `index` cut into the model's tokens; answered by `Tokens`.
     Tokenize { index: usize },
+    /// Count the loaded model's tokens in every document's question and options; answered by
+    /// `Fertility`.
+    Fertility,
     /// Score `choices` after `context` with the loaded model (lm-evaluation-harness's rule).
     Score { context: String, choices: Vec<String> },
 }
@@ -53,11 +56,23 @@ pub enum FromWorker {
     /// came from Cache Storage instead of the network.
     Download { loaded: u64, total: Option<u64>, from_cache: bool },
     Scores { backend: String, choices: Vec<ContinuationScore> },
-    TaskReady { ticket: u32, task: String, fingerprint: String, items: Vec<ItemView>, notes: Vec<String> },
+    /// `documents`: how many the task has before the filters and the sample; `facets`: the
+    /// metadata fields a run can be filtered by, over all of them.
+    TaskReady {
+        ticket: u32,
+        task: String,
+        fingerprint: String,
+        items: Vec<ItemView>,
+        notes: Vec<String>,
+        documents: usize,
+        facets: Vec<Facet>,
+    },
     ItemScored { row: ItemRow },
     /// The prompt of an item cut at token boundaries (see the worker's `tokenize`).
     Tokens { index: usize, pieces: Vec<String>, count: usize },
-    /// A request failed; `stage` says which kind (`model`, `task`, `item`, `selftest`, `request`).
+    /// Tokenizer fertility of the prepared task's texts under the loaded model, by language.
+    Fertility { rows: Vec<FertilityRow> },
+    /// A request failed; `stage` says which kind (`model`, `task`, `item`, `analysis`, `selftest`, `request`).
     /// `ticket`: the `PrepareTask` request's, for errors in preparing a task.
     Error { stage: String, message: String, ticket: Option<u32> },
 }
@@ -78,6 +93,36 @@ pub struct RunSettings {
     /// The choice order (`eval::ChoiceOrder`: `given`, `shuffle:N`, `gold-first`, `gold-last`,
     /// `rotations`); each variant of a document is one item of the run.
     pub order: String,
+    /// Only the documents whose metadata `field` has `value`, for every entry (`run::select_docs`).
+    /// Left out of the JSON when empty, so the checkpoint keys of unfiltered runs stay as they were.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub filters: BTreeMap<String, String>,
+    /// A random sample of this many of the filtered documents, drawn with `seed`, in document order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample: Option<usize>,
+}
+
+/// A metadata field of a task's documents with its values and how many documents have each
+/// (before any filter), for the filter selects.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Facet {
+    pub field: String,
+    pub values: Vec<(String, usize)>,
+}
+
+/// One language's tokenizer fertility (`scoring::fertility`): tokens without the BOS token, words
+/// as Python's `str.split()`, syllables split further on the Tibetan tsheg, characters as code points.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FertilityRow {
+    pub language: String,
+    pub texts: usize,
+    pub tokens: usize,
+    pub words: usize,
+    pub syllables: usize,
+    pub chars: usize,
+    pub tokens_per_word: Option<f64>,
+    pub tokens_per_syllable: Option<f64>,
+    pub tokens_per_char: Option<f64>,
 }
 
 /// One item of a prepared task as the page shows it.

@@ -9,16 +9,69 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-use super::protocol::{ItemRow, ItemView, RunSettings};
+use super::protocol::{Facet, FertilityRow, ItemRow, ItemView, RunSettings};
+use crate::pyrandom::PyRandom;
 use crate::error::{Error, Result};
 use crate::scoring::aggregate::{breakdown_by_metadata, wilson_interval, Summary};
 use crate::scoring::bias::{position_bias, PositionStats};
+use crate::scoring::fertility::fertility_by_language;
 use crate::scoring::outputs::{hash_string, MetricResult, ResultsFile, TaskResult};
 use crate::scoring::pyjson::PyJson;
 
-/// A metadata field is broken down only when it has between 2 and this many values (an `id`
-/// field, one value per item, is not a breakdown).
+/// A metadata field is broken down, or offered as a filter, only when it has between 2 and this
+/// many values (an `id` field, one value per item, is neither).
 const MAX_BREAKDOWN_VALUES: usize = 24;
+
+/// A document's short fields as metadata (strings up to 40 characters, numbers, booleans), except
+/// its `question`, `answer` and `id`: what breakdowns, filters and the page's items use.
+pub fn doc_metadata(doc: &Json) -> BTreeMap<String, String> {
+    let mut metadata = BTreeMap::new();
+    if let Json::Object(fields) = doc {
+        for (key, value) in fields {
+            let value = match value {
+                Json::String(s) if s.chars().count() <= 40 => s.clone(),
+                Json::Number(n) => n.to_string(),
+                Json::Bool(b) => b.to_string(),
+                _ => continue,
+            };
+            if !matches!(key.as_str(), "question" | "answer" | "id") {
+                metadata.insert(key.clone(), value);
+            }
+        }
+    }
+    metadata
+}
+
+/// The metadata fields of `docs` with 2 to 24 values, each value with its number of documents.
+pub fn facets(docs: &[Json]) -> Vec<Facet> {
+    let mut by_field: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for doc in docs {
+        for (field, value) in doc_metadata(doc) {
+            *by_field.entry(field).or_default().entry(value).or_default() += 1;
+        }
+    }
+    by_field
+        .into_iter()
+        .filter(|(_, values)| (2..=MAX_BREAKDOWN_VALUES).contains(&values.len()))
+        .map(|(field, values)| Facet { field, values: values.into_iter().collect() })
+        .collect()
+}
+
+/// The documents a run scores: those whose metadata matches every filter, then, with `sample`, a
+/// seeded random sample of them (Python's `random.Random(seed).sample(range(n), k)`, put back in
+/// document order). The run's `limit` applies after this.
+pub fn select_docs(docs: Vec<Json>, settings: &RunSettings) -> Vec<Json> {
+    let matches = |doc: &Json| {
+        let metadata = doc_metadata(doc);
+        settings.filters.iter().all(|(field, value)| metadata.get(field) == Some(value))
+    };
+    let kept: Vec<Json> = docs.into_iter().filter(|d| matches(d)).collect();
+    let Some(k) = settings.sample else { return kept };
+    let mut picked = PyRandom::new(settings.seed).sample(kept.len(), k.min(kept.len()));
+    picked.sort_unstable();
+    let mut kept: Vec<Option<Json>> = kept.into_iter().map(Some).collect();
+    picked.into_iter().filter_map(|i| kept[i].take()).collect()
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Run {
@@ -88,6 +141,16 @@ impl Run {
         }
         self.rows.insert(row.index, row);
         true
+    }
+
+    /// Which documents the run is of, in words ("language = dz · a sample of 20 (seed 1234)"); empty
+    /// when it is all of them.
+    pub fn selection(&self) -> String {
+        let mut parts: Vec<String> = self.settings.filters.iter().map(|(f, v)| format!("{f} = {v}")).collect();
+        if let Some(k) = self.settings.sample {
+            parts.push(format!("a sample of {k} (seed {})", self.settings.seed));
+        }
+        parts.join(" · ")
     }
 
     /// The first item without a row.
@@ -296,6 +359,258 @@ impl Run {
     }
 }
 
+/// What a drop of files onto the setup section is: at most one model and any number of task files
+/// (data and YAML), by extension. Indices are into the dropped list.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DroppedFiles {
+    pub model: Option<usize>,
+    pub task: Vec<usize>,
+    /// Names of files that are neither, left out (said in the status line).
+    pub ignored: Vec<String>,
+}
+
+/// The task files the benchmark input accepts (`accept` of `#task-files` in index.html).
+const TASK_EXTENSIONS: [&str; 6] = ["csv", "json", "jsonl", "parquet", "yaml", "yml"];
+
+/// Sorts dropped files by name: a `.gguf` is the model, data and YAML files are the task. More than
+/// one model, or nothing usable, is an error that names the files.
+pub fn sort_dropped(names: &[String]) -> std::result::Result<DroppedFiles, String> {
+    let mut dropped = DroppedFiles::default();
+    let mut models = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let extension = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+        if extension == "gguf" {
+            models.push(i);
+        } else if TASK_EXTENSIONS.contains(&extension.as_str()) {
+            dropped.task.push(i);
+        } else {
+            dropped.ignored.push(name.clone());
+        }
+    }
+    if models.len() > 1 {
+        let names: Vec<&str> = models.iter().map(|&i| names[i].as_str()).collect();
+        return Err(format!("drop one model file at a time, not {}", names.join(", ")));
+    }
+    dropped.model = models.first().copied();
+    if dropped.model.is_none() && dropped.task.is_empty() {
+        return Err(format!(
+            "nothing to use in {}: a model is a .gguf file, a benchmark a .{} file",
+            if names.is_empty() { "the drop".to_string() } else { names.join(", ") },
+            TASK_EXTENSIONS.join(", .")
+        ));
+    }
+    Ok(dropped)
+}
+
+/// Items that ask the same question in several languages: those sharing a `group` value, or joined
+/// by a `parallel` link (the other item's id, as DZEN's English and Dzongkha items are). A group
+/// with a single language is no comparison and is left out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParallelTable {
+    /// Every language of the groups, in order.
+    pub languages: Vec<String>,
+    pub groups: Vec<ParallelGroup>,
+    /// One per language, in `languages`' order.
+    pub accuracy: Vec<LanguageAccuracy>,
+    /// How many groups have every item answered in every language of the table.
+    pub complete: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParallelGroup {
+    pub key: String,
+    /// One per language: `None` where the group has no item in that language.
+    pub cells: Vec<Option<ParallelCell>>,
+}
+
+/// A group's items in one language (several with choice-order variants).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParallelCell {
+    pub items: Vec<usize>,
+    pub answered: usize,
+    pub correct: usize,
+}
+
+impl ParallelCell {
+    pub fn is_complete(&self) -> bool {
+        self.answered == self.items.len()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct LanguageAccuracy {
+    pub language: String,
+    /// Over every answered grouped item in this language.
+    pub answered: usize,
+    pub accuracy: Option<f64>,
+    /// Over the complete groups only: the same questions in every language.
+    pub common_answered: usize,
+    pub common_accuracy: Option<f64>,
+}
+
+/// Which group an item belongs to: `group:<value>`, else `parallel:<the smaller of its id and its
+/// link>` (so both ends of a link agree), else none.
+pub fn parallel_key(item: &ItemView) -> Option<String> {
+    if let Some(group) = item.metadata.get("group") {
+        return Some(format!("group:{group}"));
+    }
+    let other = item.metadata.get("parallel")?;
+    // A choice-order variant's id is `<id>#<variant>`; the link names the document.
+    let own = match item.metadata.get("order") {
+        Some(_) => item.id.rsplit_once('#').map_or(item.id.as_str(), |(id, _)| id),
+        None => item.id.as_str(),
+    };
+    Some(format!("parallel:{}", own.min(other.as_str())))
+}
+
+fn ratio(correct: usize, n: usize) -> Option<f64> {
+    (n > 0).then(|| correct as f64 / n as f64)
+}
+
+/// Comparisons between runs and within one.
+impl Run {
+    /// The same questions across languages (see [`ParallelTable`]).
+    pub fn parallel_table(&self) -> ParallelTable {
+        let language = |item: &ItemView| if item.language.is_empty() { "und".to_string() } else { item.language.clone() };
+        let mut by_group: BTreeMap<String, BTreeMap<String, Vec<usize>>> = BTreeMap::new();
+        for item in &self.items {
+            if let Some(key) = parallel_key(item) {
+                by_group.entry(key).or_default().entry(language(item)).or_default().push(item.index);
+            }
+        }
+        by_group.retain(|_, by_language| by_language.len() >= 2);
+        let languages: Vec<String> = by_group.values().flat_map(|l| l.keys().cloned()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        let groups: Vec<ParallelGroup> = by_group
+            .into_iter()
+            .map(|(key, by_language)| ParallelGroup {
+                key,
+                cells: languages
+                    .iter()
+                    .map(|l| {
+                        by_language.get(l).map(|items| ParallelCell {
+                            answered: items.iter().filter(|i| self.rows.contains_key(i)).count(),
+                            correct: items.iter().filter(|i| self.rows.get(i).is_some_and(|r| r.correct)).count(),
+                            items: items.clone(),
+                        })
+                    })
+                    .collect(),
+            })
+            .collect();
+        let is_complete = |g: &ParallelGroup| g.cells.iter().all(|c| c.as_ref().is_some_and(ParallelCell::is_complete));
+        let accuracy = languages
+            .iter()
+            .enumerate()
+            .map(|(l, language)| {
+                let cells = || groups.iter().filter_map(|g| g.cells[l].as_ref().map(|c| (g, c)));
+                let (answered, correct) = cells().fold((0, 0), |(n, k), (_, c)| (n + c.answered, k + c.correct));
+                let (common_answered, common_correct) =
+                    cells().filter(|(g, _)| is_complete(g)).fold((0, 0), |(n, k), (_, c)| (n + c.answered, k + c.correct));
+                LanguageAccuracy {
+                    language: language.clone(),
+                    answered,
+                    accuracy: ratio(correct, answered),
+                    common_answered,
+                    common_accuracy: ratio(common_correct, common_answered),
+                }
+            })
+            .collect();
+        let complete = groups.iter().filter(|g| is_complete(g)).count();
+        ParallelTable { languages, groups, accuracy, complete }
+    }
+
+    /// Item by item against another run of the same items (matched by id; see [`Comparison`]).
+    pub fn compare(&self, other: &Run) -> Comparison {
+        let verdicts = |run: &Run| -> BTreeMap<String, bool> {
+            let mut out = BTreeMap::new();
+            for row in run.rows.values() {
+                out.entry(run.items[row.index].id.clone()).or_insert(row.correct);
+            }
+            out
+        };
+        let (a, b) = (verdicts(self), verdicts(other));
+        let mut c = Comparison::default();
+        let mut seen = std::collections::BTreeSet::new();
+        for row in self.rows.values() {
+            let item = &self.items[row.index];
+            let Some(&in_b) = b.get(&item.id) else { continue };
+            if !seen.insert(item.id.as_str()) {
+                continue;
+            }
+            match (row.correct, in_b) {
+                (true, true) => c.both_right += 1,
+                (false, false) => c.both_wrong += 1,
+                (true, false) => c.only_a += 1,
+                (false, true) => c.only_b += 1,
+            }
+            if row.correct != in_b {
+                c.differences.push(ItemDiff { index: row.index, id: item.id.clone(), a: row.correct, b: in_b });
+            }
+        }
+        c.unmatched_a = a.keys().filter(|id| !b.contains_key(*id)).count();
+        c.unmatched_b = b.keys().filter(|id| !a.contains_key(*id)).count();
+        c
+    }
+}
+
+/// Two runs' verdicts on the items both answered, matched by item id (the first row of an id).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Comparison {
+    pub both_right: usize,
+    pub both_wrong: usize,
+    /// Right in this run (A) only, and in the other (B) only.
+    pub only_a: usize,
+    pub only_b: usize,
+    /// Answered items whose id the other run lacks.
+    pub unmatched_a: usize,
+    pub unmatched_b: usize,
+    /// The items the runs disagree on, in run A's order.
+    pub differences: Vec<ItemDiff>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemDiff {
+    /// The item's index in run A.
+    pub index: usize,
+    pub id: String,
+    pub a: bool,
+    pub b: bool,
+}
+
+/// Tokens per word, per syllable and per character of one language's texts (`scoring::fertility`).
+pub fn fertility_rows(samples: &[(String, String, usize)]) -> Vec<FertilityRow> {
+    fertility_by_language(samples)
+        .into_iter()
+        .map(|(language, f)| FertilityRow {
+            language,
+            texts: f.texts,
+            tokens: f.tokens,
+            words: f.words,
+            syllables: f.syllables,
+            chars: f.chars,
+            tokens_per_word: f.tokens_per_word,
+            tokens_per_syllable: f.tokens_per_syllable,
+            tokens_per_char: f.tokens_per_char,
+        })
+        .collect()
+}
+
+/// The texts whose tokens fertility counts: each document's question and each of its options, once
+/// per document (choice-order variants repeat a document), by the document's language.
+pub fn fertility_texts(items: &[(u64, &ItemView)]) -> Vec<(String, String)> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut texts = Vec::new();
+    for (doc_id, item) in items {
+        if !seen.insert(*doc_id) {
+            continue;
+        }
+        let language = if item.language.is_empty() { "und" } else { item.language.as_str() };
+        for text in std::iter::once(&item.question).chain(&item.choices) {
+            texts.push((text.clone(), language.to_string()));
+        }
+    }
+    texts
+}
+
 fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
@@ -364,7 +679,12 @@ mod tests {
         assert_ne!(k, run_key("m2", "f", &s));
         assert_ne!(k, run_key("m", "f2", &s));
         assert_ne!(k, run_key("m", "f", &RunSettings { limit: Some(3), ..s.clone() }));
-        assert_ne!(k, run_key("m", "f", &RunSettings { order: "rotations".into(), ..s }));
+        assert_ne!(k, run_key("m", "f", &RunSettings { order: "rotations".into(), ..s.clone() }));
+        assert_ne!(k, run_key("m", "f", &RunSettings { sample: Some(5), ..s.clone() }));
+        let filtered = RunSettings { filters: [("language".to_string(), "dz".to_string())].into(), ..s.clone() };
+        assert_ne!(k, run_key("m", "f", &filtered));
+        // Unfiltered settings serialise as before the filters existed, so their checkpoints are found.
+        assert_eq!(serde_json::to_string(&s).unwrap(), r#"{"limit":null,"shots":null,"seed":0,"order":""}"#);
     }
 
     #[test]
@@ -406,6 +726,137 @@ mod tests {
         let bad = Run::from_samples_jsonl("x.jsonl", "{\"doc_id\": 0}\n").unwrap_err().to_string();
         assert!(bad.contains("x.jsonl: line 1"), "{bad}");
         assert!(Run::from_samples_jsonl("x.jsonl", "not json").is_err());
+    }
+
+    #[test]
+    fn dropped_files_sort_into_a_model_and_task_files() {
+        let names = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let d = sort_dropped(&names(&["task.YAML", "Qwen3-0.6B-Q8_0.gguf", "data.jsonl", "notes.txt"])).unwrap();
+        assert_eq!(d, DroppedFiles { model: Some(1), task: vec![0, 2], ignored: vec!["notes.txt".into()] });
+        let d = sort_dropped(&names(&["m.GGUF"])).unwrap();
+        assert_eq!((d.model, d.task.len()), (Some(0), 0));
+        let e = sort_dropped(&names(&["a.gguf", "b.gguf"])).unwrap_err();
+        assert!(e.contains("a.gguf, b.gguf"), "{e}");
+        let e = sort_dropped(&names(&["photo.png", "gguf"])).unwrap_err();
+        assert!(e.contains("photo.png") && e.contains(".parquet"), "{e}");
+    }
+
+    fn doc(id: usize, language: &str, subject: &str) -> Json {
+        serde_json::json!({ "id": format!("d{id}"), "language": language, "subject": subject, "grade": 7, "question": "q", "answer": 0 })
+    }
+
+    #[test]
+    fn facets_list_the_fields_with_a_handful_of_values() {
+        let docs = vec![doc(0, "en", "math"), doc(1, "dz", "math"), doc(2, "dz", "science")];
+        let f = facets(&docs);
+        let fields: Vec<&str> = f.iter().map(|f| f.field.as_str()).collect();
+        // `grade` has one value and `id` is not metadata; `question` and `answer` are left out too.
+        assert_eq!(fields, ["language", "subject"]);
+        assert_eq!(f[0].values, vec![("dz".to_string(), 2), ("en".to_string(), 1)]);
+    }
+
+    #[test]
+    fn documents_are_filtered_then_sampled_with_the_seed_in_document_order() {
+        let docs: Vec<Json> = (0..40).map(|i| doc(i, if i % 4 == 0 { "dz" } else { "en" }, if i % 3 == 0 { "math" } else { "art" })).collect();
+        let ids = |docs: &[Json]| docs.iter().map(|d| d["id"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+        let mut settings = RunSettings { seed: 1234, ..Default::default() };
+        assert_eq!(select_docs(docs.clone(), &settings).len(), 40);
+
+        settings.filters.insert("language".into(), "dz".into());
+        assert_eq!(ids(&select_docs(docs.clone(), &settings)), ["d0", "d4", "d8", "d12", "d16", "d20", "d24", "d28", "d32", "d36"]);
+        settings.filters.insert("subject".into(), "math".into());
+        assert_eq!(ids(&select_docs(docs.clone(), &settings)), ["d0", "d12", "d24", "d36"]);
+        settings.filters.insert("grade".into(), "8".into());
+        assert!(select_docs(docs.clone(), &settings).is_empty(), "no document has grade 8");
+
+        settings.filters.clear();
+        settings.sample = Some(5);
+        let sample = select_docs(docs.clone(), &settings);
+        // random.Random(1234).sample(range(40), 5), sorted.
+        let mut expected = PyRandom::new(1234).sample(40, 5);
+        expected.sort_unstable();
+        assert_eq!(ids(&sample), expected.iter().map(|i| format!("d{i}")).collect::<Vec<_>>());
+        assert_eq!(ids(&sample), ids(&select_docs(docs.clone(), &settings)), "the same seed, the same sample");
+        assert_ne!(ids(&sample), ids(&select_docs(docs.clone(), &RunSettings { seed: 1, ..settings.clone() })));
+        settings.sample = Some(400);
+        assert_eq!(select_docs(docs, &settings).len(), 40, "a sample larger than the documents is all of them");
+    }
+
+    fn grouped(index: usize, id: &str, language: &str, link: (&str, &str)) -> ItemView {
+        let mut item = item(index, language, 0);
+        item.id = id.into();
+        item.metadata.insert(link.0.into(), link.1.into());
+        item
+    }
+
+    #[test]
+    fn the_parallel_table_compares_languages_on_the_groups_answered_in_all() {
+        let items = vec![
+            grouped(0, "a-en", "en", ("group", "a")),
+            grouped(1, "a-dz", "dz", ("group", "a")),
+            grouped(2, "b-en", "en", ("group", "b")),
+            grouped(3, "b-dz", "dz", ("group", "b")),
+            // DZEN's way: each item names the other.
+            grouped(4, "dzen/1/en", "en", ("parallel", "dzen/1/dz")),
+            grouped(5, "dzen/1/dz", "dz", ("parallel", "dzen/1/en")),
+            // One language only: no comparison.
+            grouped(6, "c-en", "en", ("group", "c")),
+            item(7, "en", 0),
+        ];
+        let mut run = Run::new("m", "t", "f", RunSettings::default(), items);
+        run.record(row(0, [-1.0, -2.0, -3.0], 0)); // a-en right
+        run.record(row(1, [-3.0, -1.0, -2.0], 0)); // a-dz wrong
+        run.record(row(2, [-1.0, -2.0, -3.0], 0)); // b-en right
+        run.record(row(4, [-3.0, -1.0, -2.0], 0)); // dzen en wrong
+        run.record(row(5, [-1.0, -2.0, -3.0], 0)); // dzen dz right
+        run.record(row(6, [-1.0, -2.0, -3.0], 0));
+        let t = run.parallel_table();
+        assert_eq!(t.languages, ["dz", "en"]);
+        let keys: Vec<&str> = t.groups.iter().map(|g| g.key.as_str()).collect();
+        assert_eq!(keys, ["group:a", "group:b", "parallel:dzen/1/dz"]);
+        let cell = |g: usize, l: usize| t.groups[g].cells[l].clone().map(|c| (c.answered, c.correct));
+        assert_eq!((cell(0, 0), cell(0, 1)), (Some((1, 0)), Some((1, 1))));
+        assert_eq!(cell(1, 0), Some((0, 0)), "b-dz is not answered yet");
+        // Group b is incomplete: the common accuracy is over groups a and dzen/1.
+        assert_eq!(t.complete, 2);
+        let (dz, en) = (&t.accuracy[0], &t.accuracy[1]);
+        assert_eq!((dz.answered, dz.accuracy, dz.common_answered, dz.common_accuracy), (2, Some(0.5), 2, Some(0.5)));
+        assert_eq!((en.answered, en.accuracy, en.common_answered, en.common_accuracy), (3, Some(2.0 / 3.0), 2, Some(0.5)));
+    }
+
+    #[test]
+    fn two_runs_compare_item_by_item_by_id() {
+        let items = || (0..5).map(|i| item(i, "en", 0)).collect::<Vec<_>>();
+        let mut a = Run::new("m", "t", "f", RunSettings::default(), items());
+        let mut b = Run::new("m2", "t", "f", RunSettings::default(), items());
+        let (right, wrong) = ([-1.0, -2.0, -3.0], [-3.0, -1.0, -2.0]);
+        for (i, (x, y)) in [(right, right), (wrong, wrong), (right, wrong), (wrong, right), (right, right)].into_iter().enumerate() {
+            a.record(row(i, x, 0));
+            if i < 4 {
+                b.record(row(i, y, 0));
+            }
+        }
+        b.items[3].id = "q3".into();
+        let c = a.compare(&b);
+        assert_eq!((c.both_right, c.both_wrong, c.only_a, c.only_b), (1, 1, 1, 1));
+        assert_eq!((c.unmatched_a, c.unmatched_b), (1, 0), "q4 is answered in A only");
+        let diffs: Vec<(&str, bool, bool)> = c.differences.iter().map(|d| (d.id.as_str(), d.a, d.b)).collect();
+        assert_eq!(diffs, [("q2", true, false), ("q3", false, true)]);
+        let back = b.compare(&a);
+        assert_eq!((back.only_a, back.only_b, back.unmatched_b), (1, 1, 1));
+    }
+
+    #[test]
+    fn fertility_counts_each_document_once_by_language() {
+        let (en, dz) = (item(0, "en", 0), item(1, "dz", 0));
+        let texts = fertility_texts(&[(0, &en), (0, &en), (1, &dz)]);
+        assert_eq!(texts.len(), 8, "question and three options of two documents");
+        assert_eq!(texts[4], ("question 1".to_string(), "dz".to_string()));
+        let samples: Vec<(String, String, usize)> = texts.into_iter().map(|(t, l)| { let n = t.len(); (t, l, n) }).collect();
+        let rows = fertility_rows(&samples);
+        assert_eq!(rows.iter().map(|r| r.language.as_str()).collect::<Vec<_>>(), ["dz", "en"]);
+        // One token per byte: "question 1" + "a" + "b" + "c" is 13 tokens, 5 words, 13 characters.
+        assert_eq!((rows[1].tokens, rows[1].words, rows[1].chars, rows[1].tokens_per_word), (13, 5, 13, Some(13.0 / 5.0)));
     }
 
     #[test]

@@ -19,6 +19,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 use serde_json::Value as Json;
 
 use super::protocol::{FromWorker, ItemRow, ItemView, RunSettings, ToWorker};
+use super::run;
 use crate::backend::{BackendKind, BackendPreference, ComputeDevice};
 use crate::engine::{self, LanguageModel};
 use crate::eval::{self, RunOptions};
@@ -40,6 +41,8 @@ struct Prepared {
     jobs: Vec<eval::Job>,
     metrics: Vec<&'static str>,
     options: eval::ScoreOptions,
+    /// Each document's question and options with its language, for `Fertility`.
+    texts: Vec<(String, String)>,
 }
 
 pub fn start() {
@@ -82,6 +85,7 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, state: &Rc<RefCe
         ToWorker::LoadModel { .. } | ToWorker::LoadModelFile { .. } => "model",
         ToWorker::PrepareTask { .. } => "task",
         ToWorker::ScoreItem { .. } | ToWorker::Score { .. } | ToWorker::Tokenize { .. } => "item",
+        ToWorker::Fertility => "analysis",
     };
     let outcome = match request {
         ToWorker::SelfTest { backend } => match ensure_device(state, backend).await {
@@ -109,6 +113,7 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, state: &Rc<RefCe
         ToWorker::PrepareTask { ticket, files, settings } => prepare_task(state, ticket, &files, &settings),
         ToWorker::ScoreItem { index } => score_item(state, index).await,
         ToWorker::Tokenize { index } => tokenize(state, index),
+        ToWorker::Fertility => fertility(state),
         ToWorker::Score { context, choices } => score(state, &context, &choices).await,
     };
     post(&outcome.unwrap_or_else(|message| FromWorker::Error { stage: stage.into(), message, ticket }));
@@ -136,7 +141,15 @@ fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, sett
     let task = files.prepare(&LoadOptions::default()).map_err(|e| e.to_string())?;
     let order = settings.order.parse::<eval::ChoiceOrder>().map_err(|e| e.to_string())?;
     let options = RunOptions { limit: settings.limit, shots: settings.shots, seed: settings.seed, order };
-    let jobs = eval::plan(&task.spec, task.docs, task.pool, &options).map_err(|e| e.to_string())?;
+    // Filters and the sample pick documents before they are numbered, rendered and ordered.
+    let documents = task.docs.len();
+    let facets = run::facets(&task.docs);
+    let docs = run::select_docs(task.docs, settings);
+    if docs.is_empty() && documents > 0 {
+        let filters: Vec<String> = settings.filters.iter().map(|(f, v)| format!("{f} = {v}")).collect();
+        return Err(format!("{}: no document has {}", task.spec.task, filters.join(" and ")));
+    }
+    let jobs = eval::plan(&task.spec, docs, task.pool, &options).map_err(|e| e.to_string())?;
     let mut items = Vec::with_capacity(jobs.len());
     for (index, job) in jobs.iter().enumerate() {
         let gold = job.rendered.gold().ok_or_else(|| format!("document {}: the target does not name one of the choices", job.doc_id))?;
@@ -150,27 +163,15 @@ fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, sett
     let metrics = eval::mc_metric_names(&task.spec);
     let fingerprint = crate::scoring::outputs::hash_string(&serde_json::to_string(&items).unwrap_or_default());
     let options = eval::ScoreOptions::for_task(&task.spec);
-    state.borrow_mut().task = Some(Rc::new(Prepared { jobs, metrics, options }));
-    Ok(FromWorker::TaskReady { ticket, task: task.spec.task.clone(), fingerprint, items, notes: task.notes })
+    let texts = run::fertility_texts(&jobs.iter().map(|j| j.doc_id).zip(&items).collect::<Vec<_>>());
+    state.borrow_mut().task = Some(Rc::new(Prepared { jobs, metrics, options, texts }));
+    Ok(FromWorker::TaskReady { ticket, task: task.spec.task.clone(), fingerprint, items, notes: task.notes, documents, facets })
 }
 
 /// What the page shows of an item: the question in its own words, its choices, its metadata.
 fn item_view(index: usize, doc: &Json, rendered: &Rendered, gold: usize) -> ItemView {
     let text = |key: &str| doc.get(key).and_then(Json::as_str).map(str::to_string);
-    let mut metadata = std::collections::BTreeMap::new();
-    if let Json::Object(fields) = doc {
-        for (key, value) in fields {
-            let value = match value {
-                Json::String(s) if s.chars().count() <= 40 => s.clone(),
-                Json::Number(n) => n.to_string(),
-                Json::Bool(b) => b.to_string(),
-                _ => continue,
-            };
-            if !matches!(key.as_str(), "question" | "answer" | "id") {
-                metadata.insert(key.clone(), value);
-            }
-        }
-    }
+    let metadata = run::doc_metadata(doc);
     ItemView {
         index,
         id: text("id").unwrap_or_else(|| index.to_string()),
@@ -233,6 +234,18 @@ fn tokenize(state: &Rc<RefCell<State>>, index: usize) -> Result<FromWorker, Stri
         pieces.push(String::from_utf8_lossy(&pending).into_owned());
     }
     Ok(FromWorker::Tokens { index, pieces, count: ids.len() })
+}
+
+/// Tokens per word and per character by language: each document's question and options cut by
+/// the model's tokenizer, without the BOS token (a prompt's fixed cost, not the language's).
+fn fertility(state: &Rc<RefCell<State>>) -> Result<FromWorker, String> {
+    let (model, task) = handles(state)?;
+    let samples: Vec<(String, String, usize)> = task
+        .texts
+        .iter()
+        .map(|(text, language)| (text.clone(), language.clone(), model.tokenizer.encode(text, false, false).len()))
+        .collect();
+    Ok(FromWorker::Fertility { rows: run::fertility_rows(&samples) })
 }
 
 async fn score(state: &Rc<RefCell<State>>, context: &str, choices: &[String]) -> Result<FromWorker, String> {

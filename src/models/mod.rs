@@ -44,6 +44,10 @@ impl Model {
     pub async fn from_gguf<S: ByteSource>(source: S, compute: &ComputeDevice) -> Result<(Model, ModelConfig)> {
         let file = GgufFile::read(&source).await?;
         let cfg = ModelConfig::from_gguf(&file)?;
+        if let Some(limits) = compute.info.limits {
+            let sizes = file.tensors.iter().map(|t| (t.name.as_str(), t.n_elements() * 4));
+            limits.check_tensors(sizes).map_err(|why| Error::new(format!("{}: {why}", file.name)))?;
+        }
         let keep_quantized = compute.info.backend == BackendKind::Cpu;
         let w = WeightFile::Gguf { file, source, keep_quantized };
         Ok((Self::from_weights(&w, cfg.clone(), &compute.device).await?, cfg))

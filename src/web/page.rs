@@ -1267,9 +1267,10 @@ fn select_row(app: &Shared, index: usize) {
         // Parallel versions: items of the same `group` (the demo) or `parallel` link.
         let parallel = dom::by_id("inspector-parallel")?;
         dom::clear(&parallel);
-        let group = item.metadata.get("group").or_else(|| item.metadata.get("parallel"));
-        if let Some(group) = group {
-            let others: Vec<_> = run.items.iter().filter(|o| o.index != index && o.metadata.get("group").or_else(|| o.metadata.get("parallel")) == Some(group)).collect();
+        // Items of the same `group` (the demo) or joined by DZEN-style `parallel` ids.
+        if let Some(group) = super::run::parallel_key(item) {
+            let others: Vec<_> =
+                run.items.iter().filter(|o| o.index != index && super::run::parallel_key(o).as_ref() == Some(&group)).collect();
             if !others.is_empty() {
                 dom::append(&parallel, &dom::element("h3", "", "The same question in other languages")?)?;
                 for o in others {

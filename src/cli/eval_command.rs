@@ -20,8 +20,7 @@ use crate::eval::{self, ChoiceOrder, RunOptions, ScoreOptions};
 use crate::scoring::aggregate::{CorpusMetric, Summary};
 use crate::scoring::fertility::fertility_by_language;
 use crate::scoring::loglikelihood::np_argmax;
-use crate::scoring::outputs::{MetricResult, ResultsFile, TaskResult};
-use crate::scoring::pyjson::PyJson;
+use crate::scoring::outputs::{MetricResult, ResultsFile, RunDescription};
 use crate::tasks::item::Item;
 use crate::tasks::yaml::{self, DataSource, LoadOptions, OutputType, TaskSpec};
 
@@ -85,31 +84,23 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
         OutputType::GenerateUntil => "generate_until",
         OutputType::Loglikelihood => "loglikelihood",
     };
-    let results = ResultsFile {
-        tasks: vec![TaskResult {
-            name: spec.task.clone(),
-            alias: spec.task.clone(),
-            metrics,
-            version: PyJson::Float(1.0),
-            num_fewshot: args.options.shots.or(spec.num_fewshot).unwrap_or(0) as i64,
-            n_original: data.n_original,
-            n_effective,
-            config: PyJson::dict([("task", PyJson::str(spec.task.clone())), ("output_type", PyJson::str(output_type))]),
-        }],
-        groups: Vec::new(),
-        model: "lingualens".into(),
-        model_args: format!("pretrained={},backend={}", args.model.display(), device.info.backend.name()),
-        model_name: args.model.display().to_string(),
-        config: vec![
-            ("limit".into(), args.options.limit.map(|l| PyJson::Int(l as i64)).unwrap_or(PyJson::Null)),
-            ("seed".into(), PyJson::Int(args.options.seed as i64)),
-            ("choice_order".into(), PyJson::str(args.options.order.to_string())),
-        ],
+    let model = args.model.display().to_string();
+    let order = args.options.order.to_string();
+    let results = ResultsFile::for_run(RunDescription {
+        task: &spec.task,
+        output_type,
+        metrics,
+        num_fewshot: args.options.shots.or(spec.num_fewshot).unwrap_or(0),
+        n_original: data.n_original,
+        n_effective,
+        model: &model,
+        backend: device.info.backend.name(),
+        limit: args.options.limit,
+        seed: args.options.seed,
+        choice_order: &order,
         start_unix: now - started.elapsed().as_secs_f64(),
         end_unix: now,
-        producer: format!("lingualens {}", env!("CARGO_PKG_VERSION")),
-        task_hashes: Vec::new(),
-    };
+    });
     let results_path = args.out.join(format!("results_{}.json", spec.task));
     std::fs::write(&results_path, results.to_json()).map_err(|e| io(&results_path, e))?;
     let csv_path = args.out.join(format!("items_{}.csv", spec.task));

@@ -392,7 +392,56 @@ fn higher_is_better(metrics: &[MetricResult]) -> PyJson {
     PyJson::Dict(metrics.iter().map(|m| (m.name.clone(), PyJson::Bool(m.higher_is_better))).collect())
 }
 
+/// One lingualens run of one task: what the CLI writes and the page exports as a results file.
+#[derive(Debug, Clone)]
+pub struct RunDescription<'a> {
+    pub task: &'a str,
+    /// `multiple_choice`, `generate_until` or `loglikelihood`.
+    pub output_type: &'a str,
+    pub metrics: Vec<MetricResult>,
+    pub num_fewshot: usize,
+    pub n_original: usize,
+    pub n_effective: usize,
+    /// The model file or URL as the user named it, and the backend it ran on.
+    pub model: &'a str,
+    pub backend: &'a str,
+    pub limit: Option<usize>,
+    pub seed: u64,
+    pub choice_order: &'a str,
+    pub start_unix: f64,
+    pub end_unix: f64,
+}
+
 impl ResultsFile {
+    /// The results file of one lingualens run of one task.
+    pub fn for_run(r: RunDescription) -> ResultsFile {
+        ResultsFile {
+            tasks: vec![TaskResult {
+                name: r.task.to_string(),
+                alias: r.task.to_string(),
+                metrics: r.metrics,
+                version: PyJson::Float(1.0),
+                num_fewshot: r.num_fewshot as i64,
+                n_original: r.n_original,
+                n_effective: r.n_effective,
+                config: PyJson::dict([("task", PyJson::str(r.task)), ("output_type", PyJson::str(r.output_type))]),
+            }],
+            groups: Vec::new(),
+            model: "lingualens".into(),
+            model_args: format!("pretrained={},backend={}", r.model, r.backend),
+            model_name: r.model.to_string(),
+            config: vec![
+                ("limit".into(), r.limit.map(|l| PyJson::Int(l as i64)).unwrap_or(PyJson::Null)),
+                ("seed".into(), PyJson::Int(r.seed as i64)),
+                ("choice_order".into(), PyJson::str(r.choice_order)),
+            ],
+            start_unix: r.start_unix,
+            end_unix: r.end_unix,
+            producer: format!("lingualens {}", env!("CARGO_PKG_VERSION")),
+            task_hashes: Vec::new(),
+        }
+    }
+
     /// The results as lm-eval's `EvaluationTracker.save_results_aggregated` writes them.
     pub fn to_json(&self) -> String {
         self.to_pyjson().dumps_indent(2)

@@ -15,8 +15,7 @@ use crate::error::{Error, Result};
 use crate::scoring::aggregate::{breakdown_by_metadata, wilson_interval, Summary};
 use crate::scoring::bias::{position_bias, PositionStats};
 use crate::scoring::fertility::fertility_by_language;
-use crate::scoring::outputs::{hash_string, MetricResult, ResultsFile, TaskResult};
-use crate::scoring::pyjson::PyJson;
+use crate::scoring::outputs::{hash_string, MetricResult, ResultsFile, RunDescription};
 
 /// A metadata field is broken down, or offered as a filter, only when it has between 2 and this
 /// many values (an `id` field, one value per item, is neither).
@@ -246,30 +245,21 @@ impl Run {
             })
         };
         let metrics = [metric("acc", |r| r.correct), metric("acc_norm", |r| r.correct_norm)].into_iter().flatten().collect();
-        ResultsFile {
-            tasks: vec![TaskResult {
-                name: self.task.clone(),
-                alias: self.task.clone(),
-                metrics,
-                version: PyJson::Float(1.0),
-                num_fewshot: self.settings.shots.unwrap_or(0) as i64,
-                n_original: self.items.len(),
-                n_effective: self.rows.len(),
-                config: PyJson::dict([("task", PyJson::str(self.task.clone())), ("output_type", PyJson::str("multiple_choice"))]),
-            }],
-            groups: Vec::new(),
-            model: "lingualens".into(),
-            model_args: format!("pretrained={},backend={backend}", self.model),
-            model_name: self.model.clone(),
-            config: vec![
-                ("limit".into(), self.settings.limit.map(|l| PyJson::Int(l as i64)).unwrap_or(PyJson::Null)),
-                ("seed".into(), PyJson::Int(self.settings.seed as i64)),
-            ],
+        ResultsFile::for_run(RunDescription {
+            task: &self.task,
+            output_type: "multiple_choice",
+            metrics,
+            num_fewshot: self.settings.shots.unwrap_or(0),
+            n_original: self.items.len(),
+            n_effective: self.rows.len(),
+            model: &self.model,
+            backend,
+            limit: self.settings.limit,
+            seed: self.settings.seed,
+            choice_order: &self.settings.order,
             start_unix,
             end_unix,
-            producer: format!("lingualens {}", env!("CARGO_PKG_VERSION")),
-            task_hashes: Vec::new(),
-        }
+        })
         .to_json()
     }
 

@@ -393,23 +393,7 @@ pub fn load_dzen(files: &[(&str, &[u8])]) -> DzenSet {
                 columns: &EVAL_COLUMNS,
             };
             let en_mc = build_side(&ctx, &en, gold, &mut set.anomalies);
-            let dz_mc = if dz_lost_file {
-                None
-            } else if dz_row_lost(&dz) {
-                set.anomalies.push(
-                    Anomaly::new(
-                        &f.name,
-                        Some(row),
-                        AnomalyKind::LostText,
-                        Action::SkippedItem,
-                        "the Dzongkha text has no Tibetan character and runs of `?`: it was lost in an encoding conversion",
-                    )
-                    .language("dz"),
-                );
-                None
-            } else {
-                build_side(&ctx, &dz, gold, &mut set.anomalies)
-            };
+            let dz_mc = build_dz_side(&ctx, &dz, gold, dz_lost_file, &mut set.anomalies);
             if dz_mc.is_some() && fields[0].trim() == fields[1].trim() {
                 set.anomalies.push(
                     Anomaly::new(
@@ -500,17 +484,7 @@ pub fn load_dzen(files: &[(&str, &[u8])]) -> DzenSet {
                 columns: &FEW_SHOT_COLUMNS,
             };
             let en_mc = build_side(&ctx, &en, gold, &mut set.anomalies);
-            let dz_mc = if dz_lost_file {
-                None
-            } else if dz_row_lost(&dz) {
-                set.anomalies.push(
-                    Anomaly::new(&f.name, Some(row), AnomalyKind::LostText, Action::SkippedItem, "the Dzongkha text was lost in an encoding conversion (`?` in place of Tibetan)")
-                        .language("dz"),
-                );
-                None
-            } else {
-                build_side(&ctx, &dz, gold, &mut set.anomalies)
-            };
+            let dz_mc = build_dz_side(&ctx, &dz, gold, dz_lost_file, &mut set.anomalies);
             let category = fields[FS_QUESTION_TYPE].trim();
             let category = (!category.is_empty()).then(|| category.to_string());
             if let Some(c) = &category {
@@ -686,6 +660,28 @@ fn dz_row_lost(side: &Side) -> bool {
 
 /// Builds one language's item from its cells, or reports why not. Lost options (empty, or a
 /// spreadsheet error value) are left out; a lost gold option skips the item.
+/// The Dzongkha side of a row: nothing when its file lost the Tibetan text (reported once for the
+/// file) or this row did (reported here), else built like the English side.
+fn build_dz_side(ctx: &RowCtx, dz: &Side, gold: usize, file_lost: bool, anomalies: &mut Vec<Anomaly>) -> Option<MultipleChoice> {
+    if file_lost {
+        return None;
+    }
+    if dz_row_lost(dz) {
+        anomalies.push(
+            Anomaly::new(
+                ctx.file,
+                Some(ctx.row),
+                AnomalyKind::LostText,
+                Action::SkippedItem,
+                "the Dzongkha text has no Tibetan character and runs of `?`: it was lost in an encoding conversion",
+            )
+            .language("dz"),
+        );
+        return None;
+    }
+    build_side(ctx, dz, gold, anomalies)
+}
+
 fn build_side(
     ctx: &RowCtx,
     side: &Side,

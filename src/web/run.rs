@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::scoring::aggregate::{breakdown_by_metadata, wilson_interval, Summary};
 use crate::scoring::bias::{position_bias, PositionStats};
 use crate::scoring::fertility::fertility_by_language;
+use crate::scoring::loglikelihood::np_argmax;
 use crate::scoring::outputs::{hash_string, MetricResult, ResultsFile, RunDescription};
 
 /// A metadata field is broken down, or offered as a filter, only when it has between 2 and this
@@ -297,7 +298,6 @@ impl Run {
             if gold >= n {
                 return Err(at("target is not a choice index"));
             }
-            let argmax = |xs: &[f64]| xs.iter().enumerate().fold(0, |best, (i, x)| if *x > xs[best] { i } else { best });
             let doc = &v["doc"];
             let index = run.items.len();
             let text = |k: &str| doc.get(k).and_then(Json::as_str).map(str::to_string);
@@ -306,18 +306,10 @@ impl Run {
                 _ => continuations.iter().map(|c| c.trim_start().to_string()).collect(),
             };
             let norm: Vec<f64> = lls.iter().zip(&continuations).map(|(l, c)| l / c.chars().count().max(1) as f64).collect();
-            let chosen = argmax(&lls);
-            let chosen_norm = argmax(&norm);
-            let mut metadata = BTreeMap::new();
-            if let Json::Object(fields) = doc {
-                for (k, x) in fields {
-                    if let Some(s) = x.as_str().filter(|s| s.chars().count() <= 40) {
-                        if !matches!(k.as_str(), "question" | "id") {
-                            metadata.insert(k.clone(), s.to_string());
-                        }
-                    }
-                }
-            }
+            // n ≥ 1 here (the gold index is below it).
+            let chosen = np_argmax(&lls).unwrap_or(0);
+            let chosen_norm = np_argmax(&norm).unwrap_or(0);
+            let metadata = doc_metadata(doc);
             run.items.push(ItemView {
                 index,
                 id: text("id").unwrap_or_else(|| v["doc_id"].to_string()),

@@ -71,27 +71,6 @@ pub struct AdapterLimits {
     pub max_buffer_size: u64,
 }
 
-impl AdapterLimits {
-    /// Checks, before any weight is uploaded, that every tensor (`name`, bytes on the device) fits
-    /// in one storage binding. The model code does not split tensors yet, so a larger one (Gemma 3
-    /// 1B's 262,144 × 1,152 embedding is 1.2 GB in f32) is refused here with the reason, instead of
-    /// failing in the middle of loading.
-    pub fn check_tensors<'a>(&self, tensors: impl IntoIterator<Item = (&'a str, u64)>) -> Result<(), String> {
-        const MIB: f64 = 1024.0 * 1024.0;
-        let limit = self.max_storage_buffer_binding_size.min(self.max_buffer_size);
-        match tensors.into_iter().filter(|(_, bytes)| *bytes > limit).max_by_key(|(_, bytes)| *bytes) {
-            None => Ok(()),
-            Some((name, bytes)) => Err(format!(
-                "tensor {name} needs {:.0} MiB on this GPU (weights are f32 on WebGPU for now), more than the adapter's \
-                 largest storage binding ({:.0} MiB); splitting such tensors is not implemented yet: use the CPU \
-                 backend (?backend=cpu in the page, --backend cpu on the command line) or a smaller model",
-                bytes as f64 / MIB,
-                limit as f64 / MIB
-            )),
-        }
-    }
-}
-
 /// Everything known about the device in use, sent to the page and printed by the CLI.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BackendInfo {
@@ -181,17 +160,3 @@ fn describe_wgpu(setup: &burn::tensor::wgpu::WgpuSetup) -> BackendInfo {
         fallback_reason: None,
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_tensor_larger_than_a_binding_is_refused_by_name() {
-        let limits = AdapterLimits { max_storage_buffer_binding_size: 128 << 20, max_buffer_size: 256 << 20 };
-        assert!(limits.check_tensors([("a", 1 << 20), ("b", 128 << 20)]).is_ok());
-        let why = limits.check_tensors([("a", 1 << 20), ("token_embd.weight", 262_144 * 1_152 * 4), ("c", 200 << 20)]).unwrap_err();
-        assert!(why.contains("token_embd.weight") && why.contains("1152 MiB") && why.contains("128 MiB"), "{why}");
-    }
-}
-

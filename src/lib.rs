@@ -10,6 +10,7 @@ pub mod backend;
 pub mod engine;
 pub mod eval;
 pub mod formats;
+pub mod gpu;
 pub mod models;
 pub mod pyrandom;
 pub mod quant;

@@ -9,6 +9,7 @@ use crate::error::Result;
 use crate::formats::source::ByteSource;
 use crate::models::config::ModelConfig;
 use crate::models::weights::{HostTensor, Weight, WeightFile};
+use crate::gpu::{self, GpuQMatrix};
 use crate::quant::{qmatmul, QMatrix};
 
 pub fn tensor1(t: HostTensor, device: &Device) -> Tensor<1> {
@@ -21,27 +22,61 @@ pub fn tensor2(t: HostTensor, device: &Device) -> Tensor<2> {
     Tensor::from_data(TensorData::new(t.values, shape), device)
 }
 
-/// `y = x Wᵀ + b`. A float W is kept transposed (`[in, out]`) so the forward pass is one matmul;
-/// a quantized W stays packed on the host and is multiplied by `quant::qmatmul` (CPU backend).
+/// A 2-D f32 weight `[rows, cols]` on the device, cut by rows into pieces of at most `limit`
+/// bytes each (one piece when there is no limit): a device buffer may not exceed the adapter's
+/// largest storage binding, and Gemma 3 1B's embedding is 1.2 GB in f32.
+fn row_pieces(t: HostTensor, limit: Option<u64>, device: &Device) -> Vec<Tensor<2>> {
+    let rows = t.shape[0].max(1);
+    let cols = t.values.len() / rows;
+    let rows_per_piece = match limit {
+        Some(limit) => ((limit / (cols.max(1) as u64 * 4)) as usize).clamp(1, rows),
+        None => rows,
+    };
+    if rows_per_piece == rows {
+        return vec![tensor2(t, device)];
+    }
+    t.values
+        .chunks(rows_per_piece * cols)
+        .map(|piece| Tensor::from_data(TensorData::new(piece.to_vec(), [piece.len() / cols, cols]), device))
+        .collect()
+}
+
+/// `y = x Wᵀ + b`. A float W is kept transposed (`[in, out]`, in pieces of output columns when it
+/// is larger than a binding) so the forward pass is one matmul per piece. A quantized W stays
+/// packed: on the host for the CPU backend (`quant::qmatmul`), on the device for wgpu
+/// (`gpu::GpuQMatrix`, dequantized inside the kernel).
 pub enum Linear {
-    Float { weight_t: Tensor<2>, bias: Option<Tensor<1>> },
+    Float { weight_t: Vec<Tensor<2>>, bias: Option<Tensor<1>> },
     Quantized { weight: Arc<QMatrix>, bias: Option<Tensor<1>> },
+    Gpu { weight: Arc<GpuQMatrix>, bias: Option<Tensor<1>> },
 }
 
 impl Linear {
     pub async fn load<S: ByteSource>(w: &WeightFile<S>, name: &str, cfg: &ModelConfig, device: &Device) -> Result<Linear> {
         let bias_name = format!("{name}.bias");
         let bias = if w.has(&bias_name, cfg.architecture) { Some(tensor1(w.get(&bias_name, cfg).await?, device)) } else { None };
-        Ok(match w.get_weight(&format!("{name}.weight"), cfg).await? {
-            Weight::Float(t) => Linear::Float { weight_t: tensor2(t, device).transpose(), bias },
-            Weight::Quantized(m) => Linear::Quantized { weight: Arc::new(m), bias },
+        let weight = w.get_weight(&format!("{name}.weight"), cfg).await?;
+        Linear::from_weight(weight, bias, device).map_err(|e| e.context(format!("tensor {name}.weight")))
+    }
+
+    fn from_weight(weight: Weight, bias: Option<Tensor<1>>, device: &Device) -> Result<Linear> {
+        let limit = gpu::binding_limit(device);
+        Ok(match (weight, limit) {
+            (Weight::Float(t), limit) => {
+                Linear::Float { weight_t: row_pieces(t, limit, device).into_iter().map(|w| w.transpose()).collect(), bias }
+            }
+            (Weight::Quantized(m), None) => Linear::Quantized { weight: Arc::new(m), bias },
+            (Weight::Quantized(m), Some(limit)) => Linear::Gpu { weight: Arc::new(GpuQMatrix::upload(&m, device, limit)?), bias },
         })
     }
 
     /// `[t, in]` → `[t, out]`
     pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
         let (y, bias) = match self {
-            Linear::Float { weight_t, bias } => (x.matmul(weight_t.clone()), bias),
+            Linear::Float { weight_t, bias } => match weight_t.as_slice() {
+                [w] => (x.matmul(w.clone()), bias),
+                pieces => (Tensor::cat(pieces.iter().map(|w| x.clone().matmul(w.clone())).collect(), 1), bias),
+            },
             Linear::Quantized { weight, bias } => {
                 let [t, _] = x.dims();
                 let device = x.device();
@@ -51,6 +86,7 @@ impl Linear {
                 qmatmul(&input, weight, &mut out);
                 (Tensor::from_data(TensorData::new(out, [t, weight.rows()]), &device), bias)
             }
+            Linear::Gpu { weight, bias } => (weight.matmul(x), bias),
         };
         match bias {
             Some(b) => y + b.clone().unsqueeze_dim(0),
@@ -61,25 +97,57 @@ impl Linear {
 
 /// The token embedding, which doubles as the output projection when embeddings are tied.
 pub enum Embedding {
-    Float(Tensor<2>),
-    Quantized(Arc<QMatrix>),
+    /// Row pieces of the f32 table (one piece unless the table is larger than a binding).
+    Float(Vec<Tensor<2>>),
+    /// Packed rows, looked up on the host; `gpu` holds the same matrix on a wgpu device for the
+    /// tied output projection.
+    Quantized { table: Arc<QMatrix>, gpu: Option<Arc<GpuQMatrix>> },
 }
 
 impl Embedding {
     pub async fn load<S: ByteSource>(w: &WeightFile<S>, cfg: &ModelConfig, device: &Device) -> Result<Embedding> {
+        let limit = gpu::binding_limit(device);
         Ok(match w.get_weight("token_embd.weight", cfg).await? {
-            Weight::Float(t) => Embedding::Float(tensor2(t, device)),
-            Weight::Quantized(m) => Embedding::Quantized(Arc::new(m)),
+            Weight::Float(t) => Embedding::Float(row_pieces(t, limit, device)),
+            Weight::Quantized(m) => {
+                let gpu = match limit {
+                    Some(limit) => Some(Arc::new(GpuQMatrix::upload(&m, device, limit).map_err(|e| e.context("tensor token_embd.weight"))?)),
+                    None => None,
+                };
+                Embedding::Quantized { table: Arc::new(m), gpu }
+            }
         })
     }
 
     /// `[t, hidden]` for the token ids.
     pub fn lookup(&self, tokens: &[u32], device: &Device) -> Tensor<2> {
         match self {
-            Embedding::Float(table) => table.clone().select(0, token_ids(tokens, device)),
-            Embedding::Quantized(m) => {
+            Embedding::Float(pieces) if pieces.len() == 1 => pieces[0].clone().select(0, token_ids(tokens, device)),
+            Embedding::Float(pieces) => {
+                // Gather each token's row from the piece that holds it, pieces in order, then put
+                // the rows back in token order.
+                let mut gathered = Vec::new();
+                let mut order = Vec::with_capacity(tokens.len());
+                let mut first_row = 0u32;
+                for piece in pieces {
+                    let rows = piece.dims()[0] as u32;
+                    let mine: Vec<usize> = (0..tokens.len()).filter(|&i| (first_row..first_row + rows).contains(&tokens[i])).collect();
+                    if !mine.is_empty() {
+                        let local: Vec<u32> = mine.iter().map(|&i| tokens[i] - first_row).collect();
+                        gathered.push(piece.clone().select(0, token_ids(&local, device)));
+                        order.extend(mine);
+                    }
+                    first_row += rows;
+                }
+                let mut position = vec![0u32; tokens.len()];
+                for (row, &token_index) in order.iter().enumerate() {
+                    position[token_index] = row as u32;
+                }
+                Tensor::cat(gathered, 0).select(0, token_ids(&position, device))
+            }
+            Embedding::Quantized { table, .. } => {
                 let rows: Vec<usize> = tokens.iter().map(|&t| t as usize).collect();
-                Tensor::from_data(TensorData::new(m.dequantize_rows(&rows), [tokens.len(), m.cols()]), device)
+                Tensor::from_data(TensorData::new(table.dequantize_rows(&rows), [tokens.len(), table.cols()]), device)
             }
         }
     }
@@ -87,8 +155,9 @@ impl Embedding {
     /// The tied output projection.
     pub fn as_linear(&self) -> Linear {
         match self {
-            Embedding::Float(table) => Linear::Float { weight_t: table.clone().transpose(), bias: None },
-            Embedding::Quantized(m) => Linear::Quantized { weight: m.clone(), bias: None },
+            Embedding::Float(pieces) => Linear::Float { weight_t: pieces.iter().map(|p| p.clone().transpose()).collect(), bias: None },
+            Embedding::Quantized { gpu: Some(gpu), .. } => Linear::Gpu { weight: gpu.clone(), bias: None },
+            Embedding::Quantized { table, gpu: None } => Linear::Quantized { weight: table.clone(), bias: None },
         }
     }
 }

@@ -5,8 +5,9 @@
 //! - [`layers`]: Linear, RMSNorm, RoPE, the attention mask and attention.
 //! - [`llama`]: Llama 3.x / SmolLM2 / Qwen2 / Qwen3; [`gemma3`]: Gemma 3 text.
 //!
-//! Quantized GGUF weights stay packed on the CPU backend (`quant::QMatrix` + `quant::qmatmul`); on
-//! wgpu they are decoded to f32 until the quantized matmul kernel exists.
+//! Quantized GGUF weights stay packed (`quant::QMatrix`): multiplied by `quant::qmatmul` on the
+//! CPU backend and by the `gpu` kernel on wgpu. A tensor larger than the adapter's largest storage
+//! binding is split by rows (see `layers`).
 
 pub mod config;
 pub mod gemma3;
@@ -16,7 +17,7 @@ pub mod weights;
 
 use burn::tensor::{Device, Tensor};
 
-use crate::backend::{BackendKind, ComputeDevice};
+use crate::backend::ComputeDevice;
 
 use crate::error::{Error, Result};
 use crate::formats::gguf::GgufFile;
@@ -39,16 +40,13 @@ impl Model {
         })
     }
 
-    /// A model from a GGUF file, read tensor by tensor. On the CPU backend quantized weights stay
-    /// packed.
+    /// A model from a GGUF file, read tensor by tensor. Quantized weights stay packed.
     pub async fn from_gguf<S: ByteSource>(source: S, compute: &ComputeDevice) -> Result<(Model, ModelConfig)> {
         let file = GgufFile::read(&source).await?;
         let cfg = ModelConfig::from_gguf(&file)?;
-        if let Some(limits) = compute.info.limits {
-            let sizes = file.tensors.iter().map(|t| (t.name.as_str(), t.n_elements() * 4));
-            limits.check_tensors(sizes).map_err(|why| Error::new(format!("{}: {why}", file.name)))?;
-        }
-        let keep_quantized = compute.info.backend == BackendKind::Cpu;
+        // Quantized weights stay packed on both backends: on the host for the CPU's qmatmul, in
+        // device buffers for the wgpu kernel (src/gpu.rs).
+        let keep_quantized = true;
         let w = WeightFile::Gguf { file, source, keep_quantized };
         Ok((Self::from_weights(&w, cfg.clone(), &compute.device).await?, cfg))
     }

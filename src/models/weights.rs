@@ -7,8 +7,7 @@
 //! `1 + w` (kept: the models multiply by the stored GGUF form, so HF weights get the 1 added).
 //!
 //! Quantized GGUF tensors can be kept packed ([`WeightFile::get_weight`] → `quant::QMatrix`): the CPU
-//! backend multiplies them with `quant::qmatmul`. On wgpu they are still decoded to f32 until the
-//! quantized matmul kernel exists.
+//! backend multiplies them with `quant::qmatmul`, wgpu with the kernel in `gpu`.
 
 use crate::error::{Error, Result};
 use crate::formats::gguf::GgufFile;

@@ -101,7 +101,7 @@ pub fn encode_pair(tokenizer: &Tokenizer, context: &str, continuation: &str) -> 
 
 impl LanguageModel {
     /// Log-likelihood and greediness of each continuation after `context`. The context is run
-    /// once; each continuation continues from its KV cache.
+    /// once; the continuations then run together in one pass, each continuing its KV cache.
     pub async fn log_likelihoods(&self, context: &str, continuations: &[String]) -> Result<Vec<ContinuationScore>> {
         let pairs = continuations
             .iter()
@@ -115,13 +115,16 @@ impl LanguageModel {
         let mut cache = KvCache::new();
         let last_context_logits = self.model.logits_cached(ctx, &mut cache, 1).await?;
 
+        // Every continuation's tokens but its last, packed into one pass over the shared cache.
+        let heads: Vec<&[u32]> = pairs.iter().map(|(_, cont)| &cont[..cont.len() - 1]).collect();
+        let after = self.model.logits_packed(&heads, &cache).await?;
+
         let mut scores = Vec::with_capacity(continuations.len());
-        for (continuation, (ctx, cont)) in continuations.iter().zip(&pairs) {
+        for ((continuation, (ctx, cont)), after) in continuations.iter().zip(&pairs).zip(after) {
             // The model reads ctx + cont[..-1]: the last context position predicts cont[0], and
             // continuation position j predicts cont[j + 1].
             let mut rows = vec![last_context_logits.clone()];
             if cont.len() > 1 {
-                let after = self.model.logits_cached(&cont[..cont.len() - 1], &mut cache.clone(), cont.len() - 1).await?;
                 let vocab = after.len() / (cont.len() - 1);
                 rows.extend(after.chunks(vocab).map(<[f32]>::to_vec));
             }

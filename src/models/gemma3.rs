@@ -11,7 +11,7 @@ use burn::tensor::{Device, Tensor};
 use crate::error::Result;
 use crate::formats::source::ByteSource;
 use crate::models::config::ModelConfig;
-use crate::models::layers::{attention, attention_mask, gelu_tanh, split_heads, Embedding, KvCache, Linear, RmsNorm, Rope};
+use crate::models::layers::{attention, gelu_tanh, split_heads, Embedding, KvCache, Linear, Positions, RmsNorm, Rope};
 use crate::models::weights::WeightFile;
 
 struct Block {
@@ -91,14 +91,16 @@ impl Gemma3 {
         })
     }
 
-    /// Logits `[last, vocab]` for the last `last` of `tokens`, which continue the positions in `cache`.
-    pub fn forward(&self, tokens: &[u32], cache: &mut KvCache, last: usize) -> Tensor<2> {
+    /// Logits `[last, vocab]` for the last `last` of `tokens`, which sit at `at` after the
+    /// positions in `cache`.
+    pub fn forward(&self, tokens: &[u32], at: &Positions, cache: &mut KvCache, last: usize) -> Tensor<2> {
         let device = self.device.clone();
-        let (t, start) = (tokens.len(), cache.len());
+        let t = tokens.len();
+        debug_assert_eq!(at.len(), t, "one position per token");
         let cfg = &self.cfg;
         // The cache keeps every position; the sliding window is applied by the mask.
-        let global_mask = attention_mask(t, start + t, start, None, &device);
-        let local_mask = attention_mask(t, start + t, start, cfg.sliding_window, &device);
+        let global_mask = at.mask(None, &device);
+        let local_mask = at.mask(cfg.sliding_window, &device);
         // transformers multiplies by √hidden rounded to the weights' dtype (f32 here).
         let scale = (cfg.hidden_size as f32).sqrt();
         let mut x = self.embed.lookup(tokens, &device).mul_scalar(scale);
@@ -109,8 +111,8 @@ impl Gemma3 {
             let q = b.q_norm.forward_heads(split_heads(b.q.forward(h.clone()), cfg.num_heads));
             let k = b.k_norm.forward_heads(split_heads(b.k.forward(h.clone()), cfg.num_kv_heads));
             let v = split_heads(b.v.forward(h), cfg.num_kv_heads);
-            let (q, k) = (rope.forward(q, start), rope.forward(k, start));
-            let (k, v) = cache.append(layer, k, v); // [kv, start + t, d]
+            let (q, k) = (rope.forward(q, at.positions()), rope.forward(k, at.positions()));
+            let (k, v) = cache.append(layer, k, v); // [kv, cached + t, d]
             let a = attention(q, k, v, mask.clone(), cfg.attention_scale(), cfg.attn_logit_softcapping);
             x = x + b.post_attn_norm.forward(b.o.forward(a));
             // 2. MLP: norm, down(gelu_tanh(gate(h)) * up(h)), norm, residual.

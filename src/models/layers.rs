@@ -197,13 +197,13 @@ impl Rope {
         Rope { inv_freq }
     }
 
-    /// `[h, t, d]` for positions `start..start + t`.
-    pub fn forward(&self, x: Tensor<3>, start: usize) -> Tensor<3> {
+    /// `[h, t, d]`, token `i` at position `positions[i]`.
+    pub fn forward(&self, x: Tensor<3>, positions: &[usize]) -> Tensor<3> {
         let [_, t, d] = x.dims();
         let half = d / 2;
         let mut cos = Vec::with_capacity(t * d);
         let mut sin = Vec::with_capacity(t * d);
-        for pos in start..start + t {
+        for &pos in positions {
             // As transformers: the angle is computed in f32, and the table is [freqs, freqs].
             let angles: Vec<f32> = self.inv_freq.iter().map(|f| pos as f32 * f).collect();
             for _ in 0..2 {
@@ -263,21 +263,68 @@ impl KvCache {
     }
 }
 
-/// Additive attention mask `[t, t_k]` for queries at `start..start + t` over keys `0..t_k`:
-/// 0 where a query may look, -inf where not (the future; beyond a sliding window).
-pub fn attention_mask(t: usize, t_k: usize, start: usize, window: Option<usize>, device: &Device) -> Tensor<2> {
-    let mut mask = vec![0f32; t * t_k];
-    for i in 0..t {
-        let q = start + i;
-        for k in 0..t_k {
-            let future = k > q;
-            let outside_window = window.is_some_and(|w| q >= w && k <= q - w);
-            if future || outside_window {
-                mask[i * t_k + k] = f32::NEG_INFINITY;
+/// Where the tokens of one forward pass sit, after the `cached` positions already in the KV cache:
+/// each token's position, and which tokens of the pass it may attend to.
+///
+/// One sequence ([`Positions::after`]) continues the cache. Several packed sequences
+/// ([`Positions::packed`]: the continuations of one context, scored in one pass) each continue
+/// the cache from the same position and never see each other, so each gets the logits it would
+/// get alone; the KV cache they were run through holds all of them and must be thrown away.
+pub struct Positions {
+    cached: usize,
+    positions: Vec<usize>,
+    /// Which packed sequence each token belongs to.
+    sequence: Vec<usize>,
+}
+
+impl Positions {
+    /// `t` tokens at `cached..cached + t`.
+    pub fn after(cached: usize, t: usize) -> Positions {
+        Positions { cached, positions: (cached..cached + t).collect(), sequence: vec![0; t] }
+    }
+
+    /// Sequences of these lengths, one after another in the pass, each starting at `cached`.
+    pub fn packed(cached: usize, lengths: &[usize]) -> Positions {
+        let mut p = Positions { cached, positions: Vec::new(), sequence: Vec::new() };
+        for (s, &len) in lengths.iter().enumerate() {
+            p.positions.extend(cached..cached + len);
+            p.sequence.extend(std::iter::repeat_n(s, len));
+        }
+        p
+    }
+
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    pub fn positions(&self) -> &[usize] {
+        &self.positions
+    }
+
+    /// Additive attention mask `[t, cached + t]`: 0 where a query may look, -inf where not (a later
+    /// token, another packed sequence, or a key `window` or more positions back).
+    pub fn mask(&self, window: Option<usize>, device: &Device) -> Tensor<2> {
+        let (t, t_k) = (self.len(), self.cached + self.len());
+        let mut mask = vec![0f32; t * t_k];
+        for i in 0..t {
+            let q = self.positions[i];
+            for k in 0..t_k {
+                let (key_position, visible) = match k.checked_sub(self.cached) {
+                    None => (k, true),
+                    Some(j) => (self.positions[j], j <= i && self.sequence[j] == self.sequence[i]),
+                };
+                let outside_window = window.is_some_and(|w| q >= w && key_position <= q - w);
+                if !visible || outside_window {
+                    mask[i * t_k + k] = f32::NEG_INFINITY;
+                }
             }
         }
+        Tensor::from_data(TensorData::new(mask, [t, t_k]), device)
     }
-    Tensor::from_data(TensorData::new(mask, [t, t_k]), device)
 }
 
 /// Scaled dot-product attention with grouped KV heads.
@@ -312,4 +359,31 @@ pub fn token_ids(tokens: &[u32], device: &Device) -> Tensor<1, Int> {
 pub fn gelu_tanh(x: Tensor<2>) -> Tensor<2> {
     let inner = (x.clone() + x.clone().powf_scalar(3.0).mul_scalar(0.044715)).mul_scalar((2.0f64 / std::f64::consts::PI).sqrt());
     x.clone().mul_scalar(0.5) * (inner.tanh().add_scalar(1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn visible(p: &Positions, window: Option<usize>) -> Vec<String> {
+        let mask = p.mask(window, &Device::flex()).into_data().try_to_vec::<f32>().unwrap();
+        let t_k = mask.len() / p.len();
+        mask.chunks(t_k).map(|row| row.iter().map(|&m| if m == 0.0 { '1' } else { '.' }).collect()).collect()
+    }
+
+    #[test]
+    fn one_sequence_sees_the_cache_and_its_past() {
+        assert_eq!(visible(&Positions::after(2, 3), None), ["111..", "1111.", "11111"]);
+        // A window of 2: a query sees itself and the one position before it.
+        assert_eq!(visible(&Positions::after(2, 3), Some(2)), [".11..", "..11.", "...11"]);
+    }
+
+    #[test]
+    fn packed_sequences_see_the_cache_but_not_each_other() {
+        let p = Positions::packed(2, &[2, 0, 3]);
+        assert_eq!(p.positions(), [2, 3, 2, 3, 4]);
+        assert_eq!(visible(&p, None), ["111....", "1111...", "11..1..", "11..11.", "11..111"]);
+        // The window counts positions, not places in the pass.
+        assert_eq!(visible(&p, Some(2)), [".11....", "..11...", ".1..1..", "....11.", ".....11"]);
+    }
 }

@@ -9,7 +9,7 @@ use burn::tensor::{activation, Device, Tensor};
 use crate::error::Result;
 use crate::formats::source::ByteSource;
 use crate::models::config::ModelConfig;
-use crate::models::layers::{attention, attention_mask, split_heads, Embedding, KvCache, Linear, RmsNorm, Rope};
+use crate::models::layers::{attention, split_heads, Embedding, KvCache, Linear, Positions, RmsNorm, Rope};
 use crate::models::weights::WeightFile;
 
 struct Attention {
@@ -101,12 +101,14 @@ impl Llama {
         })
     }
 
-    /// Logits `[last, vocab]` for the last `last` of `tokens`, which continue the positions in `cache`.
-    pub fn forward(&self, tokens: &[u32], cache: &mut KvCache, last: usize) -> Tensor<2> {
+    /// Logits `[last, vocab]` for the last `last` of `tokens`, which sit at `at` after the
+    /// positions in `cache`.
+    pub fn forward(&self, tokens: &[u32], at: &Positions, cache: &mut KvCache, last: usize) -> Tensor<2> {
         let device = self.device.clone();
-        let (t, start) = (tokens.len(), cache.len());
+        let t = tokens.len();
+        debug_assert_eq!(at.len(), t, "one position per token");
         let cfg = &self.cfg;
-        let mask = attention_mask(t, start + t, start, None, &device);
+        let mask = at.mask(None, &device);
         let mut x = self.embed.lookup(tokens, &device); // [t, hidden]
         for (layer, block) in self.blocks.iter().enumerate() {
             // 1. Attention, pre-norm, residual.
@@ -118,8 +120,8 @@ impl Llama {
                 q = qn.forward_heads(q);
                 k = kn.forward_heads(k);
             }
-            let (q, k) = (self.rope.forward(q, start), self.rope.forward(k, start));
-            let (k, v) = cache.append(layer, k, v); // [kv, start + t, d]
+            let (q, k) = (self.rope.forward(q, at.positions()), self.rope.forward(k, at.positions()));
+            let (k, v) = cache.append(layer, k, v); // [kv, cached + t, d]
             let a = attention(q, k, v, mask.clone(), cfg.attention_scale(), None);
             x = x + block.attn.o.forward(a);
             // 2. MLP, pre-norm, residual: down(silu(gate(h)) * up(h)).

@@ -24,7 +24,7 @@ use crate::formats::gguf::GgufFile;
 use crate::formats::safetensors::SafetensorsFile;
 use crate::formats::source::ByteSource;
 use config::{Architecture, ModelConfig};
-pub use layers::KvCache;
+pub use layers::{KvCache, Positions};
 use weights::WeightFile;
 
 pub enum Model {
@@ -70,10 +70,35 @@ impl Model {
 
     /// Logits `[last, vocab]` for the last `last` positions of `tokens`, continuing `cache`.
     pub fn forward(&self, tokens: &[u32], cache: &mut KvCache, last: usize) -> Tensor<2> {
+        self.forward_at(tokens, &Positions::after(cache.len(), tokens.len()), cache, last)
+    }
+
+    fn forward_at(&self, tokens: &[u32], at: &Positions, cache: &mut KvCache, last: usize) -> Tensor<2> {
         match self {
-            Model::Llama(m) => m.forward(tokens, cache, last),
-            Model::Gemma3(m) => m.forward(tokens, cache, last),
+            Model::Llama(m) => m.forward(tokens, at, cache, last),
+            Model::Gemma3(m) => m.forward(tokens, at, cache, last),
         }
+    }
+
+    /// The logits of every position of each sequence, each continuing `cache` on its own, computed
+    /// in one pass (see [`Positions::packed`]): row-major `[len, vocab]` per sequence. This is how
+    /// the continuations of one context are scored together.
+    pub async fn logits_packed(&self, sequences: &[&[u32]], cache: &KvCache) -> Result<Vec<Vec<f32>>> {
+        let lengths: Vec<usize> = sequences.iter().map(|s| s.len()).collect();
+        let tokens: Vec<u32> = sequences.concat();
+        if tokens.is_empty() {
+            return Ok(vec![Vec::new(); sequences.len()]);
+        }
+        let at = Positions::packed(cache.len(), &lengths);
+        let data = self
+            .forward_at(&tokens, &at, &mut cache.clone(), tokens.len())
+            .into_data_async()
+            .await
+            .map_err(|e| Error::new(format!("device read failed: {e:?}")))?;
+        let all = data.try_into_vec::<f32>().map_err(|e| Error::new(format!("unexpected logits data: {e:?}")))?;
+        let vocab = all.len() / tokens.len();
+        let mut rows = all.chunks(vocab);
+        Ok(lengths.iter().map(|&len| rows.by_ref().take(len).flatten().copied().collect()).collect())
     }
 
     /// The logits of every position, read back to the host, row-major `[t, vocab]`.

@@ -137,7 +137,7 @@ enum Command {
     },
     /// Describe a model file: architecture, hyperparameters, tensor types, parameters, bytes.
     ModelInfo {
-        /// A GGUF file.
+        /// A GGUF file or a Hugging Face folder (one model.safetensors or sharded).
         path: std::path::PathBuf,
         /// Print JSON instead of text.
         #[arg(long)]
@@ -265,10 +265,20 @@ fn describe(info: &BackendInfo) -> String {
 }
 
 fn model_info_command(path: &std::path::Path, json: bool) -> ExitCode {
-    let info = FileSource::open(path).and_then(|source| {
-        let file = pollster::block_on(GgufFile::read(&source))?;
-        Ok(ModelInfo::from_gguf(&file))
-    });
+    let info = if path.is_dir() {
+        (|| {
+            let config_path = path.join("config.json");
+            let config = std::fs::read_to_string(&config_path).map_err(|e| crate::Error::new(format!("{}: {e}", config_path.display())))?;
+            let tokenizer = std::fs::read_to_string(path.join("tokenizer.json")).ok();
+            let weights = pollster::block_on(crate::formats::safetensors::SafetensorsShards::open_folder(path))?;
+            ModelInfo::from_hf(&path.display().to_string(), &config, tokenizer.as_deref(), &weights)
+        })()
+    } else {
+        FileSource::open(path).and_then(|source| {
+            let file = pollster::block_on(GgufFile::read(&source))?;
+            Ok(ModelInfo::from_gguf(&file))
+        })
+    };
     match info {
         Ok(info) if json => {
             println!("{}", serde_json::to_string_pretty(&info).unwrap_or_default());

@@ -229,16 +229,33 @@ fn checked(lm: LanguageModel, name: &str) -> Result<LanguageModel> {
     Ok(lm)
 }
 
-/// Loading a model and its tokenizer from a path: a GGUF file or a Hugging Face folder.
+/// A model and its tokenizer from a Hugging Face folder's files in any byte source: the text of
+/// config.json, tokenizer.json and tokenizer_config.json (if any), and the weights (one
+/// model.safetensors or shards: `SafetensorsShards`). `name` (the folder) is for messages.
+pub async fn load_hf<S: crate::formats::source::ByteSource>(
+    name: &str,
+    config_json: &str,
+    tokenizer_json: &str,
+    tokenizer_config_json: Option<&str>,
+    weights: crate::formats::safetensors::SafetensorsShards<S>,
+    compute: &ComputeDevice,
+) -> Result<LanguageModel> {
+    let tokenizer = Tokenizer::from_hf_json(tokenizer_json, tokenizer_config_json).map_err(|e| e.context(format!("{name}/tokenizer.json")))?;
+    let (model, config) = Model::from_safetensors(config_json, weights, compute).await?;
+    checked(LanguageModel { model, tokenizer, config }, name)
+}
+
+/// Loading a model and its tokenizer from a path: a GGUF file or a Hugging Face folder (with one
+/// model.safetensors, or sharded with model.safetensors.index.json).
 #[cfg(not(target_arch = "wasm32"))]
 pub async fn load(path: &std::path::Path, compute: &ComputeDevice) -> Result<LanguageModel> {
+    use crate::formats::safetensors::SafetensorsShards;
     use crate::formats::source::FileSource;
     if path.is_dir() {
         let read = |name: &str| std::fs::read_to_string(path.join(name)).map_err(|e| Error::new(format!("{}: {e}", path.join(name).display())));
-        let tokenizer = Tokenizer::from_hf_json(&read("tokenizer.json")?, read("tokenizer_config.json").ok().as_deref())
-            .map_err(|e| e.context(path.join("tokenizer.json").display()))?;
-        let (model, config) = Model::from_hf_folder(path, compute).await?;
-        checked(LanguageModel { model, tokenizer, config }, &path.display().to_string())
+        let (config, tokenizer) = (read("config.json")?, read("tokenizer.json")?);
+        let weights = SafetensorsShards::open_folder(path).await?;
+        load_hf(&path.display().to_string(), &config, &tokenizer, read("tokenizer_config.json").ok().as_deref(), weights, compute).await
     } else {
         load_gguf(FileSource::open(path)?, compute).await
     }

@@ -1,4 +1,4 @@
-//! `lingualens tokenize`, `score` and `logits` as a user runs them, on the fixture models of
+//! `lingualens tokenize`, `score`, `logits` and `model-info` as a user runs them, on the fixture models of
 //! `tools/fixtures/models.py`, against the transformers references written beside them.
 
 use std::path::PathBuf;
@@ -91,6 +91,61 @@ fn logits_writes_an_npy_file_equal_to_transformers() {
     // numpy's own header for the same shape, byte for byte.
     let header_len = u16::from_le_bytes([theirs[8], theirs[9]]) as usize;
     assert_eq!(ours[..10 + header_len], theirs[..10 + header_len]);
+}
+
+/// The floats of a numpy 1.0 .npy file.
+fn npy_floats(b: &[u8]) -> Vec<f32> {
+    let header = u16::from_le_bytes([b[8], b[9]]) as usize;
+    b[10 + header..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+#[test]
+fn logits_of_a_sharded_folder_equal_transformers() {
+    let Some(dir) = fixtures() else { return skip() };
+    let out = std::env::temp_dir().join(format!("lingualens-sharded-logits-{}.npy", std::process::id()));
+    let folder = dir.join("llama3_untied/sharded");
+    run(&["logits", "--model", folder.to_str().unwrap(), "--text", SEQ_TEXT, "--out", out.to_str().unwrap()]);
+    let ours = npy_floats(&std::fs::read(&out).unwrap());
+    let _ = std::fs::remove_file(&out);
+    let theirs = npy_floats(&std::fs::read(dir.join("llama3_untied/ref/text.f32.npy")).unwrap());
+    assert_eq!(ours.len(), theirs.len());
+    let d = ours.iter().zip(&theirs).map(|(x, y)| (x - y).abs()).fold(0f32, f32::max);
+    assert!(d < 1e-3, "max |Δ| {d}");
+}
+
+#[test]
+fn model_info_describes_a_hf_folder_one_file_or_sharded() {
+    let Some(dir) = fixtures() else { return skip() };
+    let info = |folder: &PathBuf| -> Value { serde_json::from_str(&run(&["model-info", "--json", folder.to_str().unwrap()])).unwrap() };
+    let (single, sharded) = (info(&dir.join("qwen3")), info(&dir.join("qwen3/sharded")));
+    assert_eq!(single["format"], "safetensors");
+    assert_eq!(sharded["format"], "safetensors, 4 shards");
+    // What transformers counted when it made the model (tied: lm_head is the embedding, stored once),
+    // and what save_pretrained wrote in the index.
+    let index = json_file(dir.join("qwen3/sharded/model.safetensors.index.json"));
+    let parameters = &json_file(dir.join("index.json"))["models"]["qwen3"]["parameters"];
+    for info in [&single, &sharded] {
+        assert_eq!(info["architecture"], "qwen3");
+        assert_eq!(info["name"], "Qwen3ForCausalLM");
+        assert_eq!(info["hyperparameters"]["hidden_size"], 128);
+        assert_eq!(info["hyperparameters"]["tie_word_embeddings"], true);
+        assert_eq!(info["tokenizer"], "bpe");
+        assert_eq!(info["vocab_size"], 512);
+        assert_eq!(&info["parameters"], parameters);
+        assert_eq!(info["parameters"], index["metadata"]["total_parameters"]);
+        assert_eq!(info["tensor_bytes"], index["metadata"]["total_size"]);
+        assert_eq!(info["tensor_types"]["F32"]["parameters"], info["parameters"]);
+        assert_eq!(info["unsupported_tensors"], serde_json::json!([]));
+    }
+    let shard_bytes: u64 = std::fs::read_dir(dir.join("qwen3/sharded"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "safetensors"))
+        .map(|p| std::fs::metadata(p).unwrap().len())
+        .sum();
+    assert_eq!(sharded["file_bytes"], shard_bytes);
+    let text = run(&["model-info", dir.join("qwen3/sharded").to_str().unwrap()]);
+    assert!(text.contains("architecture  qwen3  (Qwen3ForCausalLM)") && text.contains("safetensors, 4 shards"), "{text}");
 }
 
 #[test]

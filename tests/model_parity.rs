@@ -1,6 +1,7 @@
 //! Logits of the four architectures against transformers, on tiny random-weight models that
 //! `tools/fixtures/models.py` builds (every parameter random, so an ignored norm weight or bias
-//! shows): from the HF folder and from each GGUF export, on burn's CPU backend and on burn-wgpu
+//! shows): from the HF folder, from the same model saved in shards (qwen3, llama3_untied: an index
+//! and 4 safetensors files), and from each GGUF export, on burn's CPU backend and on burn-wgpu
 //! (Vulkan natively; lavapipe in CI). Quantized files are compared with transformers run on the
 //! exactly dequantized weights of that file, activations in float32. The K-quant files (Q4_K, Q5_K,
 //! Q6_K, written by llama.cpp's quantizer) belong to `llama3_h256`, whose rows are whole 256-blocks.
@@ -16,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use lingualens::backend::ComputeDevice;
+use lingualens::formats::safetensors::SafetensorsShards;
 use lingualens::formats::source::FileSource;
 use lingualens::models::Model;
 use serde_json::Value;
@@ -71,7 +73,22 @@ fn wgpu() -> &'static ComputeDevice {
 
 enum Source<'a> {
     HfFolder,
+    /// `<model>/sharded`: the same weights in shards with `model.safetensors.index.json`.
+    Sharded,
     Gguf(&'a str),
+}
+
+/// Models that `models.py` also saves in shards.
+const SHARDED: [&str; 2] = ["qwen3", "llama3_untied"];
+
+fn sharded_folder(dir: &Path, model: &str) -> PathBuf {
+    let folder = dir.join(model).join("sharded");
+    assert!(
+        folder.join("model.safetensors.index.json").is_file(),
+        "{}: no sharded folder; run `tools/fixtures/models.py OUTDIR --sharded-only` (or the whole models.py)",
+        folder.display()
+    );
+    folder
 }
 
 /// Our logits `[T, V]` for every sequence, for one model from one source on one device.
@@ -79,6 +96,7 @@ fn our_logits(dir: &Path, model: &str, source: &Source, device: &ComputeDevice) 
     let mdir = dir.join(model);
     let loaded = match source {
         Source::HfFolder => pollster::block_on(Model::from_hf_folder(&mdir, device)),
+        Source::Sharded => pollster::block_on(Model::from_hf_folder(&sharded_folder(dir, model), device)),
         Source::Gguf(t) => {
             let path = mdir.join("gguf").join(format!("{model}-{t}.gguf"));
             pollster::block_on(Model::from_gguf(FileSource::open(&path).unwrap(), device))
@@ -92,7 +110,7 @@ fn our_logits(dir: &Path, model: &str, source: &Source, device: &ComputeDevice) 
 /// weights transformers ran on.
 fn reference_tag<'a>(source: &Source<'a>) -> &'a str {
     match source {
-        Source::HfFolder | Source::Gguf("F32") => "f32",
+        Source::HfFolder | Source::Sharded | Source::Gguf("F32") => "f32",
         Source::Gguf(t) => t,
     }
 }
@@ -122,6 +140,7 @@ fn check(source: Source, device: &ComputeDevice, models: &[&str]) {
     }
     let what = match source {
         Source::HfFolder => "HF folder".to_string(),
+        Source::Sharded => "sharded HF folder".to_string(),
         Source::Gguf(t) => format!("GGUF {t}"),
     };
     println!("{what} on {}: max |Δ logit| vs transformers: {}", device.info.backend.name(), report.join(", "));
@@ -141,6 +160,98 @@ fn hf_folder_on_cpu() {
 #[test]
 fn hf_folder_on_wgpu() {
     check(Source::HfFolder, wgpu(), &MODELS);
+}
+
+#[test]
+fn sharded_hf_folder_on_cpu() {
+    check(Source::Sharded, &ComputeDevice::cpu(), &SHARDED);
+}
+
+#[test]
+fn sharded_hf_folder_on_wgpu() {
+    check(Source::Sharded, wgpu(), &SHARDED);
+}
+
+/// The browser's way in: every file of the folder as a (name, source) pair, as dropped files
+/// arrive, with the index text; the logits are those of the folder read natively.
+#[test]
+fn sharded_weights_from_a_list_of_named_sources() {
+    let Some(dir) = fixtures() else { return };
+    let folder = sharded_folder(&dir, "qwen3");
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let path = entry.unwrap().path();
+        files.push((path.file_name().unwrap().to_string_lossy().into_owned(), FileSource::open(&path).unwrap()));
+    }
+    assert!(files.len() >= 7, "index, config, tokenizer and 4 shards");
+    let index = std::fs::read_to_string(folder.join("model.safetensors.index.json")).unwrap();
+    let config = std::fs::read_to_string(folder.join("config.json")).unwrap();
+    let device = ComputeDevice::cpu();
+    let shards = pollster::block_on(SafetensorsShards::from_index("model.safetensors.index.json", &index, files)).unwrap();
+    assert_eq!(shards.sources().count(), 4);
+    let (m, _) = pollster::block_on(Model::from_safetensors(&config, shards, &device)).unwrap();
+    let (native, _) = pollster::block_on(Model::from_hf_folder(&folder, &device)).unwrap();
+    for (_, tokens) in sequences(&dir) {
+        assert_eq!(pollster::block_on(m.logits(&tokens)).unwrap(), pollster::block_on(native.logits(&tokens)).unwrap());
+    }
+}
+
+/// A copy of qwen3's sharded folder in a fresh temporary directory, broken by `damage`; the
+/// message of loading it.
+fn broken_folder_message(case: &str, damage: impl FnOnce(&Path)) -> Option<String> {
+    let dir = fixtures()?;
+    let source = sharded_folder(&dir, "qwen3");
+    let folder = std::env::temp_dir().join(format!("lingualens-shards-{}-{case}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    std::fs::create_dir_all(&folder).unwrap();
+    for entry in std::fs::read_dir(&source).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, folder.join(path.file_name().unwrap())).unwrap();
+    }
+    damage(&folder);
+    let outcome = pollster::block_on(Model::from_hf_folder(&folder, &ComputeDevice::cpu()));
+    let _ = std::fs::remove_dir_all(&folder);
+    match outcome {
+        Ok(_) => panic!("{case}: the broken folder loaded"),
+        Err(e) => Some(e.to_string()),
+    }
+}
+
+fn edit_index(folder: &Path, edit: impl FnOnce(&mut Value)) {
+    let path = folder.join("model.safetensors.index.json");
+    let mut index: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    edit(&mut index);
+    std::fs::write(&path, serde_json::to_string(&index).unwrap()).unwrap();
+}
+
+#[test]
+fn a_broken_sharded_folder_is_refused_with_the_file_and_tensor_named() {
+    const INDEX: &str = "model.safetensors.index.json";
+    let Some(m) = broken_folder_message("json", |f| std::fs::write(f.join(INDEX), "{\"weight_map\": {").unwrap()) else { return };
+    assert!(m.contains(INDEX) && m.contains("not valid JSON"), "{m}");
+
+    let m = broken_folder_message("no-map", |f| edit_index(f, |i| i.as_object_mut().unwrap().retain(|k, _| k != "weight_map"))).unwrap();
+    assert!(m.contains(INDEX) && m.contains("no \"weight_map\""), "{m}");
+
+    let m = broken_folder_message("missing-shard", |f| std::fs::remove_file(f.join("model-00003-of-00004.safetensors")).unwrap()).unwrap();
+    assert!(m.contains(INDEX) && m.contains("shard model-00003-of-00004.safetensors is missing"), "{m}");
+
+    // The index says model.norm.weight is in the first shard, which does not hold it.
+    let m = broken_folder_message("moved-tensor", |f| {
+        edit_index(f, |i| i["weight_map"]["model.norm.weight"] = "model-00001-of-00004.safetensors".into())
+    })
+    .unwrap();
+    assert!(m.contains("model-00001-of-00004.safetensors: no tensor model.norm.weight, which") && m.contains(INDEX), "{m}");
+
+    let m = broken_folder_message("outside", |f| edit_index(f, |i| i["weight_map"]["model.norm.weight"] = "../model.safetensors".into())).unwrap();
+    assert!(m.contains(INDEX) && m.contains("../model.safetensors, which is not a file name in this folder"), "{m}");
+
+    // A shard that is not safetensors is named.
+    let m = broken_folder_message("bad-shard", |f| std::fs::write(f.join("model-00002-of-00004.safetensors"), [0xff; 16]).unwrap()).unwrap();
+    assert!(m.contains("model-00002-of-00004.safetensors: header length"), "{m}");
+
+    let m = broken_folder_message("no-weights", |f| std::fs::remove_file(f.join(INDEX)).unwrap()).unwrap();
+    assert!(m.contains("neither model.safetensors nor model.safetensors.index.json"), "{m}");
 }
 
 #[test]

@@ -6,7 +6,10 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::error::{Error, Result};
 use crate::formats::gguf::{GgufFile, Value};
+use crate::formats::safetensors::SafetensorsShards;
+use crate::formats::source::ByteSource;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ModelInfo {
@@ -18,10 +21,11 @@ pub struct ModelInfo {
     pub hyperparameters: BTreeMap<String, serde_json::Value>,
     pub tokenizer: Option<String>,
     pub vocab_size: Option<usize>,
-    /// Tensor count and bytes per ggml type.
+    /// Tensor count and bytes per ggml type (safetensors dtype for a HF folder).
     pub tensor_types: BTreeMap<String, TypeCount>,
     pub parameters: u64,
     pub tensor_bytes: u64,
+    /// The file, or all shards together.
     pub file_bytes: u64,
     /// Tensors whose type lingualens cannot load, by name.
     pub unsupported_tensors: Vec<String>,
@@ -69,6 +73,69 @@ impl ModelInfo {
             unsupported_tensors,
         }
     }
+}
+
+impl ModelInfo {
+    /// A Hugging Face folder: `config.json` (architecture = `model_type`, name = the class in
+    /// `architectures`, every other field a hyperparameter), `tokenizer.json` if there is one, and
+    /// the safetensors headers (one file or shards). `folder` names it.
+    pub fn from_hf<S: ByteSource>(folder: &str, config_json: &str, tokenizer_json: Option<&str>, weights: &SafetensorsShards<S>) -> Result<ModelInfo> {
+        let config: serde_json::Value =
+            serde_json::from_str(config_json).map_err(|e| Error::new(format!("{folder}/config.json: not valid JSON: {e}")))?;
+        let config = config.as_object().ok_or_else(|| Error::new(format!("{folder}/config.json: not a JSON object")))?;
+        let (tokenizer, vocab_size) = match tokenizer_json {
+            Some(text) => tokenizer_summary(text).map_err(|e| Error::new(format!("{folder}/tokenizer.json: {e}")))?,
+            None => (None, None),
+        };
+        let mut tensor_types: BTreeMap<String, TypeCount> = BTreeMap::new();
+        let mut unsupported_tensors = Vec::new();
+        for (name, entry) in weights.entries() {
+            let count = tensor_types.entry(entry.dtype.clone()).or_default();
+            count.tensors += 1;
+            count.parameters += entry.shape.iter().product::<usize>() as u64;
+            count.bytes += entry.data_offsets[1] - entry.data_offsets[0];
+            if !matches!(entry.dtype.as_str(), "F32" | "F16" | "BF16") {
+                unsupported_tensors.push(format!("{name} ({})", entry.dtype));
+            }
+        }
+        let shards = weights.sources().count();
+        Ok(ModelInfo {
+            file: folder.to_string(),
+            format: if shards == 1 { "safetensors".to_string() } else { format!("safetensors, {shards} shards") },
+            architecture: config.get("model_type").and_then(|v| v.as_str()).unwrap_or("unknown").to_string(),
+            name: config.get("architectures").and_then(|v| v.get(0)).and_then(|v| v.as_str()).map(str::to_string),
+            hyperparameters: config
+                .iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "model_type" | "architectures"))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            tokenizer,
+            vocab_size,
+            parameters: tensor_types.values().map(|c| c.parameters).sum(),
+            tensor_bytes: tensor_types.values().map(|c| c.bytes).sum(),
+            file_bytes: weights.sources().map(|s| s.len()).sum(),
+            tensor_types,
+            unsupported_tensors,
+        })
+    }
+}
+
+/// The tokenizer model type (`bpe`, `unigram`, `wordpiece`) and token count of a tokenizer.json:
+/// the model's vocabulary and the added tokens, each id once.
+fn tokenizer_summary(text: &str) -> std::result::Result<(Option<String>, Option<usize>), String> {
+    let json: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let model = &json["model"];
+    let kind = model["type"].as_str().map(str::to_lowercase);
+    let mut ids = std::collections::BTreeSet::new();
+    match &model["vocab"] {
+        serde_json::Value::Object(vocab) => ids.extend(vocab.values().filter_map(|v| v.as_u64())),
+        serde_json::Value::Array(pieces) => ids.extend(0..pieces.len() as u64),
+        _ => {}
+    }
+    if let Some(added) = json["added_tokens"].as_array() {
+        ids.extend(added.iter().filter_map(|t| t["id"].as_u64()));
+    }
+    Ok((kind, (!ids.is_empty()).then_some(ids.len())))
 }
 
 /// Metadata as JSON, with long arrays (token lists) summarised.

@@ -21,7 +21,7 @@ use crate::backend::ComputeDevice;
 
 use crate::error::{Error, Result};
 use crate::formats::gguf::GgufFile;
-use crate::formats::safetensors::SafetensorsFile;
+use crate::formats::safetensors::SafetensorsShards;
 use crate::formats::source::ByteSource;
 use config::{Architecture, ModelConfig};
 pub use layers::{KvCache, Positions};
@@ -51,21 +51,21 @@ impl Model {
         Ok((Self::from_weights(&w, cfg.clone(), &compute.device).await?, cfg))
     }
 
-    /// A model from a HF `config.json` and one `model.safetensors`.
-    pub async fn from_safetensors<S: ByteSource>(config_json: &str, source: S, compute: &ComputeDevice) -> Result<(Model, ModelConfig)> {
+    /// A model from a HF `config.json` and its safetensors: one `model.safetensors`
+    /// ([`SafetensorsShards::single`]) or shards and their index ([`SafetensorsShards::from_index`]).
+    pub async fn from_safetensors<S: ByteSource>(config_json: &str, shards: SafetensorsShards<S>, compute: &ComputeDevice) -> Result<(Model, ModelConfig)> {
         let cfg = ModelConfig::from_hf_json("config.json", config_json)?;
-        let file = SafetensorsFile::read(&source).await?;
-        let w = WeightFile::Safetensors { file, source };
+        let w = WeightFile::Safetensors { shards };
         Ok((Self::from_weights(&w, cfg.clone(), &compute.device).await?, cfg))
     }
 
-    /// A HF folder on disk (config.json + model.safetensors).
+    /// A HF folder on disk: config.json + model.safetensors, or + model.safetensors.index.json and
+    /// its shards.
     #[cfg(not(target_arch = "wasm32"))]
     pub async fn from_hf_folder(dir: &std::path::Path, compute: &ComputeDevice) -> Result<(Model, ModelConfig)> {
         let config_path = dir.join("config.json");
         let config = std::fs::read_to_string(&config_path).map_err(|e| Error::new(format!("{}: {e}", config_path.display())))?;
-        let source = crate::formats::source::FileSource::open(dir.join("model.safetensors"))?;
-        Self::from_safetensors(&config, source, compute).await
+        Self::from_safetensors(&config, SafetensorsShards::open_folder(dir).await?, compute).await
     }
 
     /// Logits `[last, vocab]` for the last `last` positions of `tokens`, continuing `cache`.

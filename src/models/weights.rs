@@ -1,4 +1,4 @@
-//! Named weight tensors from a GGUF file or a Hugging Face safetensors file, by their GGUF names
+//! Named weight tensors from a GGUF file or Hugging Face safetensors (one file or shards), by their GGUF names
 //! (`blk.0.attn_q.weight`), decoded to f32 in row-major `[rows, cols]` order, one tensor at a time.
 //!
 //! Two differences between the formats are undone here so the model code sees one convention:
@@ -11,7 +11,7 @@
 
 use crate::error::{Error, Result};
 use crate::formats::gguf::GgufFile;
-use crate::formats::safetensors::SafetensorsFile;
+use crate::formats::safetensors::SafetensorsShards;
 use crate::formats::source::ByteSource;
 use crate::models::config::{Architecture, ModelConfig};
 use crate::quant::QMatrix;
@@ -19,7 +19,7 @@ use crate::quant::QMatrix;
 pub enum WeightFile<S: ByteSource> {
     /// `keep_quantized`: quantized tensors come back packed from [`WeightFile::get_weight`].
     Gguf { file: GgufFile, source: S, keep_quantized: bool },
-    Safetensors { file: SafetensorsFile, source: S },
+    Safetensors { shards: SafetensorsShards<S> },
 }
 
 /// A 2-D weight: f32, or packed as in the file.
@@ -38,7 +38,7 @@ impl<S: ByteSource> WeightFile<S> {
     pub fn has(&self, gguf_name: &str, arch: Architecture) -> bool {
         match self {
             WeightFile::Gguf { file, .. } => file.tensor(gguf_name).is_some(),
-            WeightFile::Safetensors { file, .. } => hf_name(gguf_name, arch).is_some_and(|n| file.tensors.contains_key(&n)),
+            WeightFile::Safetensors { shards } => hf_name(gguf_name, arch).is_some_and(|n| shards.contains(&n)),
         }
     }
 
@@ -88,10 +88,10 @@ impl<S: ByteSource> WeightFile<S> {
                 }
                 t
             }
-            WeightFile::Safetensors { file, source } => {
+            WeightFile::Safetensors { shards } => {
                 let name = hf_name(gguf_name, arch)
-                    .ok_or_else(|| Error::new(format!("{}: no Hugging Face name for {gguf_name}", file.name)))?;
-                let (values, shape) = file.read_f32(source, &name).await?;
+                    .ok_or_else(|| Error::new(format!("{}: no Hugging Face name for {gguf_name}", shards.name())))?;
+                let (values, shape) = shards.read_f32(&name).await?;
                 let mut t = HostTensor { values, shape };
                 if arch == Architecture::Gemma3 && gguf_name.ends_with("norm.weight") {
                     t.values.iter_mut().for_each(|w| *w += 1.0);

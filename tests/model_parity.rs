@@ -13,6 +13,8 @@
 //!
 //! Needs `LINGUALENS_FIXTURES` (scripts/test.sh sets it); without it the tests say they were skipped.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -22,49 +24,10 @@ use lingualens::formats::source::FileSource;
 use lingualens::models::Model;
 use serde_json::Value;
 
+use common::npy::{model_fixtures, read_npy, sequences};
+
 const TOLERANCE: f32 = 1e-3;
 const MODELS: [&str; 7] = ["llama3_tied", "llama3_untied", "qwen2", "qwen3", "gemma3", "gemma3_qpas", "llama3_h256"];
-
-fn fixtures() -> Option<PathBuf> {
-    let dir = std::env::var_os("LINGUALENS_FIXTURES").map(PathBuf::from).map(|d| d.join("models"));
-    match dir {
-        Some(d) if d.join("index.json").is_file() => Some(d),
-        _ if std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() == Ok("1") => {
-            panic!("LINGUALENS_REQUIRE_FIXTURES=1 but $LINGUALENS_FIXTURES/models/index.json is missing (tools/fixtures/models.py)")
-        }
-        _ => {
-            eprintln!("SKIPPED: no model fixtures (set LINGUALENS_FIXTURES; see tools/fixtures/models.py)");
-            None
-        }
-    }
-}
-
-/// A little-endian float32 .npy file (numpy format 1.0/2.0), as numpy.save writes it.
-fn read_npy(path: &Path) -> (Vec<f32>, Vec<usize>) {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert_eq!(&bytes[..6], b"\x93NUMPY", "{}", path.display());
-    let (header_len, start) = if bytes[6] == 1 {
-        (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10)
-    } else {
-        (u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize, 12)
-    };
-    let header = std::str::from_utf8(&bytes[start..start + header_len]).unwrap();
-    assert!(header.contains("'descr': '<f4'") && header.contains("'fortran_order': False"), "{header}");
-    let shape_text = header.split("'shape': (").nth(1).unwrap().split(')').next().unwrap();
-    let shape = shape_text.split(',').filter_map(|s| s.trim().parse().ok()).collect();
-    let values = bytes[start + header_len..].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
-    (values, shape)
-}
-
-fn sequences(dir: &Path) -> Vec<(String, Vec<u32>)> {
-    let index: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("index.json")).unwrap()).unwrap();
-    index["sequences"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(name, ids)| (name.clone(), ids.as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect()))
-        .collect()
-}
 
 fn wgpu() -> &'static ComputeDevice {
     static DEVICE: OnceLock<ComputeDevice> = OnceLock::new();
@@ -131,7 +94,7 @@ fn max_diff(dir: &Path, model: &str, source: &Source, device: &ComputeDevice) ->
 }
 
 fn check(source: Source, device: &ComputeDevice, models: &[&str]) {
-    let Some(dir) = fixtures() else { return };
+    let Some(dir) = model_fixtures() else { return };
     let mut report = Vec::new();
     for model in models {
         let d = max_diff(&dir, model, &source, device);
@@ -176,7 +139,7 @@ fn sharded_hf_folder_on_wgpu() {
 /// arrive, with the index text; the logits are those of the folder read natively.
 #[test]
 fn sharded_weights_from_a_list_of_named_sources() {
-    let Some(dir) = fixtures() else { return };
+    let Some(dir) = model_fixtures() else { return };
     let folder = sharded_folder(&dir, "qwen3");
     let mut files = Vec::new();
     for entry in std::fs::read_dir(&folder).unwrap() {
@@ -199,7 +162,7 @@ fn sharded_weights_from_a_list_of_named_sources() {
 /// A copy of qwen3's sharded folder in a fresh temporary directory, broken by `damage`; the
 /// message of loading it.
 fn broken_folder_message(case: &str, damage: impl FnOnce(&Path)) -> Option<String> {
-    let dir = fixtures()?;
+    let dir = model_fixtures()?;
     let source = sharded_folder(&dir, "qwen3");
     let folder = std::env::temp_dir().join(format!("lingualens-shards-{}-{case}", std::process::id()));
     let _ = std::fs::remove_dir_all(&folder);
@@ -308,7 +271,7 @@ fn agreement(a: &[f32], b: &[f32], vocab: usize) -> (usize, f32) {
 /// transformers (the tests above), so they must be within llama.cpp's own deviation + 1e-3 of
 /// llama.cpp, and agree on the top token about as often as transformers does.
 fn llamacpp_agreement(device: &ComputeDevice) {
-    let Some(dir) = fixtures() else { return };
+    let Some(dir) = model_fixtures() else { return };
     if !dir.join("llamacpp.json").is_file() {
         if std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() == Ok("1") {
             panic!("LINGUALENS_REQUIRE_FIXTURES=1 but $LINGUALENS_FIXTURES/models/llamacpp.json is missing (tools/fixtures/llamacpp_logits.py)");
@@ -365,7 +328,7 @@ fn llamacpp_agreement_on_wgpu() {
 /// window-crossing 80-token sequence, split after 50 tokens (Gemma 3's window is 8).
 #[test]
 fn kv_cache_continuation_equals_the_full_pass() {
-    let Some(dir) = fixtures() else { return };
+    let Some(dir) = model_fixtures() else { return };
     let tokens = sequences(&dir).into_iter().find(|(n, _)| n == "rand80").unwrap().1;
     for model in ["llama3_untied", "gemma3", "qwen3"] {
         for device in [ComputeDevice::cpu(), wgpu().clone()] {

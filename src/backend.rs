@@ -82,11 +82,25 @@ pub struct BackendInfo {
     pub fallback_reason: Option<String>,
 }
 
+/// How the CPU multiplies packed quantized weights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Activations {
+    /// Activations stay f32: the exact product of the file's weights (the default).
+    #[default]
+    F32,
+    /// Activations are quantized to 8 bits per block of 32 first, as llama.cpp does: faster, and
+    /// as far from transformers as llama.cpp is (Q8_0, Q5_0 and Q4_0 weights; other types stay f32).
+    Int8,
+}
+
 /// A burn device plus its description.
 #[derive(Debug, Clone)]
 pub struct ComputeDevice {
     pub device: Device,
     pub info: BackendInfo,
+    /// The CPU backend's quantized matmul; wgpu always keeps activations f32.
+    pub activations: Activations,
 }
 
 impl ComputeDevice {
@@ -105,7 +119,13 @@ impl ComputeDevice {
                 limits: None,
                 fallback_reason: None,
             },
+            activations: Activations::F32,
         }
+    }
+
+    /// The CPU backend with 8-bit activations for quantized weights (see [`Activations::Int8`]).
+    pub fn cpu_int8() -> Self {
+        ComputeDevice { activations: Activations::Int8, ..ComputeDevice::cpu() }
     }
 
     /// burn-wgpu on the default adapter. Asynchronous because the browser's `requestAdapter`
@@ -115,7 +135,7 @@ impl ComputeDevice {
             .init_with_setup_async()
             .await
             .map_err(|e| format!("wgpu initialisation failed: {e}"))?;
-        Ok(ComputeDevice { device, info: describe_wgpu(&setup) })
+        Ok(ComputeDevice { device, info: describe_wgpu(&setup), activations: Activations::F32 })
     }
 
     /// wgpu when it is there and wanted, the CPU otherwise; the reason for a fallback is kept.

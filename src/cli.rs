@@ -114,7 +114,7 @@ enum Command {
         #[arg(long = "model", required = true)]
         models: Vec<std::path::PathBuf>,
         /// Backends to time (repeatable).
-        #[arg(long = "backend", value_enum, default_values_t = [BackendArg::Cpu, BackendArg::Wgpu])]
+        #[arg(long = "backend", value_enum, default_values_t = [BackendArg::Cpu, BackendArg::CpuInt8, BackendArg::Wgpu])]
         backends: Vec<BackendArg>,
         /// A Python with llama-cpp-python installed: runs llama.cpp on the same workload.
         #[arg(long)]
@@ -155,10 +155,20 @@ enum DataCommand {
     },
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, ValueEnum)]
 enum BackendArg {
     Cpu,
+    /// The CPU with activations quantized to 8 bits before each quantized matmul, as llama.cpp
+    /// does: faster, not exact (Q8_0, Q5_0, Q4_0 weights).
+    CpuInt8,
     Wgpu,
+}
+
+impl BackendArg {
+    /// The name as given on the command line.
+    fn label(self) -> String {
+        self.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -322,6 +332,7 @@ fn report(outcome: crate::Result<()>) -> ExitCode {
 fn device(backend: BackendArg) -> crate::Result<ComputeDevice> {
     match backend {
         BackendArg::Cpu => Ok(ComputeDevice::cpu()),
+        BackendArg::CpuInt8 => Ok(ComputeDevice::cpu_int8()),
         BackendArg::Wgpu => pollster::block_on(ComputeDevice::wgpu()).map_err(crate::Error::new),
     }
 }

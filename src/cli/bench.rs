@@ -91,7 +91,7 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
             let lm = pollster::block_on(engine::load(model, &device))?;
             let (prompt, items) = workload(&lm, args)?;
             let figures = measure(&lm, &prompt, &items, args.runs)?;
-            ours.push((device.info.backend.name(), figures, prompt, items));
+            ours.push((backend.label(), figures, prompt, items));
         }
         let peer = match (&args.peer_python, ours.first()) {
             (Some(python), Some((_, _, prompt, items))) => Some(run_peer(python, model, args, prompt, items)?),

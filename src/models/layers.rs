@@ -10,7 +10,7 @@ use crate::formats::source::ByteSource;
 use crate::models::config::ModelConfig;
 use crate::models::weights::{HostTensor, Weight, WeightFile};
 use crate::gpu::{self, GpuQMatrix};
-use crate::quant::{qmatmul, QMatrix};
+use crate::quant::{int8_supports, qmatmul, qmatmul_int8, QMatrix};
 
 pub fn tensor1(t: HostTensor, device: &Device) -> Tensor<1> {
     let n = t.values.len();
@@ -47,7 +47,8 @@ fn row_pieces(t: HostTensor, limit: Option<u64>, device: &Device) -> Vec<Tensor<
 /// (`gpu::GpuQMatrix`, dequantized inside the kernel).
 pub enum Linear {
     Float { weight_t: Vec<Tensor<2>>, bias: Option<Tensor<1>> },
-    Quantized { weight: Arc<QMatrix>, bias: Option<Tensor<1>> },
+    /// `int8_activations`: multiply with `quant::qmatmul_int8` where the form allows it.
+    Quantized { weight: Arc<QMatrix>, bias: Option<Tensor<1>>, int8_activations: bool },
     Gpu { weight: Arc<GpuQMatrix>, bias: Option<Tensor<1>> },
 }
 
@@ -56,16 +57,16 @@ impl Linear {
         let bias_name = format!("{name}.bias");
         let bias = if w.has(&bias_name, cfg.architecture) { Some(tensor1(w.get(&bias_name, cfg).await?, device)) } else { None };
         let weight = w.get_weight(&format!("{name}.weight"), cfg).await?;
-        Linear::from_weight(weight, bias, device).map_err(|e| e.context(format!("tensor {name}.weight")))
+        Linear::from_weight(weight, bias, w.int8_activations(), device).map_err(|e| e.context(format!("tensor {name}.weight")))
     }
 
-    fn from_weight(weight: Weight, bias: Option<Tensor<1>>, device: &Device) -> Result<Linear> {
+    fn from_weight(weight: Weight, bias: Option<Tensor<1>>, int8_activations: bool, device: &Device) -> Result<Linear> {
         let limit = gpu::binding_limit(device);
         Ok(match (weight, limit) {
             (Weight::Float(t), limit) => {
                 Linear::Float { weight_t: row_pieces(t, limit, device).into_iter().map(|w| w.transpose()).collect(), bias }
             }
-            (Weight::Quantized(m), None) => Linear::Quantized { weight: Arc::new(m), bias },
+            (Weight::Quantized(m), None) => Linear::Quantized { weight: Arc::new(m), bias, int8_activations },
             (Weight::Quantized(m), Some(limit)) => Linear::Gpu { weight: Arc::new(GpuQMatrix::upload(&m, device, limit)?), bias },
         })
     }
@@ -77,13 +78,17 @@ impl Linear {
                 [w] => (x.matmul(w.clone()), bias),
                 pieces => (Tensor::cat(pieces.iter().map(|w| x.clone().matmul(w.clone())).collect(), 1), bias),
             },
-            Linear::Quantized { weight, bias } => {
+            Linear::Quantized { weight, bias, int8_activations } => {
                 let [t, _] = x.dims();
                 let device = x.device();
                 // The CPU backend's tensors live in host memory: this read is a copy, not a transfer.
                 let input = x.into_data().try_to_vec::<f32>().expect("activations are f32");
                 let mut out = vec![0f32; t * weight.rows()];
-                qmatmul(&input, weight, &mut out);
+                if *int8_activations && int8_supports(weight) {
+                    qmatmul_int8(&input, weight, &mut out);
+                } else {
+                    qmatmul(&input, weight, &mut out);
+                }
                 (Tensor::from_data(TensorData::new(out, [t, weight.rows()]), &device), bias)
             }
             Linear::Gpu { weight, bias } => (weight.matmul(x), bias),
@@ -101,7 +106,7 @@ pub enum Embedding {
     Float(Vec<Tensor<2>>),
     /// Packed rows, looked up on the host; `gpu` holds the same matrix on a wgpu device for the
     /// tied output projection.
-    Quantized { table: Arc<QMatrix>, gpu: Option<Arc<GpuQMatrix>> },
+    Quantized { table: Arc<QMatrix>, gpu: Option<Arc<GpuQMatrix>>, int8_activations: bool },
 }
 
 impl Embedding {
@@ -114,7 +119,7 @@ impl Embedding {
                     Some(limit) => Some(Arc::new(GpuQMatrix::upload(&m, device, limit).map_err(|e| e.context("tensor token_embd.weight"))?)),
                     None => None,
                 };
-                Embedding::Quantized { table: Arc::new(m), gpu }
+                Embedding::Quantized { table: Arc::new(m), gpu, int8_activations: w.int8_activations() }
             }
         })
     }
@@ -157,7 +162,9 @@ impl Embedding {
         match self {
             Embedding::Float(pieces) => Linear::Float { weight_t: pieces.iter().map(|p| p.clone().transpose()).collect(), bias: None },
             Embedding::Quantized { gpu: Some(gpu), .. } => Linear::Gpu { weight: gpu.clone(), bias: None },
-            Embedding::Quantized { table, gpu: None } => Linear::Quantized { weight: table.clone(), bias: None },
+            Embedding::Quantized { table, gpu: None, int8_activations } => {
+                Linear::Quantized { weight: table.clone(), bias: None, int8_activations: *int8_activations }
+            }
         }
     }
 }

@@ -17,7 +17,7 @@ pub mod weights;
 
 use burn::tensor::{Device, Tensor};
 
-use crate::backend::ComputeDevice;
+use crate::backend::{Activations, ComputeDevice};
 
 use crate::error::{Error, Result};
 use crate::formats::gguf::GgufFile;
@@ -46,8 +46,8 @@ impl Model {
         let cfg = ModelConfig::from_gguf(&file)?;
         // Quantized weights stay packed on both backends: on the host for the CPU's qmatmul, in
         // device buffers for the wgpu kernel (src/gpu.rs).
-        let keep_quantized = true;
-        let w = WeightFile::Gguf { file, source, keep_quantized };
+        let int8_activations = compute.activations == Activations::Int8;
+        let w = WeightFile::Gguf { file, source, int8_activations };
         Ok((Self::from_weights(&w, cfg.clone(), &compute.device).await?, cfg))
     }
 

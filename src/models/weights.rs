@@ -17,8 +17,9 @@ use crate::models::config::{Architecture, ModelConfig};
 use crate::quant::QMatrix;
 
 pub enum WeightFile<S: ByteSource> {
-    /// `keep_quantized`: quantized tensors come back packed from [`WeightFile::get_weight`].
-    Gguf { file: GgufFile, source: S, keep_quantized: bool },
+    /// Quantized tensors come back packed from [`WeightFile::get_weight`]. `int8_activations`:
+    /// the CPU multiplies them with activations quantized to 8 bits (`quant::qmatmul_int8`).
+    Gguf { file: GgufFile, source: S, int8_activations: bool },
     Safetensors { shards: SafetensorsShards<S> },
 }
 
@@ -35,6 +36,11 @@ pub struct HostTensor {
 }
 
 impl<S: ByteSource> WeightFile<S> {
+    /// Whether packed weights are to be multiplied with 8-bit activations on the CPU.
+    pub fn int8_activations(&self) -> bool {
+        matches!(self, WeightFile::Gguf { int8_activations: true, .. })
+    }
+
     pub fn has(&self, gguf_name: &str, arch: Architecture) -> bool {
         match self {
             WeightFile::Gguf { file, .. } => file.tensor(gguf_name).is_some(),
@@ -42,9 +48,9 @@ impl<S: ByteSource> WeightFile<S> {
         }
     }
 
-    /// A 2-D weight, packed if the file has it quantized and packing was asked for.
+    /// A 2-D weight, packed if the file has it quantized.
     pub async fn get_weight(&self, gguf_name: &str, cfg: &ModelConfig) -> Result<Weight> {
-        if let WeightFile::Gguf { file, source, keep_quantized: true } = self {
+        if let WeightFile::Gguf { file, source, .. } = self {
             if let Some(info) = file.tensor(gguf_name).filter(|t| t.dims.len() == 2 && is_quantized(t.ggml_type)) {
                 let bytes = file.read_tensor_bytes(source, info).await?;
                 let mut m = QMatrix::from_tensor(info, &bytes).map_err(|e| e.context(&file.name))?;

@@ -1,0 +1,323 @@
+//! The fast CPU matmul: activations quantized to 8 bits, as llama.cpp does, so that each block of
+//! 32 weights is one integer dot product.
+//!
+//! Each token's activations are cut into blocks of 32 and stored as `dx · qx` with
+//! `dx = max|x| / 127` and `qx = round(x / dx)` in -127..=127, with `dx` then rounded to f16 as
+//! ggml stores it: exactly ggml's `quantize_row_q8_0`, so the quantized activations are
+//! llama.cpp's own. Then
+//!
+//! ```text
+//! out[t][n] = Σ_b  dx[t][b] · s[n][b] · Σ_{k in b} qx[t][k] · q[n][k]
+//! ```
+//!
+//! where the inner sum is exact in i32. This is not the exact path: quantizing activations moves
+//! logits by about as much as llama.cpp's own difference from transformers, which
+//! `tests/model_parity.rs` measures. [`qmatmul`](super::qmatmul) with f32 activations stays the
+//! default; this one is asked for (`--activations int8`).
+//!
+//! It takes the QMatrix forms whose quants fit in an i8 with 32-weight blocks and no offset:
+//! Q8_0, Q5_0 (8-bit fields) and Q4_0 (signed nibbles). [`supports`] says which.
+//!
+//! On x86-64 with AVX2 the dot products are `vpmaddubsw` + `vpmaddwd` (llama.cpp's sign trick makes
+//! one side unsigned); elsewhere, including wasm32, plain Rust computes the same integers.
+
+use std::ops::Range;
+
+use super::QMatrix;
+
+const BLOCK: usize = 32;
+/// Tokens per microkernel call: each weight block is loaded once for this many tokens.
+const MR: usize = 4;
+/// Below this many multiply-adds per thread, another thread costs more than it saves.
+#[cfg(not(target_arch = "wasm32"))]
+const MIN_MACS_PER_THREAD: usize = 1 << 21;
+
+/// Whether [`qmatmul_int8`] takes `w`: 32-weight blocks, no offsets, quants in -128..=127.
+pub fn supports(w: &QMatrix) -> bool {
+    w.block() == BLOCK && w.offsets().is_none() && w.signed() && matches!(w.bits(), 4 | 8)
+}
+
+/// Activations of `t` tokens as 8-bit blocks: `x[t][k] ≈ scales[t][k / 32] · quants[t][k]`.
+struct Int8Activations {
+    quants: Vec<i8>,
+    scales: Vec<f32>,
+}
+
+fn quantize_activations(x: &[f32]) -> Int8Activations {
+    let mut quants = vec![0i8; x.len()];
+    let mut scales = Vec::with_capacity(x.len() / BLOCK);
+    for (xb, qb) in x.chunks_exact(BLOCK).zip(quants.chunks_exact_mut(BLOCK)) {
+        let amax = xb.iter().fold(0f32, |m, v| m.max(v.abs()));
+        let d = amax / 127.0;
+        let id = if d > 0.0 { 1.0 / d } else { 0.0 };
+        for (q, &v) in qb.iter_mut().zip(xb) {
+            *q = (v * id).round() as i8;
+        }
+        scales.push(half::f16::from_f32(d).to_f32());
+    }
+    Int8Activations { quants, scales }
+}
+
+/// `out = x · Wᵀ` with `x` quantized to 8 bits per block (see the module docs); `x` is `[T][K]`,
+/// `out` `[T][N]`, row-major; natively split over N across the available cores.
+///
+/// # Panics
+///
+/// If `w` is not [`supports`]ed, or the shapes disagree: programming errors, not bad input.
+pub fn qmatmul_int8(x: &[f32], w: &QMatrix, out: &mut [f32]) {
+    assert!(supports(w), "qmatmul_int8: {}-bit, block {}, offsets {} is not an int8 form", w.bits(), w.block(), w.offsets().is_some());
+    let (n, k) = (w.rows(), w.cols());
+    if k == 0 {
+        out.fill(0.0);
+        return;
+    }
+    assert!(x.len().is_multiple_of(k), "qmatmul_int8: x has {} values, not a whole number of rows of {k}", x.len());
+    let t = x.len() / k;
+    assert!(out.len() == t * n, "qmatmul_int8: out has {} values, expected {t} x {n}", out.len());
+    if t == 0 || n == 0 {
+        return;
+    }
+    let xq = quantize_activations(x);
+
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
+        let threads = cores.min(t * n * k / MIN_MACS_PER_THREAD).max(1);
+        if threads > 1 && n >= 2 * threads {
+            let rows_per_thread = n.div_ceil(threads);
+            std::thread::scope(|scope| {
+                let xq = &xq;
+                let workers: Vec<_> = (0..n)
+                    .step_by(rows_per_thread)
+                    .map(|start| {
+                        let rows = start..(start + rows_per_thread).min(n);
+                        scope.spawn(move || {
+                            let mut part = vec![0f32; t * rows.len()];
+                            matmul_rows(xq, t, w, rows.clone(), &mut part);
+                            (rows, part)
+                        })
+                    })
+                    .collect();
+                for worker in workers {
+                    let (rows, part) = worker.join().expect("a qmatmul_int8 thread panicked");
+                    for (out_row, part_row) in out.chunks_exact_mut(n).zip(part.chunks_exact(rows.len())) {
+                        out_row[rows.clone()].copy_from_slice(part_row);
+                    }
+                }
+            });
+            return;
+        }
+    }
+    matmul_rows(&xq, t, w, 0..n, out);
+}
+
+/// Columns `rows` of every token into `out` (`[t][rows.len()]`).
+fn matmul_rows(xq: &Int8Activations, t: usize, w: &QMatrix, rows: Range<usize>, out: &mut [f32]) {
+    let k = w.cols();
+    let blocks = k / BLOCK;
+    let stride = rows.len();
+    let mut row_quants = vec![0i8; k];
+    for (col, n) in rows.enumerate() {
+        unpack_row(w, n, &mut row_quants);
+        let row_scales = &w.scales()[n * blocks..(n + 1) * blocks];
+        let mut t0 = 0;
+        while t0 < t {
+            let m = MR.min(t - t0);
+            let mut sums = [0f32; MR];
+            dot_tokens(xq, k, t0, m, &row_quants, row_scales, &mut sums);
+            for (i, s) in sums[..m].iter().enumerate() {
+                out[(t0 + i) * stride + col] = *s;
+            }
+            t0 += m;
+        }
+    }
+}
+
+/// Row `n`'s quants as i8, in column order.
+fn unpack_row(w: &QMatrix, n: usize, row: &mut [i8]) {
+    let k = w.cols();
+    if w.bits() == 8 {
+        let words = &w.values()[n * k / 4..(n + 1) * k / 4];
+        for (chunk, word) in row.chunks_exact_mut(4).zip(words) {
+            for (q, b) in chunk.iter_mut().zip(word.to_le_bytes()) {
+                *q = b as i8;
+            }
+        }
+    } else {
+        let words = &w.values()[n * k / 8..(n + 1) * k / 8];
+        for (chunk, word) in row.chunks_exact_mut(8).zip(words) {
+            for (i, q) in chunk.iter_mut().enumerate() {
+                // Shift the nibble to the top of an i32 and back: sign-extends.
+                *q = (((*word << (28 - 4 * i)) as i32) >> 28) as i8;
+            }
+        }
+    }
+}
+
+/// `sums[i] = Σ_b dx[t0 + i][b] · s[b] · (qx[t0 + i] · q)_b` for `m` ≤ [`MR`] tokens.
+fn dot_tokens(xq: &Int8Activations, k: usize, t0: usize, m: usize, row: &[i8], row_scales: &[f32], sums: &mut [f32; MR]) {
+    #[cfg(target_arch = "x86_64")]
+    if avx512::available() && k.is_multiple_of(2 * BLOCK) {
+        // SAFETY: the CPU has AVX-512 F/BW and VNNI, checked just above.
+        unsafe { avx512::dot_tokens(xq, k, t0, m, row, row_scales, sums) };
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU has AVX2 and FMA, checked just above.
+        unsafe { avx2::dot_tokens(xq, k, t0, m, row, row_scales, sums) };
+        return;
+    }
+    let blocks = k / BLOCK;
+    for i in 0..m {
+        let xt = &xq.quants[(t0 + i) * k..(t0 + i + 1) * k];
+        let dx = &xq.scales[(t0 + i) * blocks..(t0 + i + 1) * blocks];
+        let mut sum = 0f32;
+        for b in 0..blocks {
+            let dot: i32 = xt[b * BLOCK..(b + 1) * BLOCK].iter().zip(&row[b * BLOCK..(b + 1) * BLOCK]).map(|(&a, &c)| a as i32 * c as i32).sum();
+            sum += dx[b] * row_scales[b] * dot as f32;
+        }
+        sums[i] = sum;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::{Int8Activations, BLOCK, MR};
+
+    /// [`super::dot_tokens`] with 32 lanes of i8 at a time.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) fn dot_tokens(xq: &Int8Activations, k: usize, t0: usize, m: usize, row: &[i8], row_scales: &[f32], sums: &mut [f32; MR]) {
+        let blocks = k / BLOCK;
+        let ones = _mm256_set1_epi16(1);
+        let mut acc = [_mm256_setzero_ps(); MR];
+        for b in 0..blocks {
+            // SAFETY: b * 32 + 32 <= k = row.len(); each token row below has k quants too.
+            let w = unsafe { _mm256_loadu_si256(row.as_ptr().add(b * BLOCK) as *const __m256i) };
+            let aw = _mm256_sign_epi8(w, w);
+            for i in 0..m {
+                let t = t0 + i;
+                let x = unsafe { _mm256_loadu_si256(xq.quants.as_ptr().add(t * k + b * BLOCK) as *const __m256i) };
+                // maddubs multiplies unsigned by signed: |w| · (x with w's sign) = x · w. The sign
+                // goes onto x, which is never -128 (so never overflows when negated); |w| ≤ 128
+                // is exact as unsigned. Pairs sum to at most 2 · 128 · 127 < 2^15: no saturation.
+                let sx = _mm256_sign_epi8(x, w);
+                let dot = _mm256_madd_epi16(_mm256_maddubs_epi16(aw, sx), ones);
+                let scale = _mm256_set1_ps(xq.scales[t * blocks + b] * row_scales[b]);
+                acc[i] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), scale, acc[i]);
+            }
+        }
+        for i in 0..m {
+            let mut lanes = [0f32; 8];
+            // SAFETY: lanes holds 8 f32.
+            unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), acc[i]) };
+            sums[i] = lanes.iter().sum();
+        }
+    }
+}
+
+/// Two blocks at a time: `vpdpbusd` multiplies 64 pairs of bytes and sums each four into one of
+/// 16 i32 lanes (lanes 0–7 are the first block, 8–15 the second), in one instruction.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::*;
+
+    use super::{Int8Activations, BLOCK, MR};
+
+    pub(super) fn available() -> bool {
+        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") && std::is_x86_feature_detected!("avx512vnni")
+    }
+
+    /// [`super::dot_tokens`] for `k` a multiple of 64.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    pub(super) fn dot_tokens(xq: &Int8Activations, k: usize, t0: usize, m: usize, row: &[i8], row_scales: &[f32], sums: &mut [f32; MR]) {
+        let blocks = k / BLOCK;
+        let zero = _mm512_setzero_si512();
+        let mut acc = [_mm512_setzero_ps(); MR];
+        for b in (0..blocks).step_by(2) {
+            // SAFETY: b * 32 + 64 <= k = row.len(); each token row below has k quants too.
+            let w = unsafe { _mm512_loadu_si512(row.as_ptr().add(b * BLOCK) as *const _) };
+            // vpdpbusd multiplies unsigned by signed: |w| (exact for -128 too, as unsigned) times
+            // x negated where w is negative (x is never -128, so negation cannot overflow).
+            let aw = _mm512_abs_epi8(w);
+            let w_negative = _mm512_movepi8_mask(w);
+            // [s_b x 8, s_b+1 x 8]
+            let sw = _mm512_shuffle_f32x4::<0>(_mm512_set1_ps(row_scales[b]), _mm512_set1_ps(row_scales[b + 1]));
+            for i in 0..m {
+                let t = t0 + i;
+                let x = unsafe { _mm512_loadu_si512(xq.quants.as_ptr().add(t * k + b * BLOCK) as *const _) };
+                let sx = _mm512_mask_sub_epi8(x, w_negative, zero, x);
+                let dot = _mm512_dpbusd_epi32(zero, aw, sx);
+                let (dx0, dx1) = (xq.scales[t * blocks + b], xq.scales[t * blocks + b + 1]);
+                let dx = _mm512_shuffle_f32x4::<0>(_mm512_set1_ps(dx0), _mm512_set1_ps(dx1));
+                acc[i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(dx, sw), acc[i]);
+            }
+        }
+        for i in 0..m {
+            sums[i] = _mm512_reduce_add_ps(acc[i]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::ggml::GgmlType;
+    use crate::quant::qmatrix::tests::{random_blocks, Rng};
+
+    /// The definition in the module docs, on the dequantized activations and weights, in f64,
+    /// with the sum of the terms' magnitudes (the scale of f32 rounding error).
+    fn reference(x: &[f32], w: &QMatrix) -> Vec<(f64, f64)> {
+        let (n, k) = (w.rows(), w.cols());
+        let xq = quantize_activations(x);
+        let x_back: Vec<f64> = xq.quants.iter().enumerate().map(|(i, &q)| q as f64 * xq.scales[i / BLOCK] as f64).collect();
+        let weights = w.dequantize();
+        let t = x.len() / k;
+        let mut out = vec![(0f64, 0f64); t * n];
+        for ti in 0..t {
+            for ni in 0..n {
+                let terms = (0..k).map(|kk| x_back[ti * k + kk] * weights[ni * k + kk] as f64);
+                out[ti * n + ni] = terms.fold((0.0, 0.0), |(sum, mag), v| (sum + v, mag + v.abs()));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn equals_the_definition_on_every_int8_form() {
+        // Random Q8_0 blocks include -128, which llama.cpp never writes but a file may hold.
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        for (ty, rows, cols, tokens) in [(GgmlType::Q8_0, 13, 96, 7), (GgmlType::Q4_0, 21, 544, 5), (GgmlType::Q5_0, 9, 64, 1), (GgmlType::Q4_0, 130, 256, 9)] {
+            let w = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / 32, &mut rng), rows, cols).unwrap();
+            assert!(supports(&w), "{ty:?}");
+            let x: Vec<f32> = (0..tokens * cols).map(|_| (rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).collect();
+            let expected = reference(&x, &w);
+            let mut out = vec![f32::NAN; tokens * rows];
+            qmatmul_int8(&x, &w, &mut out);
+            for (i, (&o, &(e, magnitude))) in out.iter().zip(&expected).enumerate() {
+                assert!((o as f64 - e).abs() <= 1e-6 * (1.0 + magnitude), "{ty:?} out[{i}]: {o} vs {e} (terms' magnitude {magnitude})");
+            }
+        }
+    }
+
+    #[test]
+    fn activations_round_to_the_nearest_of_255_levels() {
+        let x: Vec<f32> = (0..32).map(|i| (i as f32 - 15.5) / 10.0).collect();
+        let xq = quantize_activations(&x);
+        assert_eq!(xq.scales, vec![half::f16::from_f32(1.55 / 127.0).to_f32()]);
+        // 0.05 / (1.55 / 127) = 4.097: rounds to 4.
+        assert_eq!((xq.quants[0], xq.quants[31], xq.quants[16]), (-127, 127, 4));
+    }
+
+    #[test]
+    fn forms_with_offsets_or_16_blocks_are_not_taken() {
+        let mut rng = Rng(7);
+        for ty in [GgmlType::Q4_1, GgmlType::Q5_1, GgmlType::Q4_K, GgmlType::Q6_K] {
+            let (qk, _) = ty.block_layout();
+            let w = QMatrix::from_ggml(ty, &random_blocks(ty, 256 / qk, &mut rng), 1, 256).unwrap();
+            assert!(!supports(&w), "{ty:?}");
+        }
+    }
+}

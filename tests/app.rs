@@ -706,3 +706,48 @@ fn a_saved_run_opened_for_comparison_shows_the_per_item_differences() {
     browser.eval("document.getElementById('compare').scrollIntoView(); return true;", json!([]));
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
 }
+
+#[test]
+fn a_model_that_cannot_fit_is_refused_before_its_download_and_the_page_stays_usable() {
+    let test = "app_fit_refused";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let server = StaticServer::start_with_mounts(dist, vec![("m".into(), repo().join("models/demo"))]);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 768);
+    // A 1 MiB budget: the demo model needs more (its KV cache and attention for 2048 tokens).
+    browser.goto(&server.url("index.html?backend=cpu&model=m/lingualens-demo-Q8_0.gguf&task=demo&run=1&budget_mib=1"));
+    let refused = browser.wait_for(
+        "the refusal",
+        "const f = document.getElementById('model-fit');
+         return f.dataset.fit === 'refused' ? { reason: f.textContent, hidden: f.hidden, needs: +f.dataset.needs,
+            info: document.getElementById('model-info').dataset.status,
+            phase: document.getElementById('run').dataset.phase,
+            start_disabled: document.getElementById('run-start').disabled } : null;",
+        LONG,
+    );
+    let reason = refused["reason"].as_str().unwrap();
+    for part in ["lingualens-demo-Q8_0.gguf does not fit", "on the cpu backend", "MiB", "a budget of 1 MiB", "smaller model"] {
+        assert!(reason.contains(part), "{test}: {part:?} is not in the reason: {reason}");
+    }
+    assert_eq!(refused["info"], json!("refused"), "{test}: {refused}");
+    assert_eq!(refused["hidden"], json!(false), "{test}: {refused}");
+    assert_eq!(refused["start_disabled"], json!(false), "{test}: the page stays usable: {refused}");
+    assert!(refused["needs"].as_u64().unwrap() > 1 << 20, "{test}: {refused}");
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+    // Only the header was read, by bounded ranges (`bytes=a-b`; the whole 205 KB demo is its
+    // first 1 MiB prefix); the download, a request without Range or an open `bytes=a-`, never started.
+    let requests = server.requests("/m/");
+    assert!(!requests.is_empty(), "{test}: the header was not read from the server");
+    let bounded = |r: &str| r.strip_prefix("bytes=").and_then(|r| r.split_once('-')).is_some_and(|(a, b)| a.parse::<u64>().is_ok() && b.parse::<u64>().is_ok());
+    assert!(requests.iter().all(|(_, range)| range.as_deref().is_some_and(bounded)), "{test}: {requests:?}");
+    assert!(browser.eval("return document.getElementById('model-info').dataset.loaded || null", json!([])).is_null(), "{test}");
+
+    // Without the forced budget the same page, same worker, checks again and runs.
+    browser.eval("history.replaceState(null, '', location.href.replace('&budget_mib=1', '')); return true;", json!([]));
+    browser.click("#run-start");
+    let page = finish(&browser, test);
+    assert_eq!(page["rows"].as_array().unwrap().len(), 21, "{test}");
+    let fit = browser.eval("const f = document.getElementById('model-fit'); return [f.dataset.fit, f.textContent];", json!([]));
+    assert_eq!(fit[0], json!("fits"), "{test}: {fit}");
+    eprintln!("{test}: refused with: {reason}\n{test}: then: {}", fit[1]);
+}

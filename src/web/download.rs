@@ -32,19 +32,21 @@ async fn open_cache() -> Option<Cache> {
     JsFuture::from(caches.open(MODEL_CACHE)).await.ok()?.dyn_into().ok()
 }
 
+/// The finished download of `url` kept in Cache Storage, if there is one.
+pub async fn cached_blob(url: &str) -> Option<Blob> {
+    let cache = open_cache().await?;
+    let response: Response = JsFuture::from(cache.match_with_str(url)).await.ok()?.dyn_into().ok()?;
+    JsFuture::from(response.blob().ok()?).await.ok()?.dyn_into().ok()
+}
+
 /// The model at `url` as a Blob, and whether it came from the cache. `progress(loaded, total)`
 /// is called as bytes arrive.
 pub async fn model_blob(url: &str, check: &ModelCheck, progress: impl Fn(u64, Option<u64>)) -> Result<(Blob, bool), String> {
     let cache = open_cache().await;
-    if let Some(cache) = &cache {
-        if let Ok(hit) = JsFuture::from(cache.match_with_str(url)).await {
-            if let Ok(response) = hit.dyn_into::<Response>() {
-                let blob: Blob = JsFuture::from(response.blob().map_err(js_error)?).await.map_err(js_error)?.unchecked_into();
-                if check.size.is_none_or(|s| s == blob.size() as u64) {
-                    progress(blob.size() as u64, Some(blob.size() as u64));
-                    return Ok((blob, true));
-                }
-            }
+    if let Some(blob) = cached_blob(url).await {
+        if check.size.is_none_or(|s| s == blob.size() as u64) {
+            progress(blob.size() as u64, Some(blob.size() as u64));
+            return Ok((blob, true));
         }
     }
 

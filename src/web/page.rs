@@ -8,7 +8,8 @@
 //! URL parameters (so a link can carry a whole run): `model=demo|<catalog id>|<URL>`,
 //! `task=demo`, `limit=N`, `shots=K`, `seed=S`, `order=given|shuffle:N|gold-first|gold-last|rotations`, `pace=MS` (a pause between items, for watching),
 //! `filter=FIELD:VALUE` (repeatable: only the documents with that metadata), `sample=N` (a seeded random sample),
-//! `run=1` (start at once), `backend=auto|wgpu|cpu`. With no parameters the demo runs. The older
+//! `run=1` (start at once), `backend=auto|wgpu|cpu`, `budget_mib=N` (check models against N MiB
+//! instead of the backend's memory, to see or test a refusal). With no parameters the demo runs. The older
 //! `model=URL&context=TEXT&choice=…` scores choices once (the score panel under "Device").
 
 use std::cell::RefCell;
@@ -94,6 +95,10 @@ struct App {
     setup_done: bool,
     /// When the current download started (ms), for its rate and ETA.
     download_started: f64,
+    /// The pending fit check: its answer once it came (`ModelFit`, or the worker's model
+    /// error), and the function that wakes `ask_fit`.
+    fit_answer: Option<Result<FromWorker, String>>,
+    fit_wake: Option<js_sys::Function>,
 }
 
 type Shared = Rc<RefCell<App>>;
@@ -135,6 +140,8 @@ fn init() -> Result<(), String> {
         worker_ready: false,
         setup_done: false,
         download_started: 0.0,
+        fit_answer: None,
+        fit_wake: None,
     }));
 
     let on_worker = app.clone();
@@ -460,6 +467,15 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             dom::set_data(&info, "status", "loaded");
             Ok(())
         }
+        fit @ FromWorker::ModelFit { .. } => {
+            let mut a = app.borrow_mut();
+            a.fit_answer = Some(Ok(fit));
+            if let Some(wake) = a.fit_wake.take() {
+                drop(a);
+                let _ = wake.call0(&JsValue::NULL);
+            }
+            Ok(())
+        }
         FromWorker::Scores { backend, choices } => show_scores(&backend, &choices),
         FromWorker::TaskReady { ticket, task, fingerprint, items, notes, documents, facets } => {
             let current = app.borrow().pending.as_ref().map(|p| p.0);
@@ -520,8 +536,15 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
                 _ => {}
             }
             let phase = a.phase;
+            let wake = if stage == "model" { a.fit_wake.take() } else { None };
+            if wake.is_some() {
+                a.fit_answer = Some(Err(message));
+            }
             drop(a);
             show_controls(app, phase);
+            if let Some(wake) = wake {
+                let _ = wake.call0(&JsValue::NULL);
+            }
             Ok(())
         }
     }
@@ -704,6 +727,14 @@ async fn prepare(app: &Shared) -> Result<(), String> {
     show_controls(app, Phase::Preparing);
     dom::set_hidden("demo-note", model_id != "demo");
     if app.borrow().model_id.as_deref() != Some(&model_id) {
+        if !model_fits(app, &worker, &load, file.as_ref()).await? {
+            let mut a = app.borrow_mut();
+            a.model_id = None;
+            a.phase = Phase::Idle;
+            drop(a);
+            show_controls(app, Phase::Idle);
+            return Ok(());
+        }
         set_status("Loading the model…");
         let info = dom::by_id("model-info")?;
         info.set_text_content(Some("Loading…"));
@@ -730,6 +761,65 @@ async fn prepare(app: &Shared) -> Result<(), String> {
         a.tickets
     };
     post(&worker, &ToWorker::PrepareTask { ticket, files, settings })
+}
+
+/// Asks the worker whether the model `load` would load fits (`CheckModel`, which reads only the
+/// header) and shows the answer in the model panel. `false` when it does not fit or could not be
+/// read: the reason is on the page, nothing is downloaded, and the page stays usable.
+async fn model_fits(app: &Shared, worker: &Worker, load: &ToWorker, file: Option<&web_sys::File>) -> Result<bool, String> {
+    let budget_mib = dom::query_param("budget_mib").and_then(|b| b.trim().parse::<u64>().ok());
+    let check = match load {
+        ToWorker::LoadModel { url, backend, check } => ToWorker::CheckModel { url: url.clone(), backend: *backend, budget_mib, size: check.size },
+        ToWorker::LoadModelFile { name, backend } => ToWorker::CheckModelFile { name: name.clone(), backend: *backend, budget_mib },
+        _ => return Ok(true),
+    };
+    set_status("Checking that the model fits…");
+    let info = dom::by_id("model-info")?;
+    info.set_text_content(Some("Reading the model's header…"));
+    dom::set_data(&info, "status", "checking");
+    let fit = dom::by_id("model-fit")?;
+    dom::set_data(&fit, "fit", "checking");
+    fit.set_text_content(None);
+    dom::set_hidden("model-fit", true);
+
+    app.borrow_mut().fit_answer = None;
+    let answered = js_sys::Promise::new(&mut |wake, _| app.borrow_mut().fit_wake = Some(wake));
+    trace(&format!(">{}", message_name(&check)));
+    let message = serde_wasm_bindgen::to_value(&check).map_err(|e| e.to_string())?;
+    if let Some(file) = file {
+        js_sys::Reflect::set(&message, &"file".into(), file).map_err(|_| "cannot attach the file")?;
+    }
+    worker.post_message(&message).map_err(|e| format!("cannot message the worker: {e:?}"))?;
+    let _ = JsFuture::from(answered).await;
+    let answer = app.borrow_mut().fit_answer.take();
+    let Some(Ok(FromWorker::ModelFit { name, needs, summary, refused, unchecked, .. })) = answer else {
+        // The worker's error is already shown, in the panel and the error box.
+        dom::set_data(&fit, "fit", "error");
+        return Ok(false);
+    };
+    if let Some(needs) = &needs {
+        dom::set_data(&fit, "needs", &needs.total.to_string());
+    }
+    dom::set_hidden("model-fit", false);
+    if let Some(reason) = refused {
+        dom::set_data(&fit, "fit", "refused");
+        fit.set_text_content(Some(&reason));
+        info.set_text_content(Some(&format!("Not loaded: {name} does not fit (only its header was read).")));
+        dom::set_data(&info, "status", "refused");
+        set_status("The model was not loaded: it does not fit. Choose another one.");
+        return Ok(false);
+    }
+    match unchecked {
+        Some(why) => {
+            dom::set_data(&fit, "fit", "unchecked");
+            fit.set_text_content(Some(&format!("{name}: not checked before the download: {why}.")));
+        }
+        None => {
+            dom::set_data(&fit, "fit", "fits");
+            fit.set_text_content(Some(&format!("{name} {summary}.")));
+        }
+    }
+    Ok(true)
 }
 
 /// The built-in demo, or the files the user chose.

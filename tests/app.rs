@@ -751,3 +751,58 @@ fn a_model_that_cannot_fit_is_refused_before_its_download_and_the_page_stays_usa
     assert_eq!(fit[0], json!("fits"), "{test}: {fit}");
     eprintln!("{test}: refused with: {reason}\n{test}: then: {}", fit[1]);
 }
+
+#[test]
+fn a_download_interrupted_by_a_reload_continues_from_where_it_stopped() {
+    let test = "app_download_resume";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let bytes = std::fs::read(demo_model()).unwrap();
+    let sha256 = {
+        use sha2::Digest;
+        sha2::Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect::<String>()
+    };
+    let server = StaticServer::start_with_mounts(dist, vec![("m".into(), repo().join("models/demo"))]);
+    // 205 KB at 40 KB/s: about five seconds, long enough to reload in the middle.
+    server.throttle("/m/", 40_000);
+    let browser = Browser::start(&[]);
+    let url = server.url(&format!(
+        "index.html?backend=cpu&model=m/lingualens-demo-Q8_0.gguf&sha256={sha256}&size={}&task=demo&limit=3&run=1",
+        bytes.len()
+    ));
+    browser.goto(&url);
+    // The page shows what has arrived each time a piece is saved; reload once 60 KB are.
+    let saved = browser.wait_for(
+        "part of the download",
+        "const i = document.getElementById('model-info').dataset;
+         return +i.loaded >= 60000 && +i.loaded < +i.total ? +i.loaded : null;",
+        LONG,
+    );
+    let saved = saved.as_u64().unwrap();
+    browser.goto(&url);
+    let page = finish(&browser, test);
+    assert_eq!(page["rows"].as_array().unwrap().len(), 3, "{test}");
+    let info = browser.eval(
+        "const i = document.getElementById('model-info').dataset; return [i.source, +i.loaded, +i.resumedFrom];",
+        json!([]),
+    );
+    assert_eq!(info[0], json!("network"), "{test}: {info}");
+    assert_eq!(info[1], json!(bytes.len()), "{test}: the whole file, checked against size and sha256: {info}");
+    let resumed = info[2].as_u64().unwrap();
+    assert!(resumed >= saved && resumed < bytes.len() as u64, "{test}: resumed from {resumed}, {saved} were saved");
+    // Two downloads reached the server: the first from the start, the second from the saved offset.
+    let downloads: Vec<Option<String>> =
+        server.requests("/m/").into_iter().map(|(_, range)| range).filter(|r| r.as_deref().is_none_or(|r| r.ends_with('-'))).collect();
+    assert_eq!(downloads, vec![None, Some(format!("bytes={resumed}-"))], "{test}");
+    eprintln!("{test}: reloaded with {saved} bytes shown; the second download asked for bytes={resumed}- of {}", bytes.len());
+
+    // Finished, the file is in the model cache and the saved pieces are gone.
+    browser.goto(&url);
+    finish(&browser, test);
+    let source = browser.eval("return document.getElementById('model-info').dataset.source", json!([]));
+    assert_eq!(source, json!("cache"), "{test}");
+    let pieces = browser.eval_async(
+        "const done = arguments[arguments.length - 1];
+         caches.open('lingualens-partial-v1').then(c => c.keys()).then(k => done(k.length), e => done(String(e)));",
+    );
+    assert_eq!(pieces, json!(0), "{test}: saved pieces left behind");
+}

@@ -455,8 +455,8 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             show_backend(&info)
         }
         FromWorker::SelfTest { report } => show_selftest(&report),
-        FromWorker::Download { loaded, total, from_cache } => {
-            show_download(app, loaded, total, from_cache);
+        FromWorker::Download { loaded, total, from_cache, resumed_from } => {
+            show_download(app, loaded, total, from_cache, resumed_from);
             Ok(())
         }
         FromWorker::ModelLoaded { name, architecture, layers, vocab_size } => {
@@ -551,9 +551,10 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
 }
 
 /// "Downloading 120 of 676 MB · 12.3 MB/s · 45 s left", or where the model came from.
-fn show_download(app: &Shared, loaded: u64, total: Option<u64>, from_cache: bool) {
+fn show_download(app: &Shared, loaded: u64, total: Option<u64>, from_cache: bool, resumed_from: u64) {
     let Ok(info) = dom::by_id("model-info") else { return };
     dom::set_data(&info, "loaded", &loaded.to_string());
+    dom::set_data(&info, "resumed-from", &resumed_from.to_string());
     if let Some(t) = total {
         dom::set_data(&info, "total", &t.to_string());
     }
@@ -574,12 +575,14 @@ fn show_download(app: &Shared, loaded: u64, total: Option<u64>, from_cache: bool
         format!("Downloaded {:.1} MB, checked. Loading…", mb(loaded))
     } else {
         let secs = ((now - started) / 1e3).max(1e-3);
-        let rate = mb(loaded) / secs;
+        // The rate of this page's download, not counting what an earlier page saved.
+        let rate = mb(loaded.saturating_sub(resumed_from)) / secs;
         let rest = match total {
             Some(t) if rate > 0.0 => format!(" of {:.0} MB · {rate:.1} MB/s · {:.0} s left", mb(t), mb(t.saturating_sub(loaded)) / rate),
             _ => format!(" · {rate:.1} MB/s"),
         };
-        format!("Downloading {:.0} MB{rest}", mb(loaded))
+        let resumed = if resumed_from > 0 { format!(" (continued from {:.1} MB saved before)", mb(resumed_from)) } else { String::new() };
+        format!("Downloading {:.1} MB{rest}{resumed}", mb(loaded))
     };
     info.set_text_content(Some(&text));
 }

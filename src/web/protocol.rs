@@ -84,8 +84,15 @@ pub enum FromWorker {
         unchecked: Option<String>,
     },
     /// Download progress (`total` when the server or the catalog says); `from_cache` when the model
-    /// came from Cache Storage instead of the network.
-    Download { loaded: u64, total: Option<u64>, from_cache: bool },
+    /// came from Cache Storage instead of the network; `resumed_from`: the byte where a download
+    /// interrupted by an earlier page was taken up (0 for a fresh one).
+    Download {
+        loaded: u64,
+        total: Option<u64>,
+        from_cache: bool,
+        #[serde(default)]
+        resumed_from: u64,
+    },
     Scores { backend: String, choices: Vec<ContinuationScore> },
     /// `documents`: how many the task has before the filters and the sample; `facets`: the
     /// metadata fields a run can be filtered by, over all of them.

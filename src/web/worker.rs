@@ -98,11 +98,15 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, state: &Rc<RefCe
             Err(message) => Err(message),
         },
         ToWorker::LoadModel { url, backend, check } => {
-            let progress = |loaded, total| post(&FromWorker::Download { loaded, total, from_cache: false });
+            let resumed = std::cell::Cell::new(0);
+            let progress = |loaded, total, resumed_from| {
+                resumed.set(resumed_from);
+                post(&FromWorker::Download { loaded, total, from_cache: false, resumed_from })
+            };
             match super::download::model_blob(&url, &check, progress).await {
                 Ok((blob, from_cache)) => {
                     let size = blob.size() as u64;
-                    post(&FromWorker::Download { loaded: size, total: Some(size), from_cache });
+                    post(&FromWorker::Download { loaded: size, total: Some(size), from_cache, resumed_from: resumed.get() });
                     load_model(state, BlobSource::new(url, blob), backend).await
                 }
                 Err(e) => Err(e),

@@ -602,7 +602,7 @@ fn the_same_questions_across_languages_and_tokenizer_fertility_by_language() {
     assert_eq!(table["head"], json!(["group", "dz", "en"]), "{test}: {table}");
     assert_eq!((table["groups"].as_u64(), table["complete"].as_u64()), (Some(4), Some(4)), "{test}: {table}");
     let keys: Vec<&str> = table["rows"].as_array().unwrap().iter().map(|r| r["key"].as_str().unwrap()).collect();
-    assert_eq!(keys, ["group:legs", "group:sum", "group:sun", "parallel:dzen/1/dz"], "{test}: `alone` has one language");
+    assert_eq!(keys, ["group:legs", "group:sum", "group:sun", "parallel:dzen/1"], "{test}: `alone` has one language");
     let id_of = |key: &str, language: &str| match key.split_once(':') {
         Some(("parallel", _)) => format!("dzen/1/{language}"),
         _ => format!("{}-{language}", key.trim_start_matches("group:")),
@@ -805,4 +805,103 @@ fn a_download_interrupted_by_a_reload_continues_from_where_it_stopped() {
          caches.open('lingualens-partial-v1').then(c => c.keys()).then(k => done(k.length), e => done(String(e)));",
     );
     assert_eq!(pieces, json!(0), "{test}: saved pieces left behind");
+}
+
+/// DZEN's CSVs under `LINGUALENS_SHARED` (default `../shared`), if they are there.
+fn dzen_data() -> Option<PathBuf> {
+    let shared = std::env::var_os("LINGUALENS_SHARED").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared"));
+    let dir = shared.join("datasets/dzen");
+    dir.join("DZEN").is_dir().then_some(dir)
+}
+
+#[test]
+fn english_dzongkha_and_dzongkha_with_the_translation_appended_side_by_side() {
+    let test = "app_dzen_variants";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let Some(dzen) = dzen_data() else {
+        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "{test}: shared/datasets/dzen is missing");
+        eprintln!("SKIPPED {test}: shared/datasets/dzen is missing (set LINGUALENS_SHARED)");
+        return;
+    };
+    // Three runs of the command line on the same DZEN items, saved as lm-eval samples files.
+    let tmp = TempDir::new("app-dzen");
+    let tasks = ["dzen_en", "dzen_dz", "dzen_dz_en"];
+    let model = demo_model();
+    for task in tasks {
+        let args = ["eval", "--model", model.to_str().unwrap(), "--task", task, "--data", dzen.to_str().unwrap(), "--limit", "8", "--out", tmp.path.to_str().unwrap()];
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_lingualens")).args(args).output().unwrap();
+        assert!(out.status.success(), "{test}: lingualens {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let file = |task: &str| tmp.path.join(format!("samples_{task}.jsonl"));
+    // The reference, read from the files: each item's id and whether its highest log-likelihood is gold.
+    let verdicts = |task: &str| -> Vec<(String, bool)> {
+        std::fs::read_to_string(file(task))
+            .unwrap()
+            .lines()
+            .map(|line| {
+                let v: Value = serde_json::from_str(line).unwrap();
+                let lls: Vec<f64> = v["filtered_resps"].as_array().unwrap().iter().map(|r| r[0].as_str().unwrap().parse().unwrap()).collect();
+                let best = (0..lls.len()).fold(0, |b, i| if lls[i] > lls[b] { i } else { b });
+                let gold = v["target"].as_u64().or_else(|| v["target"].as_str().and_then(|t| t.parse().ok())).unwrap() as usize;
+                (v["doc"]["id"].as_str().unwrap().to_string(), best == gold)
+            })
+            .collect()
+    };
+    let mut expected: std::collections::BTreeMap<String, std::collections::BTreeMap<&str, bool>> = Default::default();
+    for (task, variant) in tasks.into_iter().zip(["en", "dz", "dz+en"]) {
+        for (id, right) in verdicts(task) {
+            let stem = id.rsplit_once('/').unwrap().0.to_string();
+            expected.entry(stem).or_default().insert(variant, right);
+        }
+    }
+    expected.retain(|_, v| v.len() >= 2);
+    assert!(expected.len() >= 4, "{test}: too few shared items: {expected:?}");
+
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 768);
+    browser.goto(&server.url("index.html?backend=cpu&task=files"));
+    browser.send_keys("#import-file", file("dzen_en").to_str().unwrap());
+    browser.wait_for("the imported run", "return document.querySelectorAll('#result-rows tr').length ? true : null;", LONG);
+    browser.send_keys("#compare-file", &format!("{}\n{}", file("dzen_dz").display(), file("dzen_dz_en").display()));
+    let table = browser.wait_for(
+        "the table of three runs",
+        "const t = document.getElementById('parallel');
+         if (t.dataset.runs !== '3') return null;
+         return { groups: +t.dataset.groups, complete: +t.dataset.complete,
+                  head: [...t.querySelectorAll('thead th')].map(th => th.textContent),
+                  rows: [...t.querySelectorAll('tbody tr')].map(tr => ({ key: tr.dataset.group,
+                      cells: [...tr.querySelectorAll('td[data-language]')].filter(td => td.dataset.correct !== undefined)
+                          .map(td => ({ variant: td.dataset.language, run: +td.dataset.run, correct: +td.dataset.correct })) })),
+                  all: [...t.querySelectorAll('tfoot tr[data-common=false] td')].map(td => ({ variant: td.dataset.language, accuracy: td.dataset.accuracy })) };",
+        LONG,
+    );
+    assert_eq!(table["head"], json!(["group", "dz", "dz+en", "en"]), "{test}: {table}");
+    assert_eq!(table["groups"], json!(expected.len()), "{test}: {table}");
+    let run_of = |variant: &str| match variant {
+        "en" => 0,
+        "dz" => 1,
+        _ => 2,
+    };
+    for row in table["rows"].as_array().unwrap() {
+        let stem = row["key"].as_str().unwrap().strip_prefix("parallel:").unwrap();
+        let want = &expected[stem];
+        let cells = row["cells"].as_array().unwrap();
+        assert_eq!(cells.len(), want.len(), "{test}: {stem}: {row}");
+        for cell in cells {
+            let variant = cell["variant"].as_str().unwrap();
+            assert_eq!(cell["correct"], json!(want[variant] as u64), "{test}: {stem} {variant}");
+            assert_eq!(cell["run"], json!(run_of(variant)), "{test}: {stem} {variant}");
+        }
+    }
+    for cell in table["all"].as_array().unwrap() {
+        let variant = cell["variant"].as_str().unwrap();
+        let verdicts: Vec<bool> = expected.values().filter_map(|v| v.get(variant).copied()).collect();
+        let accuracy: f64 = cell["accuracy"].as_str().unwrap().parse().unwrap();
+        let want = verdicts.iter().filter(|r| **r).count() as f64 / verdicts.len() as f64;
+        assert!((accuracy - want).abs() < 1e-12, "{test}: {variant}: {accuracy} vs {want}");
+    }
+    browser.eval("document.getElementById('parallel').scrollIntoView(); return true;", json!([]));
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+    eprintln!("{test}: {} items in two or more variants, {} in all three; accuracy {}", table["groups"], table["complete"], table["all"]);
 }

@@ -81,8 +81,10 @@ struct App {
     run: Option<Run>,
     /// Whether `run` is the task the worker has prepared (not an imported one).
     run_prepared: bool,
-    /// A saved run opened to compare with `run`, and its file name.
-    comparison: Option<(String, Run)>,
+    /// Saved runs opened to compare with `run`, with their file names: the first is run B of the
+    /// item-by-item comparison; all of them join the same-question table (English, Dzongkha, and
+    /// Dzongkha with the translation appended are three runs).
+    comparisons: Vec<(String, Run)>,
     phase: Phase,
     in_flight: bool,
     pace_ms: u32,
@@ -129,7 +131,7 @@ fn init() -> Result<(), String> {
         tickets: 0,
         run: None,
         run_prepared: false,
-        comparison: None,
+        comparisons: Vec::new(),
         phase: Phase::Idle,
         in_flight: false,
         pace_ms: 0,
@@ -1148,14 +1150,16 @@ fn update_summary(app: &Shared) {
     let text = if selection.is_empty() { text } else { format!("{text} · {selection}") };
     summary.set_text_content(Some(&text));
     let _ = draw_analysis(run);
-    let _ = draw_parallel(run);
-    let _ = draw_comparison(run, a.comparison.as_ref());
+    let _ = draw_parallel(run, &a.comparisons);
+    let _ = draw_comparison(run, a.comparisons.first());
 }
 
 /// Groups × languages with ✓/✗ per cell, then each language's accuracy on all its grouped items
 /// and on the groups answered in every language.
-fn draw_parallel(run: &Run) -> Result<(), String> {
-    let table = run.parallel_table();
+fn draw_parallel(run: &Run, others: &[(String, Run)]) -> Result<(), String> {
+    let mut runs: Vec<(&str, &Run)> = vec![("this run", run)];
+    runs.extend(others.iter().map(|(name, r)| (name.as_str(), r)));
+    let table = super::run::parallel_table(&runs);
     let (head, body, foot) = (dom::by_id("parallel-head")?, dom::by_id("parallel-rows")?, dom::by_id("parallel-foot")?);
     for el in [&head, &body, &foot] {
         dom::clear(el);
@@ -1163,13 +1167,14 @@ fn draw_parallel(run: &Run) -> Result<(), String> {
     let el = dom::by_id("parallel")?;
     dom::set_data(&el, "groups", &table.groups.len().to_string());
     dom::set_data(&el, "complete", &table.complete.to_string());
+    dom::set_data(&el, "runs", &runs.len().to_string());
     if table.groups.is_empty() {
         return Ok(());
     }
     let tr = dom::element("tr", "", "")?;
     dom::append(&tr, &dom::element("th", "", "group")?)?;
-    for language in &table.languages {
-        dom::append(&tr, &dom::element("th", "", language)?)?;
+    for variant in &table.variants {
+        dom::append(&tr, &dom::element("th", "", variant)?)?;
     }
     dom::append(&head, &tr)?;
     for group in &table.groups {
@@ -1177,7 +1182,7 @@ fn draw_parallel(run: &Run) -> Result<(), String> {
         dom::set_data(&tr, "group", &group.key);
         let name = group.key.split_once(':').map_or(group.key.as_str(), |(_, k)| k);
         dom::append(&tr, &dom::element("td", "", name)?)?;
-        for (language, cell) in table.languages.iter().zip(&group.cells) {
+        for (variant, cell) in table.variants.iter().zip(&group.cells) {
             let (text, class) = match cell {
                 None => (String::new(), ""),
                 Some(c) if c.answered == 0 => ("…".into(), ""),
@@ -1186,26 +1191,29 @@ fn draw_parallel(run: &Run) -> Result<(), String> {
                 Some(c) => (format!("{}/{}", c.correct, c.answered), ""),
             };
             let td = dom::element("td", class, &text)?;
-            dom::set_data(&td, "language", language);
+            // `data-language` is the column, a language or a variant such as `dz+en`.
+            dom::set_data(&td, "language", variant);
             if let Some(c) = cell {
                 dom::set_data(&td, "answered", &c.answered.to_string());
                 dom::set_data(&td, "correct", &c.correct.to_string());
-                let ids: Vec<&str> = c.items.iter().filter_map(|&i| run.items.get(i)).map(|i| i.id.as_str()).collect();
-                let _ = td.set_attribute("title", &ids.join(", "));
+                dom::set_data(&td, "run", &c.run.to_string());
+                let items = &runs[c.run].1.items;
+                let ids: Vec<&str> = c.items.iter().filter_map(|&i| items.get(i)).map(|i| i.id.as_str()).collect();
+                let _ = td.set_attribute("title", &format!("{}: {}", runs[c.run].0, ids.join(", ")));
             }
             dom::append(&tr, &td)?;
         }
         dom::append(&body, &tr)?;
     }
     let percent = |x: Option<f64>, n: usize| x.map(|x| format!("{:.0}% of {n}", 100.0 * x)).unwrap_or_else(|| "—".into());
-    for (label, common) in [("accuracy, every grouped item", false), (&*format!("on the {} groups in every language", table.complete), true)] {
+    for (label, common) in [("accuracy, every grouped item", false), (&*format!("on the {} groups in every column", table.complete), true)] {
         let tr = dom::element("tr", "", "")?;
         dom::set_data(&tr, "common", if common { "true" } else { "false" });
         dom::append(&tr, &dom::element("th", "", label)?)?;
         for acc in &table.accuracy {
             let (x, n) = if common { (acc.common_accuracy, acc.common_answered) } else { (acc.accuracy, acc.answered) };
             let td = dom::element("td", "", &percent(x, n))?;
-            dom::set_data(&td, "language", &acc.language);
+            dom::set_data(&td, "language", &acc.variant);
             dom::set_data(&td, "accuracy", &x.map(|x| x.to_string()).unwrap_or_default());
             dom::append(&tr, &td)?;
         }
@@ -1272,22 +1280,28 @@ fn draw_comparison(run: &Run, comparison: Option<&(String, Run)>) -> Result<(), 
     Ok(())
 }
 
-/// A saved run (samples JSONL) to compare the current run with.
+/// Saved runs (samples JSONL) to compare the current run with: the first item by item, all of
+/// them in the same-question table.
 async fn open_comparison(app: &Shared) {
-    let Some(file) = dom::files("compare-file").into_iter().next() else { return };
-    let result = async {
-        let text = JsFuture::from(file.text()).await.map_err(|_| format!("{}: cannot be read", file.name()))?;
-        Run::from_samples_jsonl(&file.name(), &text.as_string().unwrap_or_default()).map_err(|e| e.to_string())
+    let files = dom::files("compare-file");
+    if files.is_empty() {
+        return;
     }
-    .await;
-    match result {
-        Ok(run) => {
-            clear_error();
-            app.borrow_mut().comparison = Some((file.name(), run));
-            update_summary(app);
+    let mut opened = Vec::new();
+    for file in files {
+        let result = async {
+            let text = JsFuture::from(file.text()).await.map_err(|_| format!("{}: cannot be read", file.name()))?;
+            Run::from_samples_jsonl(&file.name(), &text.as_string().unwrap_or_default()).map_err(|e| e.to_string())
         }
-        Err(e) => show_error(&e),
+        .await;
+        match result {
+            Ok(run) => opened.push((file.name(), run)),
+            Err(e) => return show_error(&e),
+        }
     }
+    clear_error();
+    app.borrow_mut().comparisons = opened;
+    update_summary(app);
 }
 
 fn draw_analysis(run: &Run) -> Result<(), String> {

@@ -222,7 +222,10 @@ fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, sett
 /// What the page shows of an item: the question in its own words, its choices, its metadata.
 fn item_view(index: usize, doc: &Json, rendered: &Rendered, gold: usize) -> ItemView {
     let text = |key: &str| doc.get(key).and_then(Json::as_str).map(str::to_string);
-    let metadata = run::doc_metadata(doc);
+    let mut metadata = run::doc_metadata(doc);
+    if let Some(t) = run::appended_translation(doc, &rendered.context) {
+        metadata.insert("translation".into(), t);
+    }
     ItemView {
         index,
         id: text("id").unwrap_or_else(|| index.to_string()),

@@ -3,17 +3,20 @@
 //!
 //! The sizes are those the model code will hold, not the file's:
 //!
-//! - a quantized 2-D weight that stays packed is a `quant::QMatrix`: `n·bits/8` bytes of packed
-//!   quants, a 4-byte f32 scale per block and, for the asymmetric types, a 4-byte offset per block
-//!   (`packed_bytes`; bits and block per type as in the table in `crate::quant`);
+//! - a quantized 2-D weight stays packed, on both backends (host memory on the CPU, device memory
+//!   on wgpu: `gpu::GpuQMatrix` uploads the same words): `n·bits/8` bytes of packed quants, a 4-byte
+//!   f32 scale per block and, for the asymmetric types, a 4-byte offset per block (`packed_bytes`;
+//!   bits and block per type as in the table in `crate::quant`); on wgpu a quantized token
+//!   embedding is also kept on the host, where its rows are looked up;
 //! - everything else is decoded to f32: 4 bytes per value;
 //! - the KV cache is f32 keys and values for every layer: `2 × layers × kv_heads × head_dim × 4`
 //!   bytes per token;
 //! - working memory, an estimate for one forward pass over `context` tokens: one layer's
 //!   attention scores and probabilities (`2 × heads × context² × 4`) and its feed-forward
 //!   activations (`3 × context × ffn × 4`);
-//! - loading, an estimate of the peak while one tensor is read: its file bytes plus twice what it
-//!   becomes (Llama's Q/K rows are permuted into a second copy), for the largest tensor.
+//! - loading, an estimate of the peak while one tensor is read: its file bytes plus what it becomes
+//!   (twice for the Q and K projections, whose rows are permuted into a second copy), for the
+//!   tensor where that is largest.
 //!
 //! Where it must fit is the [`Budget`], an explicit input so that the arithmetic is tested natively:
 //! in the browser the CPU backend keeps everything in wasm32's linear memory (4 GiB at most, of
@@ -40,18 +43,6 @@ pub const WASM32_USABLE: u64 = 3 * GIB + GIB / 2;
 /// enough for a few-shot prompt in a script that tokenizes poorly.
 pub const DEFAULT_CONTEXT: usize = 2048;
 
-/// Whether quantized weights stay packed on the wgpu backend. Today they are decoded to f32 there
-/// (`models::weights`); flip this when the wgpu path keeps `QMatrix` too.
-pub const WGPU_KEEPS_QUANTIZED: bool = false;
-
-/// Whether `backend` keeps quantized 2-D weights packed.
-pub fn keeps_quantized(backend: BackendKind) -> bool {
-    match backend {
-        BackendKind::Cpu => true,
-        BackendKind::Wgpu => WGPU_KEEPS_QUANTIZED,
-    }
-}
-
 /// How a quantized type is held as a `QMatrix`: bits per stored quant, weights per block, and
 /// whether each block has an offset (see the table in `crate::quant`).
 pub fn qmatrix_layout(t: GgmlType) -> Option<(u64, u64, bool)> {
@@ -76,12 +67,12 @@ pub fn packed_bytes(t: GgmlType, n: u64) -> Option<u64> {
     Some(n * bits / 8 + 4 * blocks + if offsets { 4 * blocks } else { 0 })
 }
 
-/// Bytes tensor `t` takes once loaded: packed if `packed` and it is a quantized matrix (what
+/// Bytes tensor `t` takes once loaded: packed if it is a quantized matrix (what
 /// `models::weights` keeps packed), else f32.
-pub fn tensor_bytes(t: &TensorInfo, packed: bool) -> u64 {
+pub fn tensor_bytes(t: &TensorInfo) -> u64 {
     let n = t.n_elements();
     match packed_bytes(t.ggml_type, n) {
-        Some(bytes) if packed && t.dims.len() == 2 => bytes,
+        Some(bytes) if t.dims.len() == 2 => bytes,
         _ => n.saturating_mul(4),
     }
 }
@@ -121,9 +112,8 @@ impl Shape {
 /// What a model needs, in bytes, on one backend for one context length.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ModelNeeds {
-    /// The backend the sizes are for, and whether quantized weights stay packed on it.
+    /// The backend the sizes are for.
     pub backend: BackendKind,
-    pub packed: bool,
     pub tensors: usize,
     /// Every tensor as it will be held.
     pub weights: u64,
@@ -132,9 +122,13 @@ pub struct ModelNeeds {
     pub context: usize,
     pub kv_cache: u64,
     pub working: u64,
-    /// Peak extra memory while the largest tensor is read and converted (in wasm memory on every
-    /// backend).
+    /// Peak extra memory while one tensor is read and converted (in wasm memory on every
+    /// backend), and that tensor.
     pub loading: u64,
+    pub loading_tensor: String,
+    /// On wgpu, what stays in wasm memory besides the device's copy: a quantized token embedding
+    /// (its rows are looked up on the host). 0 on the CPU, where everything is in `total`.
+    pub host_resident: u64,
     /// The most that is held at once where the weights live: the weights plus the larger of the
     /// loading peak (CPU only: on wgpu it is in host memory) and the cache with the working memory.
     pub total: u64,
@@ -145,17 +139,25 @@ pub struct ModelNeeds {
 impl ModelNeeds {
     /// The needs of `tensors` with attention `shape` on `backend`, for `context` tokens.
     pub fn new(tensors: &[TensorInfo], shape: Shape, backend: BackendKind, context: usize) -> ModelNeeds {
-        let packed = keeps_quantized(backend);
         let mut weights = 0u64;
+        let mut host_resident = 0u64;
         let mut largest = (String::new(), 0u64);
         let mut loading = 0u64;
+        let mut loading_tensor = String::new();
         for t in tensors {
-            let held = tensor_bytes(t, packed);
+            let held = tensor_bytes(t);
             weights = weights.saturating_add(held);
+            if backend == BackendKind::Wgpu && t.name == "token_embd.weight" && t.dims.len() == 2 && packed_bytes(t.ggml_type, 0).is_some() {
+                host_resident = held;
+            }
             if held > largest.1 {
                 largest = (t.name.clone(), held);
             }
-            loading = loading.max(t.n_bytes.saturating_add(held.saturating_mul(2)));
+            let copies = if t.name.ends_with("attn_q.weight") || t.name.ends_with("attn_k.weight") { 2 } else { 1 };
+            let peak = t.n_bytes.saturating_add(held.saturating_mul(copies));
+            if peak > loading {
+                (loading, loading_tensor) = (peak, t.name.clone());
+            }
         }
         let tokens = context as u64;
         let kv_cache = shape.kv_cache_bytes(tokens);
@@ -166,7 +168,7 @@ impl ModelNeeds {
             BackendKind::Wgpu => weights.saturating_add(running),
         };
         let file_bytes = tensors.iter().map(|t| t.n_bytes).sum();
-        ModelNeeds { backend, packed, tensors: tensors.len(), weights, largest, context, kv_cache, working, loading, total, file_bytes }
+        ModelNeeds { backend, tensors: tensors.len(), weights, largest, context, kv_cache, working, loading, loading_tensor, host_resident, total, file_bytes }
     }
 
     /// The needs of a parsed GGUF header on `backend`; `context` defaults to [`DEFAULT_CONTEXT`],
@@ -187,7 +189,8 @@ pub struct Budget {
     pub memory: Option<u64>,
     /// What `memory` is, for the message ("wasm32 memory", "navigator.deviceMemory = 8 GiB", …).
     pub memory_source: String,
-    /// Bytes of wasm memory the loading peak may take on wgpu (on the CPU it is part of `memory`).
+    /// Bytes of wasm memory that the loading peak and the host's embedding table may take on wgpu
+    /// (on the CPU they are part of `memory`).
     pub host: Option<u64>,
 }
 
@@ -232,16 +235,15 @@ pub fn check(name: &str, needs: &ModelNeeds, budget: &Budget) -> std::result::Re
         BackendKind::Cpu => "the WebGPU backend (?backend=wgpu), where the weights live on the GPU",
         BackendKind::Wgpu => "the CPU backend (?backend=cpu)",
     };
-    let held = if needs.packed { "quantized weights kept packed" } else { "weights decoded to f32" };
     if let Some(limit) = budget.memory {
         if needs.total > limit {
             let loading = if needs.backend == BackendKind::Cpu && needs.loading > needs.kv_cache + needs.working {
-                format!(" plus {} while its largest tensor is loaded", mib(needs.loading))
+                format!(" plus {} while {} is loaded", mib(needs.loading), needs.loading_tensor)
             } else {
                 format!(" plus {} of KV cache and working memory for {} tokens", mib(needs.kv_cache + needs.working), needs.context)
             };
             return Err(format!(
-                "{name} does not fit: on the {} backend it needs about {} ({} of weights, {held}; the largest, {}, is {}){loading}, \
+                "{name} does not fit: on the {} backend it needs about {} ({} of weights, quantized ones kept packed; the largest, {}, is {}){loading}, \
                  more than the {} of {}. Choose a smaller model or a smaller quantization, or try {other}.",
                 needs.backend.name(),
                 mib(needs.total),
@@ -254,11 +256,13 @@ pub fn check(name: &str, needs: &ModelNeeds, budget: &Budget) -> std::result::Re
         }
     }
     if let Some(host) = budget.host {
-        if needs.backend == BackendKind::Wgpu && needs.loading > host {
+        let held = needs.loading.saturating_add(needs.host_resident);
+        if needs.backend == BackendKind::Wgpu && held > host {
+            let table = if needs.host_resident > 0 { format!(" plus {} for the token embedding kept for lookups", mib(needs.host_resident)) } else { String::new() };
             return Err(format!(
-                "{name} does not fit: loading its largest tensor, {}, takes about {} of the worker's wasm32 memory, \
+                "{name} does not fit: loading its tensor {} takes about {} of the worker's wasm32 memory{table}, \
                  more than the {} usable. Choose a smaller model.",
-                needs.largest.0,
+                needs.loading_tensor,
                 mib(needs.loading),
                 mib(host),
             ));
@@ -271,11 +275,10 @@ pub fn check(name: &str, needs: &ModelNeeds, budget: &Budget) -> std::result::Re
 pub fn summary(needs: &ModelNeeds, budget: &Budget) -> String {
     let of = budget.memory.map(|m| format!(" of {} available", mib(m))).unwrap_or_default();
     format!(
-        "needs about {}{of} on {}: {} of weights ({}), {} of KV cache and working memory for {} tokens",
+        "needs about {}{of} on {}: {} of weights (quantized ones kept packed), {} of KV cache and working memory for {} tokens",
         mib(needs.total),
         needs.backend.name(),
         mib(needs.weights),
-        if needs.packed { "quantized kept packed" } else { "decoded to f32" },
         mib(needs.kv_cache + needs.working),
         needs.context,
     )
@@ -310,15 +313,15 @@ mod tests {
     fn what_stays_packed_and_what_becomes_f32() {
         let q = info("blk.0.attn_q.weight", &[256, 4], GgmlType::Q4_0);
         // 1024 weights: 512 bytes of nibbles, 32 blocks × 4 bytes of scale.
-        assert_eq!(tensor_bytes(&q, true), 512 + 128);
-        assert_eq!(tensor_bytes(&q, false), 4096);
+        assert_eq!(tensor_bytes(&q), 512 + 128);
         // A K-quant with offsets: 1024 nibbles = 512 bytes, 32 blocks × (scale + offset).
-        assert_eq!(tensor_bytes(&info("w", &[256, 4], GgmlType::Q4_K), true), 512 + 256);
+        assert_eq!(tensor_bytes(&info("w", &[256, 4], GgmlType::Q4_K)), 512 + 256);
         // Q6_K: 8 bits a weight, 64 blocks of 16 with a scale each.
-        assert_eq!(tensor_bytes(&info("w", &[256, 4], GgmlType::Q6_K), true), 1024 + 256);
-        // Float types and vectors are f32 whatever the backend.
-        assert_eq!(tensor_bytes(&info("w", &[256, 4], GgmlType::F16), true), 4096);
-        assert_eq!(tensor_bytes(&info("norm", &[256], GgmlType::F32), true), 1024);
+        assert_eq!(tensor_bytes(&info("w", &[256, 4], GgmlType::Q6_K)), 1024 + 256);
+        // Float types and vectors are f32; a quantized vector too (only matrices stay packed).
+        assert_eq!(tensor_bytes(&info("w", &[256, 4], GgmlType::F16)), 4096);
+        assert_eq!(tensor_bytes(&info("norm", &[256], GgmlType::F32)), 1024);
+        assert_eq!(tensor_bytes(&info("v", &[256], GgmlType::Q8_0)), 1024);
     }
 
     fn tiny() -> (Vec<TensorInfo>, Shape) {
@@ -341,15 +344,19 @@ mod tests {
         assert_eq!(cpu.largest, ("token_embd.weight".into(), embd));
         assert_eq!(cpu.kv_cache, 2 * 1 * 2 * 64 * 4 * 100);
         assert_eq!(cpu.working, 2 * 4 * 100 * 100 * 4 + 3 * 100 * 512 * 4);
-        // The embedding's file bytes (34 per 32 weights) plus twice what it becomes.
-        assert_eq!(cpu.loading, 8_000 * 34 + 2 * embd);
+        // The larger of the embedding's file bytes (34 per 32 weights) plus what it becomes, and
+        // the Q projection's plus twice what it becomes (its rows are permuted into a copy).
+        assert_eq!(cpu.loading, (8_000 * 34 + embd).max(2_048 * 34 + 2 * q));
         assert_eq!(cpu.total, cpu.weights + cpu.loading.max(cpu.kv_cache + cpu.working));
         assert_eq!(cpu.file_bytes, 8_000 * 34 + 2_048 * 34 + 1024);
 
+        assert_eq!(cpu.host_resident, 0);
+
+        // On wgpu the same packed weights are on the device; the quantized embedding is also kept
+        // on the host, and the loading peak is in host memory, not the device's.
         let gpu = ModelNeeds::new(&tensors, shape, BackendKind::Wgpu, 100);
-        if !WGPU_KEEPS_QUANTIZED {
-            assert_eq!(gpu.weights, 4 * (256_000 + 65_536 + 256));
-        }
+        assert_eq!(gpu.weights, cpu.weights);
+        assert_eq!(gpu.host_resident, embd);
         assert_eq!(gpu.total, gpu.weights + gpu.kv_cache + gpu.working);
     }
 
@@ -373,11 +380,11 @@ mod tests {
         let needs = ModelNeeds::new(&big, shape, BackendKind::Wgpu, 100);
         let unknown = Budget::browser(BackendKind::Wgpu, None);
         assert_eq!(check("big.gguf", &needs, &Budget { host: None, ..unknown.clone() }), Ok(()));
-        // …but the loading peak in wasm memory is: a 16 GiB f32 embedding passes through it.
+        // …but wasm memory is: the 4.25 GiB embedding is read through it and kept there for lookups.
         let why = check("big.gguf", &needs, &unknown).unwrap_err();
-        assert!(why.contains("token_embd.weight") && why.contains("wasm32 memory"), "{why}");
-        let why = check("big.gguf", &needs, &Budget::browser(BackendKind::Wgpu, Some(8.0))).unwrap_err();
-        assert!(why.contains("navigator.deviceMemory = 8 GiB") && why.contains("CPU backend"), "{why}");
+        assert!(why.contains("token_embd.weight") && why.contains("wasm32 memory") && why.contains("kept for lookups"), "{why}");
+        let why = check("big.gguf", &needs, &Budget::browser(BackendKind::Wgpu, Some(4.0))).unwrap_err();
+        assert!(why.contains("navigator.deviceMemory = 4 GiB") && why.contains("CPU backend"), "{why}");
     }
 
     /// The needs of real GGUF files equal what the model code holds after reading every tensor

@@ -154,3 +154,109 @@ impl ByteSource for BlobSource {
         Ok(js_sys::Uint8Array::new(&buffer).to_vec())
     }
 }
+
+/// The start of a file at a URL, fetched by HTTP `Range` requests that grow with what is read:
+/// enough to parse a GGUF header (`GgufFile::read` asks for a growing prefix) without downloading
+/// the model. A server that ignores `Range` answers with the whole file; then only the bytes
+/// needed are read from the stream and the rest of the response is cancelled.
+#[cfg(target_arch = "wasm32")]
+pub struct UrlPrefixSource {
+    url: String,
+    len: u64,
+    prefix: std::cell::RefCell<Vec<u8>>,
+}
+
+#[cfg(target_arch = "wasm32")]
+impl UrlPrefixSource {
+    /// Reads the first 64 KiB to learn the file's length (`Content-Range`, else `Content-Length`
+    /// of a whole-file answer, else `size`, the catalog's).
+    pub async fn open(url: &str, size: Option<u64>) -> Result<Self> {
+        let (bytes, total) = fetch_range(url, 0, 64 << 10).await?;
+        let len = total.or(size).ok_or_else(|| {
+            Error::new(format!("{url}: the server does not say how long the file is (no readable Content-Range or Content-Length)"))
+        })?;
+        if (bytes.len() as u64) < len.min(64 << 10) {
+            return Err(Error::new(format!("{url}: the server sent {} bytes of the first {} asked for", bytes.len(), len.min(64 << 10))));
+        }
+        Ok(UrlPrefixSource { url: url.to_string(), len, prefix: std::cell::RefCell::new(bytes) })
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+impl ByteSource for UrlPrefixSource {
+    fn name(&self) -> &str {
+        &self.url
+    }
+
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    async fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
+        let end = offset.checked_add(len as u64).filter(|&e| e <= self.len).ok_or_else(|| {
+            Error::new(format!("{}: read of {len} bytes at {offset} runs past the end ({} bytes)", self.url, self.len))
+        })?;
+        let have = self.prefix.borrow().len() as u64;
+        if end > have {
+            // At least double what is held, so a header read in small steps costs few requests.
+            let want = end.max(2 * have).min(self.len);
+            let (more, _) = fetch_range(&self.url, have, want).await?;
+            if (more.len() as u64) < want - have {
+                return Err(Error::new(format!("{}: the server sent {} bytes of the {} asked for at {have}", self.url, more.len(), want - have)));
+            }
+            self.prefix.borrow_mut().extend_from_slice(&more[..(want - have) as usize]);
+        }
+        Ok(self.prefix.borrow()[offset as usize..end as usize].to_vec())
+    }
+}
+
+/// Bytes `start..end` of `url` and the file's whole length if the server says.
+#[cfg(target_arch = "wasm32")]
+async fn fetch_range(url: &str, start: u64, end: u64) -> Result<(Vec<u8>, Option<u64>)> {
+    use js_sys::{Reflect, Uint8Array};
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let failed = |what: &str, e: wasm_bindgen::JsValue| Error::new(format!("{url}: {what}: {}", e.as_string().unwrap_or_else(|| format!("{e:?}"))));
+    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+    let request = web_sys::Request::new_with_str(url).map_err(|e| failed("bad URL", e))?;
+    request.headers().set("Range", &format!("bytes={start}-{}", end - 1)).map_err(|e| failed("cannot set Range", e))?;
+    let response: web_sys::Response =
+        JsFuture::from(scope.fetch_with_request(&request)).await.map_err(|e| failed("cannot be fetched", e))?.unchecked_into();
+    if !response.ok() {
+        return Err(Error::new(format!("{url}: the server answered {} {}", response.status(), response.status_text())));
+    }
+    let header = |name: &str| response.headers().get(name).ok().flatten();
+    if response.status() == 206 {
+        // "bytes 0-65535/829376"
+        let range = header("content-range").unwrap_or_default();
+        let first = range.strip_prefix("bytes ").and_then(|r| r.split('-').next()).and_then(|s| s.trim().parse::<u64>().ok());
+        if first.is_some_and(|f| f != start) {
+            return Err(Error::new(format!("{url}: asked for bytes from {start}, the server sent {range:?}")));
+        }
+        let total = range.rsplit('/').next().and_then(|t| t.parse().ok());
+        let buffer = JsFuture::from(response.array_buffer().map_err(|e| failed("no body", e))?).await.map_err(|e| failed("reading", e))?;
+        return Ok((Uint8Array::new(&buffer).to_vec(), total));
+    }
+    // A whole-file answer: read up to `end`, keep `start..end`, cancel the rest.
+    let total = header("content-length").and_then(|l| l.parse().ok());
+    let body = response.body().ok_or_else(|| Error::new(format!("{url}: the response has no body")))?;
+    let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    let mut bytes = Vec::new();
+    let mut at = 0u64;
+    while at < end {
+        let step = JsFuture::from(reader.read()).await.map_err(|e| failed("reading", e))?;
+        if Reflect::get(&step, &"done".into()).ok().and_then(|d| d.as_bool()) == Some(true) {
+            break;
+        }
+        let chunk: Uint8Array = Reflect::get(&step, &"value".into()).map_err(|e| failed("reading", e))?.unchecked_into();
+        let chunk = chunk.to_vec();
+        let from = start.saturating_sub(at).min(chunk.len() as u64) as usize;
+        let to = (end - at).min(chunk.len() as u64) as usize;
+        if from < to {
+            bytes.extend_from_slice(&chunk[from..to]);
+        }
+        at += chunk.len() as u64;
+    }
+    let _ = reader.cancel();
+    Ok((bytes, total))
+}

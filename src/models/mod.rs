@@ -10,6 +10,7 @@
 //! binding is split by rows (see `layers`).
 
 pub mod config;
+pub mod fit;
 pub mod gemma3;
 pub mod layers;
 pub mod llama;

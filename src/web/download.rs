@@ -1,6 +1,8 @@
 //! Model downloads, in the worker: streamed with progress, continued with a `Range` request when
 //! the connection drops, checked against the catalog's size and sha256, and kept in Cache Storage
 //! so that the next visit — online or not — reads the model from disk instead of the network.
+//! While a download runs its bytes are saved piece by piece (`Partial`), so that one interrupted
+//! by a reload or a closed tab continues, on the next visit, from where it stopped.
 //!
 //! The bytes go into a `Blob` (which the browser may keep on disk), never into one wasm buffer;
 //! only the hash is computed in wasm, chunk by chunk.
@@ -32,26 +34,36 @@ async fn open_cache() -> Option<Cache> {
     JsFuture::from(caches.open(MODEL_CACHE)).await.ok()?.dyn_into().ok()
 }
 
-/// The model at `url` as a Blob, and whether it came from the cache. `progress(loaded, total)`
-/// is called as bytes arrive.
-pub async fn model_blob(url: &str, check: &ModelCheck, progress: impl Fn(u64, Option<u64>)) -> Result<(Blob, bool), String> {
+/// The finished download of `url` kept in Cache Storage, if there is one.
+pub async fn cached_blob(url: &str) -> Option<Blob> {
+    let cache = open_cache().await?;
+    let response: Response = JsFuture::from(cache.match_with_str(url)).await.ok()?.dyn_into().ok()?;
+    JsFuture::from(response.blob().ok()?).await.ok()?.dyn_into().ok()
+}
+
+/// The model at `url` as a Blob, and whether it came from the cache. `progress(loaded, total,
+/// resumed_from)` is called as bytes arrive; `resumed_from` is where a download interrupted by an
+/// earlier page (a reload, a closed tab) was taken up, 0 for a fresh one.
+pub async fn model_blob(url: &str, check: &ModelCheck, progress: impl Fn(u64, Option<u64>, u64)) -> Result<(Blob, bool), String> {
     let cache = open_cache().await;
-    if let Some(cache) = &cache {
-        if let Ok(hit) = JsFuture::from(cache.match_with_str(url)).await {
-            if let Ok(response) = hit.dyn_into::<Response>() {
-                let blob: Blob = JsFuture::from(response.blob().map_err(js_error)?).await.map_err(js_error)?.unchecked_into();
-                if check.size.is_none_or(|s| s == blob.size() as u64) {
-                    progress(blob.size() as u64, Some(blob.size() as u64));
-                    return Ok((blob, true));
-                }
-            }
+    if let Some(blob) = cached_blob(url).await {
+        if check.size.is_none_or(|s| s == blob.size() as u64) {
+            progress(blob.size() as u64, Some(blob.size() as u64), 0);
+            return Ok((blob, true));
         }
     }
 
+    let mut partial = Partial::open(url, check).await;
     let chunks = Array::new();
     let mut hasher = Sha256::new();
     let mut loaded: u64 = 0;
     let mut total: Option<u64> = check.size;
+    // What an earlier page saved: its bytes are hashed again and become the start of the file.
+    if let Some(p) = &mut partial {
+        loaded = p.restore(&chunks, &mut hasher, check.size).await;
+    }
+    let resumed_from = loaded;
+    let progress = |loaded, total| progress(loaded, total, resumed_from);
     let mut last_error = String::new();
     for _ in 0..ATTEMPTS {
         match fetch_from(url, loaded).await {
@@ -61,9 +73,12 @@ pub async fn model_blob(url: &str, check: &ModelCheck, progress: impl Fn(u64, Op
                     chunks.set_length(0);
                     hasher = Sha256::new();
                     loaded = 0;
+                    if let Some(p) = &mut partial {
+                        p.clear().await;
+                    }
                 }
                 total = total.or(length);
-                match read_body(&response, &chunks, &mut hasher, &mut loaded, total, &progress).await {
+                match read_body(&response, &chunks, &mut hasher, &mut loaded, total, partial.as_mut(), &progress).await {
                     Ok(()) => {
                         last_error.clear();
                         break;
@@ -75,7 +90,15 @@ pub async fn model_blob(url: &str, check: &ModelCheck, progress: impl Fn(u64, Op
         }
     }
     if !last_error.is_empty() {
-        return Err(format!("{url}: the download stopped at {loaded} bytes after {ATTEMPTS} attempts: {last_error}"));
+        if let Some(p) = &mut partial {
+            p.save().await;
+        }
+        let kept = if partial.is_some() { "; what arrived is kept, and the next try continues from there" } else { "" };
+        return Err(format!("{url}: the download stopped at {loaded} bytes after {ATTEMPTS} attempts{kept}: {last_error}"));
+    }
+    // From here the saved parts are no longer needed: the whole file is kept, or it is wrong.
+    if let Some(p) = &mut partial {
+        p.clear().await;
     }
     if let Some(size) = check.size {
         if size != loaded {
@@ -96,6 +119,124 @@ pub async fn model_blob(url: &str, check: &ModelCheck, progress: impl Fn(u64, Op
         }
     }
     Ok((blob, false))
+}
+
+/// The bytes of an unfinished download, saved in Cache Storage as they arrive (one entry per
+/// piece, keyed by the piece's offset under a name made of the URL and the expected sha256 and
+/// size), so that a download interrupted by a reload is taken up where it stopped, with a `Range`
+/// request, instead of from the start. The whole file is still hashed and checked at the end.
+struct Partial {
+    cache: Cache,
+    /// `https://lingualens.invalid/partial/<sha256 of url, sha256, size>/`: never fetched, only a key.
+    prefix: String,
+    /// Arrived since the last save, from `pending_at`.
+    pending: Array,
+    pending_bytes: u64,
+    pending_at: u64,
+    saved_at_ms: f64,
+}
+
+/// A piece is saved when this much has arrived, or `SAVE_EVERY_MS` after the last save.
+const SAVE_BYTES: u64 = 8 << 20;
+const SAVE_EVERY_MS: f64 = 1000.0;
+const PARTIAL_CACHE: &str = "lingualens-partial-v1";
+
+impl Partial {
+    async fn open(url: &str, check: &ModelCheck) -> Option<Partial> {
+        let caches = scope().caches().ok()?;
+        let cache: Cache = JsFuture::from(caches.open(PARTIAL_CACHE)).await.ok()?.dyn_into().ok()?;
+        let name = format!("{url}\n{}\n{}", check.sha256.as_deref().unwrap_or(""), check.size.map(|s| s.to_string()).unwrap_or_default());
+        let id = Sha256::digest(name.as_bytes()).iter().take(16).map(|b| format!("{b:02x}")).collect::<String>();
+        let prefix = format!("https://lingualens.invalid/partial/{id}/");
+        Some(Partial { cache, prefix, pending: Array::new(), pending_bytes: 0, pending_at: 0, saved_at_ms: js_sys::Date::now() })
+    }
+
+    /// The saved pieces in offset order, as (offset, URL key).
+    async fn pieces(&self) -> Vec<(u64, String)> {
+        let Ok(keys) = JsFuture::from(self.cache.keys()).await else { return Vec::new() };
+        let mut pieces: Vec<(u64, String)> = Array::from(&keys)
+            .iter()
+            .filter_map(|r| r.dyn_into::<Request>().ok())
+            .map(|r| r.url())
+            .filter_map(|u| Some((u.strip_prefix(&self.prefix)?.parse().ok()?, u.clone())))
+            .collect();
+        pieces.sort();
+        pieces
+    }
+
+    /// Puts the saved pieces that follow one another from byte 0 into `chunks` and `hasher`, and
+    /// returns how many bytes they hold; a gap or an unreadable piece ends the run of pieces, and
+    /// what follows it is deleted.
+    async fn restore(&mut self, chunks: &Array, hasher: &mut Sha256, size: Option<u64>) -> u64 {
+        let mut loaded = 0u64;
+        let mut broken = false;
+        for (offset, key) in self.pieces().await {
+            let blob = if broken || offset != loaded { None } else { self.piece(&key).await };
+            match blob {
+                Some((blob, bytes)) if size.is_none_or(|s| loaded + bytes.len() as u64 <= s) => {
+                    hasher.update(&bytes);
+                    loaded += bytes.len() as u64;
+                    chunks.push(&blob);
+                }
+                _ => {
+                    broken = true;
+                    let _ = JsFuture::from(self.cache.delete_with_str(&key)).await;
+                }
+            }
+        }
+        self.pending_at = loaded;
+        loaded
+    }
+
+    async fn piece(&self, key: &str) -> Option<(Blob, Vec<u8>)> {
+        let response: Response = JsFuture::from(self.cache.match_with_str(key)).await.ok()?.dyn_into().ok()?;
+        let blob: Blob = JsFuture::from(response.blob().ok()?).await.ok()?.dyn_into().ok()?;
+        let buffer = JsFuture::from(blob.array_buffer()).await.ok()?;
+        Some((blob, Uint8Array::new(&buffer).to_vec()))
+    }
+
+    /// Keeps `chunk`, which starts at byte `at`; saves the pending bytes when there are enough of
+    /// them or enough time has passed. Returns whether it saved.
+    async fn add(&mut self, chunk: &Uint8Array, at: u64) -> bool {
+        if self.pending_bytes == 0 {
+            self.pending_at = at;
+        }
+        self.pending.push(chunk);
+        self.pending_bytes += chunk.length() as u64;
+        if self.pending_bytes >= SAVE_BYTES || js_sys::Date::now() - self.saved_at_ms >= SAVE_EVERY_MS {
+            self.save().await;
+            return true;
+        }
+        false
+    }
+
+    /// Writes the pending bytes as one piece. A refusal (a full disk) only means a later reload
+    /// starts earlier; the download itself goes on.
+    async fn save(&mut self) {
+        self.saved_at_ms = js_sys::Date::now();
+        if self.pending_bytes == 0 {
+            return;
+        }
+        let key = format!("{}{:016}", self.prefix, self.pending_at);
+        if let Ok(blob) = Blob::new_with_u8_array_sequence(&self.pending) {
+            if let Ok(response) = Response::new_with_opt_blob(Some(&blob)) {
+                let _ = JsFuture::from(self.cache.put_with_str(&key, &response)).await;
+            }
+        }
+        self.pending_at += self.pending_bytes;
+        self.pending = Array::new();
+        self.pending_bytes = 0;
+    }
+
+    /// Deletes every saved piece of this download.
+    async fn clear(&mut self) {
+        for (_, key) in self.pieces().await {
+            let _ = JsFuture::from(self.cache.delete_with_str(&key)).await;
+        }
+        self.pending = Array::new();
+        self.pending_bytes = 0;
+        self.pending_at = 0;
+    }
 }
 
 /// `GET url` from byte `from`: the response, whether it starts at byte 0 although asked for
@@ -126,6 +267,7 @@ async fn read_body(
     hasher: &mut Sha256,
     loaded: &mut u64,
     total: Option<u64>,
+    mut partial: Option<&mut Partial>,
     progress: &impl Fn(u64, Option<u64>),
 ) -> Result<(), String> {
     let body = response.body().ok_or("the response has no body")?;
@@ -139,10 +281,16 @@ async fn read_body(
         }
         let chunk: Uint8Array = Reflect::get(&step, &"value".into()).map_err(js_error)?.unchecked_into();
         hasher.update(chunk.to_vec());
+        let at = *loaded;
         *loaded += chunk.length() as u64;
         chunks.push(&chunk);
-        // About every 4 MB: enough for a smooth bar without flooding the page.
-        if *loaded - reported >= 4 << 20 {
+        let saved = match partial.as_deref_mut() {
+            Some(p) => p.add(&chunk, at).await,
+            None => false,
+        };
+        // About every 4 MB, and whenever a piece is saved: enough for a smooth bar without
+        // flooding the page; what the page shows as arrived is then also safe from a reload.
+        if saved || *loaded - reported >= 4 << 20 {
             reported = *loaded;
             progress(*loaded, total);
         }

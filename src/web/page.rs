@@ -8,7 +8,8 @@
 //! URL parameters (so a link can carry a whole run): `model=demo|<catalog id>|<URL>`,
 //! `task=demo`, `limit=N`, `shots=K`, `seed=S`, `order=given|shuffle:N|gold-first|gold-last|rotations`, `pace=MS` (a pause between items, for watching),
 //! `filter=FIELD:VALUE` (repeatable: only the documents with that metadata), `sample=N` (a seeded random sample),
-//! `run=1` (start at once), `backend=auto|wgpu|cpu`. With no parameters the demo runs. The older
+//! `run=1` (start at once), `backend=auto|wgpu|cpu`, `budget_mib=N` (check models against N MiB
+//! instead of the backend's memory, to see or test a refusal). With no parameters the demo runs. The older
 //! `model=URL&context=TEXT&choice=…` scores choices once (the score panel under "Device").
 
 use std::cell::RefCell;
@@ -80,8 +81,10 @@ struct App {
     run: Option<Run>,
     /// Whether `run` is the task the worker has prepared (not an imported one).
     run_prepared: bool,
-    /// A saved run opened to compare with `run`, and its file name.
-    comparison: Option<(String, Run)>,
+    /// Saved runs opened to compare with `run`, with their file names: the first is run B of the
+    /// item-by-item comparison; all of them join the same-question table (English, Dzongkha, and
+    /// Dzongkha with the translation appended are three runs).
+    comparisons: Vec<(String, Run)>,
     phase: Phase,
     in_flight: bool,
     pace_ms: u32,
@@ -94,6 +97,10 @@ struct App {
     setup_done: bool,
     /// When the current download started (ms), for its rate and ETA.
     download_started: f64,
+    /// The pending fit check: its answer once it came (`ModelFit`, or the worker's model
+    /// error), and the function that wakes `ask_fit`.
+    fit_answer: Option<Result<FromWorker, String>>,
+    fit_wake: Option<js_sys::Function>,
 }
 
 type Shared = Rc<RefCell<App>>;
@@ -124,7 +131,7 @@ fn init() -> Result<(), String> {
         tickets: 0,
         run: None,
         run_prepared: false,
-        comparison: None,
+        comparisons: Vec::new(),
         phase: Phase::Idle,
         in_flight: false,
         pace_ms: 0,
@@ -135,6 +142,8 @@ fn init() -> Result<(), String> {
         worker_ready: false,
         setup_done: false,
         download_started: 0.0,
+        fit_answer: None,
+        fit_wake: None,
     }));
 
     let on_worker = app.clone();
@@ -448,8 +457,8 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             show_backend(&info)
         }
         FromWorker::SelfTest { report } => show_selftest(&report),
-        FromWorker::Download { loaded, total, from_cache } => {
-            show_download(app, loaded, total, from_cache);
+        FromWorker::Download { loaded, total, from_cache, resumed_from } => {
+            show_download(app, loaded, total, from_cache, resumed_from);
             Ok(())
         }
         FromWorker::ModelLoaded { name, architecture, layers, vocab_size } => {
@@ -458,6 +467,15 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             let info = dom::by_id("model-info")?;
             info.set_text_content(Some(&format!("{name}: {architecture}, {layers} layers, {vocab_size} tokens.")));
             dom::set_data(&info, "status", "loaded");
+            Ok(())
+        }
+        fit @ FromWorker::ModelFit { .. } => {
+            let mut a = app.borrow_mut();
+            a.fit_answer = Some(Ok(fit));
+            if let Some(wake) = a.fit_wake.take() {
+                drop(a);
+                let _ = wake.call0(&JsValue::NULL);
+            }
             Ok(())
         }
         FromWorker::Scores { backend, choices } => show_scores(&backend, &choices),
@@ -520,17 +538,25 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
                 _ => {}
             }
             let phase = a.phase;
+            let wake = if stage == "model" { a.fit_wake.take() } else { None };
+            if wake.is_some() {
+                a.fit_answer = Some(Err(message));
+            }
             drop(a);
             show_controls(app, phase);
+            if let Some(wake) = wake {
+                let _ = wake.call0(&JsValue::NULL);
+            }
             Ok(())
         }
     }
 }
 
 /// "Downloading 120 of 676 MB · 12.3 MB/s · 45 s left", or where the model came from.
-fn show_download(app: &Shared, loaded: u64, total: Option<u64>, from_cache: bool) {
+fn show_download(app: &Shared, loaded: u64, total: Option<u64>, from_cache: bool, resumed_from: u64) {
     let Ok(info) = dom::by_id("model-info") else { return };
     dom::set_data(&info, "loaded", &loaded.to_string());
+    dom::set_data(&info, "resumed-from", &resumed_from.to_string());
     if let Some(t) = total {
         dom::set_data(&info, "total", &t.to_string());
     }
@@ -551,12 +577,14 @@ fn show_download(app: &Shared, loaded: u64, total: Option<u64>, from_cache: bool
         format!("Downloaded {:.1} MB, checked. Loading…", mb(loaded))
     } else {
         let secs = ((now - started) / 1e3).max(1e-3);
-        let rate = mb(loaded) / secs;
+        // The rate of this page's download, not counting what an earlier page saved.
+        let rate = mb(loaded.saturating_sub(resumed_from)) / secs;
         let rest = match total {
             Some(t) if rate > 0.0 => format!(" of {:.0} MB · {rate:.1} MB/s · {:.0} s left", mb(t), mb(t.saturating_sub(loaded)) / rate),
             _ => format!(" · {rate:.1} MB/s"),
         };
-        format!("Downloading {:.0} MB{rest}", mb(loaded))
+        let resumed = if resumed_from > 0 { format!(" (continued from {:.1} MB saved before)", mb(resumed_from)) } else { String::new() };
+        format!("Downloading {:.1} MB{rest}{resumed}", mb(loaded))
     };
     info.set_text_content(Some(&text));
 }
@@ -704,6 +732,14 @@ async fn prepare(app: &Shared) -> Result<(), String> {
     show_controls(app, Phase::Preparing);
     dom::set_hidden("demo-note", model_id != "demo");
     if app.borrow().model_id.as_deref() != Some(&model_id) {
+        if !model_fits(app, &worker, &load, file.as_ref()).await? {
+            let mut a = app.borrow_mut();
+            a.model_id = None;
+            a.phase = Phase::Idle;
+            drop(a);
+            show_controls(app, Phase::Idle);
+            return Ok(());
+        }
         set_status("Loading the model…");
         let info = dom::by_id("model-info")?;
         info.set_text_content(Some("Loading…"));
@@ -730,6 +766,65 @@ async fn prepare(app: &Shared) -> Result<(), String> {
         a.tickets
     };
     post(&worker, &ToWorker::PrepareTask { ticket, files, settings })
+}
+
+/// Asks the worker whether the model `load` would load fits (`CheckModel`, which reads only the
+/// header) and shows the answer in the model panel. `false` when it does not fit or could not be
+/// read: the reason is on the page, nothing is downloaded, and the page stays usable.
+async fn model_fits(app: &Shared, worker: &Worker, load: &ToWorker, file: Option<&web_sys::File>) -> Result<bool, String> {
+    let budget_mib = dom::query_param("budget_mib").and_then(|b| b.trim().parse::<u64>().ok());
+    let check = match load {
+        ToWorker::LoadModel { url, backend, check } => ToWorker::CheckModel { url: url.clone(), backend: *backend, budget_mib, size: check.size },
+        ToWorker::LoadModelFile { name, backend } => ToWorker::CheckModelFile { name: name.clone(), backend: *backend, budget_mib },
+        _ => return Ok(true),
+    };
+    set_status("Checking that the model fits…");
+    let info = dom::by_id("model-info")?;
+    info.set_text_content(Some("Reading the model's header…"));
+    dom::set_data(&info, "status", "checking");
+    let fit = dom::by_id("model-fit")?;
+    dom::set_data(&fit, "fit", "checking");
+    fit.set_text_content(None);
+    dom::set_hidden("model-fit", true);
+
+    app.borrow_mut().fit_answer = None;
+    let answered = js_sys::Promise::new(&mut |wake, _| app.borrow_mut().fit_wake = Some(wake));
+    trace(&format!(">{}", message_name(&check)));
+    let message = serde_wasm_bindgen::to_value(&check).map_err(|e| e.to_string())?;
+    if let Some(file) = file {
+        js_sys::Reflect::set(&message, &"file".into(), file).map_err(|_| "cannot attach the file")?;
+    }
+    worker.post_message(&message).map_err(|e| format!("cannot message the worker: {e:?}"))?;
+    let _ = JsFuture::from(answered).await;
+    let answer = app.borrow_mut().fit_answer.take();
+    let Some(Ok(FromWorker::ModelFit { name, needs, summary, refused, unchecked, .. })) = answer else {
+        // The worker's error is already shown, in the panel and the error box.
+        dom::set_data(&fit, "fit", "error");
+        return Ok(false);
+    };
+    if let Some(needs) = &needs {
+        dom::set_data(&fit, "needs", &needs.total.to_string());
+    }
+    dom::set_hidden("model-fit", false);
+    if let Some(reason) = refused {
+        dom::set_data(&fit, "fit", "refused");
+        fit.set_text_content(Some(&reason));
+        info.set_text_content(Some(&format!("Not loaded: {name} does not fit (only its header was read).")));
+        dom::set_data(&info, "status", "refused");
+        set_status("The model was not loaded: it does not fit. Choose another one.");
+        return Ok(false);
+    }
+    match unchecked {
+        Some(why) => {
+            dom::set_data(&fit, "fit", "unchecked");
+            fit.set_text_content(Some(&format!("{name}: not checked before the download: {why}.")));
+        }
+        None => {
+            dom::set_data(&fit, "fit", "fits");
+            fit.set_text_content(Some(&format!("{name} {summary}.")));
+        }
+    }
+    Ok(true)
 }
 
 /// The built-in demo, or the files the user chose.
@@ -1055,14 +1150,16 @@ fn update_summary(app: &Shared) {
     let text = if selection.is_empty() { text } else { format!("{text} · {selection}") };
     summary.set_text_content(Some(&text));
     let _ = draw_analysis(run);
-    let _ = draw_parallel(run);
-    let _ = draw_comparison(run, a.comparison.as_ref());
+    let _ = draw_parallel(run, &a.comparisons);
+    let _ = draw_comparison(run, a.comparisons.first());
 }
 
 /// Groups × languages with ✓/✗ per cell, then each language's accuracy on all its grouped items
 /// and on the groups answered in every language.
-fn draw_parallel(run: &Run) -> Result<(), String> {
-    let table = run.parallel_table();
+fn draw_parallel(run: &Run, others: &[(String, Run)]) -> Result<(), String> {
+    let mut runs: Vec<(&str, &Run)> = vec![("this run", run)];
+    runs.extend(others.iter().map(|(name, r)| (name.as_str(), r)));
+    let table = super::run::parallel_table(&runs);
     let (head, body, foot) = (dom::by_id("parallel-head")?, dom::by_id("parallel-rows")?, dom::by_id("parallel-foot")?);
     for el in [&head, &body, &foot] {
         dom::clear(el);
@@ -1070,13 +1167,14 @@ fn draw_parallel(run: &Run) -> Result<(), String> {
     let el = dom::by_id("parallel")?;
     dom::set_data(&el, "groups", &table.groups.len().to_string());
     dom::set_data(&el, "complete", &table.complete.to_string());
+    dom::set_data(&el, "runs", &runs.len().to_string());
     if table.groups.is_empty() {
         return Ok(());
     }
     let tr = dom::element("tr", "", "")?;
     dom::append(&tr, &dom::element("th", "", "group")?)?;
-    for language in &table.languages {
-        dom::append(&tr, &dom::element("th", "", language)?)?;
+    for variant in &table.variants {
+        dom::append(&tr, &dom::element("th", "", variant)?)?;
     }
     dom::append(&head, &tr)?;
     for group in &table.groups {
@@ -1084,7 +1182,7 @@ fn draw_parallel(run: &Run) -> Result<(), String> {
         dom::set_data(&tr, "group", &group.key);
         let name = group.key.split_once(':').map_or(group.key.as_str(), |(_, k)| k);
         dom::append(&tr, &dom::element("td", "", name)?)?;
-        for (language, cell) in table.languages.iter().zip(&group.cells) {
+        for (variant, cell) in table.variants.iter().zip(&group.cells) {
             let (text, class) = match cell {
                 None => (String::new(), ""),
                 Some(c) if c.answered == 0 => ("…".into(), ""),
@@ -1093,26 +1191,29 @@ fn draw_parallel(run: &Run) -> Result<(), String> {
                 Some(c) => (format!("{}/{}", c.correct, c.answered), ""),
             };
             let td = dom::element("td", class, &text)?;
-            dom::set_data(&td, "language", language);
+            // `data-language` is the column, a language or a variant such as `dz+en`.
+            dom::set_data(&td, "language", variant);
             if let Some(c) = cell {
                 dom::set_data(&td, "answered", &c.answered.to_string());
                 dom::set_data(&td, "correct", &c.correct.to_string());
-                let ids: Vec<&str> = c.items.iter().filter_map(|&i| run.items.get(i)).map(|i| i.id.as_str()).collect();
-                let _ = td.set_attribute("title", &ids.join(", "));
+                dom::set_data(&td, "run", &c.run.to_string());
+                let items = &runs[c.run].1.items;
+                let ids: Vec<&str> = c.items.iter().filter_map(|&i| items.get(i)).map(|i| i.id.as_str()).collect();
+                let _ = td.set_attribute("title", &format!("{}: {}", runs[c.run].0, ids.join(", ")));
             }
             dom::append(&tr, &td)?;
         }
         dom::append(&body, &tr)?;
     }
     let percent = |x: Option<f64>, n: usize| x.map(|x| format!("{:.0}% of {n}", 100.0 * x)).unwrap_or_else(|| "—".into());
-    for (label, common) in [("accuracy, every grouped item", false), (&*format!("on the {} groups in every language", table.complete), true)] {
+    for (label, common) in [("accuracy, every grouped item", false), (&*format!("on the {} groups in every column", table.complete), true)] {
         let tr = dom::element("tr", "", "")?;
         dom::set_data(&tr, "common", if common { "true" } else { "false" });
         dom::append(&tr, &dom::element("th", "", label)?)?;
         for acc in &table.accuracy {
             let (x, n) = if common { (acc.common_accuracy, acc.common_answered) } else { (acc.accuracy, acc.answered) };
             let td = dom::element("td", "", &percent(x, n))?;
-            dom::set_data(&td, "language", &acc.language);
+            dom::set_data(&td, "language", &acc.variant);
             dom::set_data(&td, "accuracy", &x.map(|x| x.to_string()).unwrap_or_default());
             dom::append(&tr, &td)?;
         }
@@ -1179,22 +1280,28 @@ fn draw_comparison(run: &Run, comparison: Option<&(String, Run)>) -> Result<(), 
     Ok(())
 }
 
-/// A saved run (samples JSONL) to compare the current run with.
+/// Saved runs (samples JSONL) to compare the current run with: the first item by item, all of
+/// them in the same-question table.
 async fn open_comparison(app: &Shared) {
-    let Some(file) = dom::files("compare-file").into_iter().next() else { return };
-    let result = async {
-        let text = JsFuture::from(file.text()).await.map_err(|_| format!("{}: cannot be read", file.name()))?;
-        Run::from_samples_jsonl(&file.name(), &text.as_string().unwrap_or_default()).map_err(|e| e.to_string())
+    let files = dom::files("compare-file");
+    if files.is_empty() {
+        return;
     }
-    .await;
-    match result {
-        Ok(run) => {
-            clear_error();
-            app.borrow_mut().comparison = Some((file.name(), run));
-            update_summary(app);
+    let mut opened = Vec::new();
+    for file in files {
+        let result = async {
+            let text = JsFuture::from(file.text()).await.map_err(|_| format!("{}: cannot be read", file.name()))?;
+            Run::from_samples_jsonl(&file.name(), &text.as_string().unwrap_or_default()).map_err(|e| e.to_string())
         }
-        Err(e) => show_error(&e),
+        .await;
+        match result {
+            Ok(run) => opened.push((file.name(), run)),
+            Err(e) => return show_error(&e),
+        }
     }
+    clear_error();
+    app.borrow_mut().comparisons = opened;
+    update_summary(app);
 }
 
 fn draw_analysis(run: &Run) -> Result<(), String> {

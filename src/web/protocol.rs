@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::engine::ContinuationScore;
+use crate::models::fit::{Budget, ModelNeeds};
 use crate::selftest::SelfTestReport;
 use crate::tasks::bundle::TaskFiles;
 
@@ -27,6 +28,25 @@ pub enum ToWorker {
         backend: BackendPreference,
         #[serde(default)]
         check: ModelCheck,
+    },
+    /// Before a download: read the header of the GGUF at `url` (from Cache Storage if it is there,
+    /// else a growing prefix by HTTP `Range` requests, never the whole file) and check that the
+    /// model fits on the backend; answered by `ModelFit`. `budget_mib` forces the budget (the
+    /// page's `?budget_mib=`, to test a refusal); `size`: the catalog's, if the server hides it.
+    CheckModel {
+        url: String,
+        backend: BackendPreference,
+        #[serde(default)]
+        budget_mib: Option<u64>,
+        #[serde(default)]
+        size: Option<u64>,
+    },
+    /// `CheckModel` for the `File` attached to this message as its `file` property.
+    CheckModelFile {
+        name: String,
+        backend: BackendPreference,
+        #[serde(default)]
+        budget_mib: Option<u64>,
     },
     /// Load the GGUF `File` the page attached to this message as its `file` property (a `File`
     /// cannot go through serde; it crosses `postMessage` as itself and is read by slices).
@@ -52,9 +72,27 @@ pub enum FromWorker {
     Backend { info: BackendInfo },
     SelfTest { report: SelfTestReport },
     ModelLoaded { name: String, architecture: String, layers: usize, vocab_size: usize },
+    /// The answer to `CheckModel`: what the model needs on the backend and the budget it was held
+    /// against; `refused` says why it cannot fit (the page does not load it); `unchecked` says why
+    /// the check could not be made (the header could not be read by ranges, …): the load goes on.
+    ModelFit {
+        name: String,
+        needs: Option<ModelNeeds>,
+        budget: Option<Budget>,
+        summary: String,
+        refused: Option<String>,
+        unchecked: Option<String>,
+    },
     /// Download progress (`total` when the server or the catalog says); `from_cache` when the model
-    /// came from Cache Storage instead of the network.
-    Download { loaded: u64, total: Option<u64>, from_cache: bool },
+    /// came from Cache Storage instead of the network; `resumed_from`: the byte where a download
+    /// interrupted by an earlier page was taken up (0 for a fresh one).
+    Download {
+        loaded: u64,
+        total: Option<u64>,
+        from_cache: bool,
+        #[serde(default)]
+        resumed_from: u64,
+    },
     Scores { backend: String, choices: Vec<ContinuationScore> },
     /// `documents`: how many the task has before the filters and the sample; `facets`: the
     /// metadata fields a run can be filtered by, over all of them.

@@ -23,7 +23,9 @@ use super::run;
 use crate::backend::{BackendKind, BackendPreference, ComputeDevice};
 use crate::engine::{self, LanguageModel};
 use crate::eval::{self, RunOptions};
-use crate::formats::source::BlobSource;
+use crate::formats::gguf::GgufFile;
+use crate::formats::source::{BlobSource, ByteSource, UrlPrefixSource};
+use crate::models::fit;
 use crate::selftest;
 use crate::tasks::bundle::TaskFiles;
 use crate::tasks::yaml::{LoadOptions, Rendered};
@@ -82,7 +84,7 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, state: &Rc<RefCe
     };
     let stage = match &request {
         ToWorker::SelfTest { .. } => "selftest",
-        ToWorker::LoadModel { .. } | ToWorker::LoadModelFile { .. } => "model",
+        ToWorker::LoadModel { .. } | ToWorker::LoadModelFile { .. } | ToWorker::CheckModel { .. } | ToWorker::CheckModelFile { .. } => "model",
         ToWorker::PrepareTask { .. } => "task",
         ToWorker::ScoreItem { .. } | ToWorker::Score { .. } | ToWorker::Tokenize { .. } => "item",
         ToWorker::Fertility => "analysis",
@@ -96,16 +98,34 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, state: &Rc<RefCe
             Err(message) => Err(message),
         },
         ToWorker::LoadModel { url, backend, check } => {
-            let progress = |loaded, total| post(&FromWorker::Download { loaded, total, from_cache: false });
+            let resumed = std::cell::Cell::new(0);
+            let progress = |loaded, total, resumed_from| {
+                resumed.set(resumed_from);
+                post(&FromWorker::Download { loaded, total, from_cache: false, resumed_from })
+            };
             match super::download::model_blob(&url, &check, progress).await {
                 Ok((blob, from_cache)) => {
                     let size = blob.size() as u64;
-                    post(&FromWorker::Download { loaded: size, total: Some(size), from_cache });
+                    post(&FromWorker::Download { loaded: size, total: Some(size), from_cache, resumed_from: resumed.get() });
                     load_model(state, BlobSource::new(url, blob), backend).await
                 }
                 Err(e) => Err(e),
             }
         }
+        ToWorker::CheckModel { url, backend, budget_mib, size } => {
+            let name = url.rsplit('/').next().unwrap_or(&url).to_string();
+            match super::download::cached_blob(&url).await {
+                Some(blob) => check_model(state, name, BlobSource::new(url, blob), backend, budget_mib).await,
+                None => match UrlPrefixSource::open(&url, size).await {
+                    Ok(source) => check_model(state, name, source, backend, budget_mib).await,
+                    Err(e) => Ok(unchecked(name, format!("the header could not be read by ranges ({e})"))),
+                },
+            }
+        }
+        ToWorker::CheckModelFile { name, backend, budget_mib } => match file {
+            Some(blob) => check_model(state, name.clone(), BlobSource::new(name, blob), backend, budget_mib).await,
+            None => Err(format!("{name}: the file did not reach the worker")),
+        },
         ToWorker::LoadModelFile { name, backend } => match file {
             Some(blob) => load_model(state, BlobSource::new(name, blob), backend).await,
             None => Err(format!("{name}: the file did not reach the worker")),
@@ -119,8 +139,39 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, state: &Rc<RefCe
     post(&outcome.unwrap_or_else(|message| FromWorker::Error { stage: stage.into(), message, ticket }));
 }
 
+/// Reads the model's header from `source` and checks what it needs on the worker's backend
+/// against the budget (`models::fit`). A file that is not a GGUF model lingualens can load is an
+/// error; a model that cannot fit is an answer, with the reason.
+async fn check_model<S: ByteSource>(
+    state: &Rc<RefCell<State>>,
+    name: String,
+    source: S,
+    backend: BackendPreference,
+    budget_mib: Option<u64>,
+) -> Result<FromWorker, String> {
+    let compute = ensure_device(state, backend).await?;
+    let file = GgufFile::read(&source).await.map_err(|e| e.to_string())?;
+    let needs = fit::ModelNeeds::from_gguf(&file, compute.info.backend, None).map_err(|e| e.to_string())?;
+    let mut budget = fit::Budget::browser(compute.info.backend, device_memory_gib());
+    if let Some(mib) = budget_mib {
+        budget = budget.forced(mib);
+    }
+    let refused = fit::check(&name, &needs, &budget).err();
+    let summary = fit::summary(&needs, &budget);
+    Ok(FromWorker::ModelFit { name, needs: Some(needs), budget: Some(budget), summary, refused, unchecked: None })
+}
+
+fn unchecked(name: String, why: String) -> FromWorker {
+    FromWorker::ModelFit { name, needs: None, budget: None, summary: String::new(), refused: None, unchecked: Some(why) }
+}
+
+/// `navigator.deviceMemory` (GiB, rounded and capped by the browser), where the browser has it.
+fn device_memory_gib() -> Option<f64> {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    Reflect::get(&scope.navigator(), &"deviceMemory".into()).ok()?.as_f64()
+}
+
 async fn load_model(state: &Rc<RefCell<State>>, source: BlobSource, backend: BackendPreference) -> Result<FromWorker, String> {
-    use crate::formats::source::ByteSource;
     let compute = ensure_device(state, backend).await?;
     let name = source.name().to_string();
     // The previous model's memory is freed before the next one is read.
@@ -171,7 +222,10 @@ fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, sett
 /// What the page shows of an item: the question in its own words, its choices, its metadata.
 fn item_view(index: usize, doc: &Json, rendered: &Rendered, gold: usize) -> ItemView {
     let text = |key: &str| doc.get(key).and_then(Json::as_str).map(str::to_string);
-    let metadata = run::doc_metadata(doc);
+    let mut metadata = run::doc_metadata(doc);
+    if let Some(t) = run::appended_translation(doc, &rendered.context) {
+        metadata.insert("translation".into(), t);
+    }
     ItemView {
         index,
         id: text("id").unwrap_or_else(|| index.to_string()),

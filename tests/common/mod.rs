@@ -92,11 +92,23 @@ pub fn free_port() -> u16 {
 // Static file server
 
 /// Serves `root` on 127.0.0.1 until the test process ends. Enough HTTP for a browser: GET and
-/// HEAD, the right content types (wasm must be `application/wasm` for streaming compilation).
+/// HEAD, single `Range` requests (206 with `Content-Range`), the right content types (wasm must be
+/// `application/wasm` for streaming compilation). It logs every request, and can send the files
+/// under a path slowly (`throttle`), as a slow network would.
 pub struct StaticServer {
     pub port: u16,
     /// While set, every connection is closed unanswered: the network is down.
     offline: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    shared: std::sync::Arc<Shared>,
+}
+
+/// What the serving threads share with the test: the log of requests and the throttle.
+#[derive(Default)]
+struct Shared {
+    /// Every request: (path with query, its `Range` header).
+    log: std::sync::Mutex<Vec<(String, Option<String>)>>,
+    /// Downloads of paths starting with this prefix are sent at this many bytes a second.
+    throttle: std::sync::Mutex<Option<(String, usize)>>,
 }
 
 impl StaticServer {
@@ -110,19 +122,32 @@ impl StaticServer {
         let port = listener.local_addr().expect("server address").port();
         let offline = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let down = offline.clone();
+        let shared = std::sync::Arc::new(Shared::default());
+        let state = shared.clone();
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 if down.load(std::sync::atomic::Ordering::SeqCst) {
                     drop(stream);
                     continue;
                 }
-                let (root, mounts) = (root.clone(), mounts.clone());
+                let (root, mounts, state) = (root.clone(), mounts.clone(), state.clone());
                 std::thread::spawn(move || {
-                    let _ = serve_one(stream, &root, &mounts);
+                    let _ = serve_one(stream, &root, &mounts, &state);
                 });
             }
         });
-        StaticServer { port, offline }
+        StaticServer { port, offline, shared }
+    }
+
+    /// Sends the files whose path starts with `prefix` (`/m/`) at `bytes_per_second` when they are
+    /// downloaded (asked for whole, or from an offset to the end); bounded ranges go at full speed.
+    pub fn throttle(&self, prefix: &str, bytes_per_second: usize) {
+        *self.shared.throttle.lock().unwrap() = Some((prefix.to_string(), bytes_per_second.max(1)));
+    }
+
+    /// The requests so far whose path starts with `prefix`: (path with query, `Range` header).
+    pub fn requests(&self, prefix: &str) -> Vec<(String, Option<String>)> {
+        self.shared.log.lock().unwrap().iter().filter(|(p, _)| p.starts_with(prefix)).cloned().collect()
     }
 
     /// Takes the server off the network (connections are closed unanswered) or back on.
@@ -135,19 +160,26 @@ impl StaticServer {
     }
 }
 
-fn serve_one(stream: TcpStream, root: &Path, mounts: &[(String, PathBuf)]) -> std::io::Result<()> {
+fn serve_one(stream: TcpStream, root: &Path, mounts: &[(String, PathBuf)], shared: &Shared) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
+    let mut range_header = None;
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
             break;
         }
+        if let Some((name, value)) = header.split_once(':') {
+            if name.trim().eq_ignore_ascii_case("range") {
+                range_header = Some(value.trim().to_string());
+            }
+        }
     }
     let mut parts = request_line.split_whitespace();
     let method = parts.next().unwrap_or("");
     let target = parts.next().unwrap_or("/");
+    shared.log.lock().unwrap().push((target.to_string(), range_header.clone()));
     let path = target.split(['?', '#']).next().unwrap_or("/");
     let relative = if path.ends_with('/') { format!("{path}index.html") } else { path.to_string() };
     let safe = !relative.split('/').any(|segment| segment == "..");
@@ -159,14 +191,45 @@ fn serve_one(stream: TcpStream, root: &Path, mounts: &[(String, PathBuf)]) -> st
     let mut stream = stream;
     match (safe, std::fs::read(&file)) {
         (true, Ok(body)) => {
+            let len = body.len();
+            // One range, `bytes=a-b` or `bytes=a-`; anything else gets the whole file.
+            let range = range_header.as_deref().and_then(|r| r.strip_prefix("bytes=")).and_then(|r| {
+                let (a, b) = r.split_once('-')?;
+                let a: usize = a.trim().parse().ok()?;
+                let b: usize = if b.trim().is_empty() { len.saturating_sub(1) } else { b.trim().parse::<usize>().ok()?.min(len.saturating_sub(1)) };
+                Some((a, b))
+            });
+            let (status, extra, part) = match range {
+                Some((a, _)) if a >= len => {
+                    let head = format!("HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */{len}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                    stream.write_all(head.as_bytes())?;
+                    return stream.flush();
+                }
+                Some((a, b)) if a <= b => ("206 Partial Content", format!("Content-Range: bytes {a}-{b}/{len}\r\n"), &body[a..=b]),
+                _ => ("200 OK", String::new(), &body[..]),
+            };
             let head = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+                "HTTP/1.1 {status}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{extra}Accept-Ranges: bytes\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
                 content_type(&file),
-                body.len()
+                part.len()
             );
             stream.write_all(head.as_bytes())?;
             if method != "HEAD" {
-                stream.write_all(&body)?;
+                // Downloads are slowed (no Range, or an open `bytes=a-`); reads of a header
+                // (a bounded `bytes=a-b`) are not, so a test's time goes to the download.
+                let download = range_header.as_deref().is_none_or(|r| r.ends_with('-'));
+                let throttle = shared.throttle.lock().unwrap().clone().filter(|(prefix, _)| download && path.starts_with(prefix.as_str()));
+                match throttle {
+                    // Ten writes a second; a closed connection (the page reloaded) ends the loop.
+                    Some((_, rate)) => {
+                        for chunk in part.chunks((rate / 10).max(1)) {
+                            stream.write_all(chunk)?;
+                            stream.flush()?;
+                            std::thread::sleep(Duration::from_millis(100));
+                        }
+                    }
+                    None => stream.write_all(part)?,
+                }
             }
         }
         _ => {

@@ -106,6 +106,16 @@ impl StaticServer {
 
     /// Serves `root` at `/`, and each `(prefix, dir)` at `/prefix/` (test fixtures, say).
     pub fn start_with_mounts(root: PathBuf, mounts: Vec<(String, PathBuf)>) -> StaticServer {
+        Self::start_server(root, mounts, "")
+    }
+
+    /// As `start_with_mounts`, with the two headers that make the pages cross-origin isolated
+    /// (`self.crossOriginIsolated`), which `SharedArrayBuffer` and so wasm threads need.
+    pub fn start_isolated(root: PathBuf, mounts: Vec<(String, PathBuf)>) -> StaticServer {
+        Self::start_server(root, mounts, "Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\n")
+    }
+
+    fn start_server(root: PathBuf, mounts: Vec<(String, PathBuf)>, extra_headers: &'static str) -> StaticServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the static server");
         let port = listener.local_addr().expect("server address").port();
         let offline = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -118,7 +128,7 @@ impl StaticServer {
                 }
                 let (root, mounts) = (root.clone(), mounts.clone());
                 std::thread::spawn(move || {
-                    let _ = serve_one(stream, &root, &mounts);
+                    let _ = serve_one(stream, &root, &mounts, extra_headers);
                 });
             }
         });
@@ -135,7 +145,7 @@ impl StaticServer {
     }
 }
 
-fn serve_one(stream: TcpStream, root: &Path, mounts: &[(String, PathBuf)]) -> std::io::Result<()> {
+fn serve_one(stream: TcpStream, root: &Path, mounts: &[(String, PathBuf)], extra_headers: &str) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
@@ -160,7 +170,7 @@ fn serve_one(stream: TcpStream, root: &Path, mounts: &[(String, PathBuf)]) -> st
     match (safe, std::fs::read(&file)) {
         (true, Ok(body)) => {
             let head = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\n{extra_headers}Connection: close\r\n\r\n",
                 content_type(&file),
                 body.len()
             );

@@ -11,7 +11,7 @@ use crate::formats::model_info::ModelInfo;
 use crate::formats::source::FileSource;
 use crate::selftest::{self, SelfTestReport};
 
-mod bench;
+pub mod bench;
 mod eval_command;
 
 #[derive(Parser)]

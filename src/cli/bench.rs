@@ -12,6 +12,9 @@
 //!   once, each choice after its KV cache); llama.cpp gets exactly our token ids and does the same
 //!   passes. Median items/s over `--runs` passes. The largest |Δ log-likelihood| between the two
 //!   is printed as a check that both did the same work.
+//!
+//! The same items, from [`workload`], are timed in headless Chromium against wllama by
+//! `benches/browser.rs` (`scripts/bench-browser.sh`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -22,6 +25,7 @@ use web_time::Instant;
 use crate::engine::{self, LanguageModel};
 use crate::error::{Error, Result};
 use crate::models::KvCache;
+use crate::tokenizers::Tokenizer;
 
 const PEER_SCRIPT: &str = include_str!("../../tools/bench/llamacpp_peer.py");
 const CHOICES: usize = 4;
@@ -49,12 +53,14 @@ struct Figures {
     loglikelihoods: Vec<Vec<f64>>,
 }
 
-/// A multiple-choice item as text (our side) and as the token ids our tokenizer gives it (llama.cpp's side).
-struct Item {
-    context: String,
-    choices: Vec<String>,
-    context_tokens: Vec<u32>,
-    continuation_tokens: Vec<Vec<u32>>,
+/// A multiple-choice item as text (our side) and as the token ids our tokenizer gives it (the
+/// peer's side: llama.cpp here, wllama in `benches/browser.rs`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Item {
+    pub context: String,
+    pub choices: Vec<String>,
+    pub context_tokens: Vec<u32>,
+    pub continuation_tokens: Vec<Vec<u32>>,
 }
 
 /// xorshift64*: a fixed, dependency-free stream, so every run benchmarks the same tokens.
@@ -89,7 +95,7 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
         for &backend in &args.backends {
             let device = super::device(backend)?;
             let lm = pollster::block_on(engine::load(model, &device))?;
-            let (prompt, items) = workload(&lm, args)?;
+            let (prompt, items) = workload(&lm.tokenizer, lm.config.vocab_size, args.prompt, args.context, args.items)?;
             let figures = measure(&lm, &prompt, &items, args.runs)?;
             ours.push((backend.label(), figures, prompt, items));
         }
@@ -122,15 +128,18 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
-/// The prompt's token ids and the multiple-choice items, from the seeded word stream.
-fn workload(lm: &LanguageModel, args: &BenchArgs) -> Result<(Vec<u32>, Vec<Item>)> {
-    let vocab = lm.config.vocab_size;
+/// The benchmark's workload, the same wherever it runs (here, and in the browser by
+/// `benches/browser.rs`): `prompt` seeded random token ids below `vocab`, and `items`
+/// multiple-choice items of at least `context` tokens with 4 choices, from the seeded word stream,
+/// with the token ids `tokenizer` gives them under lm-eval's rule.
+pub fn workload(tokenizer: &Tokenizer, vocab: usize, prompt: usize, context: usize, items: usize) -> Result<(Vec<u32>, Vec<Item>)> {
+    let (prompt_len, context_len, n_items) = (prompt, context, items);
     let mut rng = Rng(0x5eed_1234_abcd_9876);
-    let prompt = (0..args.prompt).map(|_| 3 + rng.below(vocab.saturating_sub(3).max(1)) as u32).collect();
-    let mut items = Vec::with_capacity(args.items);
-    for _ in 0..args.items {
+    let prompt = (0..prompt_len).map(|_| 3 + rng.below(vocab.saturating_sub(3).max(1)) as u32).collect();
+    let mut items = Vec::with_capacity(n_items);
+    for _ in 0..n_items {
         let mut context = format!("Question: {}", rng.words(8));
-        while lm.tokenizer.encode(&context, true, true).len() < args.context {
+        while tokenizer.encode(&context, true, true).len() < context_len {
             context = format!("{context} {}", rng.words(8));
         }
         context.push_str("\nAnswer:");
@@ -140,7 +149,7 @@ fn workload(lm: &LanguageModel, args: &BenchArgs) -> Result<(Vec<u32>, Vec<Item>
                 format!(" {}", rng.words(n))
             })
             .collect();
-        let pairs = choices.iter().map(|c| engine::encode_pair(&lm.tokenizer, &context, c)).collect::<Result<Vec<_>>>()?;
+        let pairs = choices.iter().map(|c| engine::encode_pair(tokenizer, &context, c)).collect::<Result<Vec<_>>>()?;
         items.push(Item {
             context_tokens: pairs[0].0.clone(),
             continuation_tokens: pairs.into_iter().map(|(_, cont)| cont).collect(),

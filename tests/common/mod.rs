@@ -118,6 +118,16 @@ impl StaticServer {
 
     /// Serves `root` at `/`, and each `(prefix, dir)` at `/prefix/` (test fixtures, say).
     pub fn start_with_mounts(root: PathBuf, mounts: Vec<(String, PathBuf)>) -> StaticServer {
+        Self::start_server(root, mounts, "")
+    }
+
+    /// As `start_with_mounts`, with the two headers that make the pages cross-origin isolated
+    /// (`self.crossOriginIsolated`), which `SharedArrayBuffer` and so wasm threads need.
+    pub fn start_isolated(root: PathBuf, mounts: Vec<(String, PathBuf)>) -> StaticServer {
+        Self::start_server(root, mounts, "Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\n")
+    }
+
+    fn start_server(root: PathBuf, mounts: Vec<(String, PathBuf)>, extra_headers: &'static str) -> StaticServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the static server");
         let port = listener.local_addr().expect("server address").port();
         let offline = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -132,7 +142,7 @@ impl StaticServer {
                 }
                 let (root, mounts, state) = (root.clone(), mounts.clone(), state.clone());
                 std::thread::spawn(move || {
-                    let _ = serve_one(stream, &root, &mounts, &state);
+                    let _ = serve_one(stream, &root, &mounts, &state, extra_headers);
                 });
             }
         });
@@ -160,7 +170,7 @@ impl StaticServer {
     }
 }
 
-fn serve_one(stream: TcpStream, root: &Path, mounts: &[(String, PathBuf)], shared: &Shared) -> std::io::Result<()> {
+fn serve_one(stream: TcpStream, root: &Path, mounts: &[(String, PathBuf)], shared: &Shared, extra_headers: &str) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
@@ -209,7 +219,7 @@ fn serve_one(stream: TcpStream, root: &Path, mounts: &[(String, PathBuf)], share
                 _ => ("200 OK", String::new(), &body[..]),
             };
             let head = format!(
-                "HTTP/1.1 {status}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{extra}Accept-Ranges: bytes\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+                "HTTP/1.1 {status}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{extra}Accept-Ranges: bytes\r\nCache-Control: no-store\r\n{extra_headers}Connection: close\r\n\r\n",
                 content_type(&file),
                 part.len()
             );

@@ -1,0 +1,241 @@
+// The page side of `cargo bench --bench browser` (benches/browser.rs): times one engine on one
+// GGUF file and hands back its figures. The driver calls `runEngine(job)` over WebDriver and reads
+// `window.benchResult` once it is set.
+//
+// Both engines get the same multiple-choice items: lingualens as text through its own worker
+// (`Score { context, choices }`, the evaluator's path) and wllama as the token ids lingualens gives
+// that text (as llama.cpp gets them in `lingualens bench`), so both do the same work. Every time is
+// measured here, around the engine's own asynchronous calls, so WebDriver costs nothing.
+//
+// After loading, one item is scored untimed (first-use costs: kernel compilation on WebGPU). Then
+// - prompt tokens/s: the first item's context in one forward pass (logits of its last position),
+//   median over up to `runs` passes;
+// - items/s: passes over the items (the context once, then its 4 choices after the context's KV
+//   cache), median over up to `runs` passes.
+// A slow engine (WebGPU on SwiftShader needs minutes a pass) stops repeating a phase once it has
+// spent `budget_s` seconds in it, after at least one prompt pass and one item.
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const status = (text) => { document.getElementById('status').textContent = text; };
+const sameIds = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+const seconds = (since) => (performance.now() - since) / 1e3;
+
+/// The common protocol. `promptPass()` runs the first item's context and returns the seconds its
+/// forward pass took; `scoreItem(item)` returns the item's 4 log-likelihoods.
+async function measure(name, job, promptPass, scoreItem) {
+  const first = job.items[0];
+  const warm = performance.now();
+  status(`${name}: warm-up`);
+  await scoreItem(first);
+  const warmUpS = seconds(warm);
+
+  const pp = [];
+  const ppStart = performance.now();
+  for (let r = 0; r < job.runs && (r === 0 || seconds(ppStart) < job.budget_s); r++) {
+    status(`${name}: prompt pass ${r + 1}`);
+    pp.push(first.context_tokens.length / await promptPass());
+  }
+
+  const mc = [];
+  const loglikelihoods = job.items.map(() => null);
+  const mcStart = performance.now();
+  let outOfTime = false;
+  for (let r = 0; r < job.runs && !outOfTime; r++) {
+    const start = performance.now();
+    let done = 0;
+    for (const [i, item] of job.items.entries()) {
+      if ((r > 0 || i > 0) && seconds(mcStart) >= job.budget_s) { outOfTime = true; break; }
+      status(`${name}: items pass ${r + 1}, item ${i + 1}`);
+      loglikelihoods[i] = await scoreItem(item);
+      done += 1;
+    }
+    if (done > 0) mc.push(done / seconds(start));
+  }
+  return {
+    warm_up_s: warmUpS,
+    pp_tokens_per_s: median(pp),
+    mc_items_per_s: median(mc),
+    pp_runs: pp,
+    mc_runs: mc,
+    // null for the items a slow engine did not reach
+    loglikelihoods,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// lingualens: the app's own worker (dist/lingualens-worker_loader.js), spoken to as the page does.
+
+class LinguaLens {
+  static async start(backend, modelUrl) {
+    const self = new LinguaLens();
+    self.worker = new Worker('/lingualens-worker_loader.js');
+    self.pending = null;
+    self.backendInfo = null;
+    const ready = new Promise((resolve) => { self.onReady = resolve; });
+    self.worker.onmessage = (event) => self.receive(event.data);
+    self.worker.onerror = (event) => self.fail(`worker error: ${event.message}`);
+    await ready;
+    await self.request({ type: 'load_model', url: new URL(modelUrl, location.href).href, backend }, 'model_loaded');
+    if (!self.backendInfo) throw new Error('the worker did not say which backend it chose');
+    return self;
+  }
+
+  receive(message) {
+    if (message.type === 'ready') return this.onReady();
+    if (message.type === 'backend') { this.backendInfo = message.info; return; }
+    if (message.type === 'download') return;
+    const pending = this.pending;
+    this.pending = null;
+    if (!pending) return;
+    if (message.type === 'error') pending.reject(new Error(`lingualens worker (${message.stage}): ${message.message}`));
+    else if (message.type !== pending.want) pending.reject(new Error(`lingualens worker: expected ${pending.want}, got ${message.type}`));
+    else pending.resolve(message);
+  }
+
+  fail(text) {
+    if (this.pending) this.pending.reject(new Error(text));
+    this.pending = null;
+  }
+
+  request(message, want) {
+    return new Promise((resolve, reject) => {
+      this.pending = { want, resolve, reject };
+      this.worker.postMessage(message);
+    });
+  }
+
+  async score(context, choices) {
+    return (await this.request({ type: 'score', context, choices }, 'scores')).choices;
+  }
+
+  close() { this.worker.terminate(); }
+}
+
+async function benchLinguaLens(job) {
+  const name = `lingualens ${job.backend}`;
+  const t0 = performance.now();
+  status(`${name}: loading the model`);
+  const engine = await LinguaLens.start(job.backend, job.model_url);
+  const loadS = seconds(t0);
+  try {
+    const info = engine.backendInfo;
+    if (info.backend !== job.backend) throw new Error(`asked for ${job.backend}, the worker chose ${info.backend}: ${info.fallback_reason || ''}`);
+    // The prompt pass: the context and a one-token choice, so the work is the context's forward
+    // pass and one log-softmax over its last position.
+    const promptPass = async () => {
+      const first = job.items[0];
+      const start = performance.now();
+      const [score] = await engine.score(first.context, [job.pp_choice]);
+      const s = seconds(start);
+      if (!sameIds(score.context_tokens, first.context_tokens) || score.continuation_tokens.length !== 1) {
+        throw new Error('the prompt pass did not tokenize as the driver did');
+      }
+      return s;
+    };
+    // The driver's token ids are what wllama gets: check that the worker saw the same tokens.
+    const scoreItem = async (item) => {
+      const scores = await engine.score(item.context, item.choices);
+      scores.forEach((score, c) => {
+        if (!sameIds(score.context_tokens, item.context_tokens) || !sameIds(score.continuation_tokens, item.continuation_tokens[c])) {
+          throw new Error(`choice ${c} of "${item.context.slice(0, 40)}…": the worker's tokens differ from the driver's`);
+        }
+      });
+      return scores.map((s) => s.loglikelihood);
+    };
+    const figures = await measure(name, job, promptPass, scoreItem);
+    const detail = info.backend === 'wgpu'
+      ? `WebGPU on ${[info.adapter.vendor, info.adapter.architecture].filter(Boolean).join(' ')}`
+      : 'burn-flex CPU, wasm, 1 thread';
+    return { ...figures, detail, load_s: loadS };
+  } finally {
+    engine.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// wllama (llama.cpp in wasm, CPU), from the npm package served under /wllama/.
+
+async function benchWllama(job) {
+  const { Wllama } = await import('/wllama/esm/index.js');
+  const base = new URL('/wllama/esm/', location.href).href;
+  const quiet = { debug() {}, log() {}, warn() {}, error: console.error };
+  const wllama = new Wllama(
+    { 'single-thread/wllama.wasm': base + 'single-thread/wllama.wasm', 'multi-thread/wllama.wasm': base + 'multi-thread/wllama.wasm' },
+    { suppressNativeLog: true, logger: quiet },
+  );
+  const longest = Math.max(...job.items.map((it) => it.context_tokens.length + Math.max(...it.continuation_tokens.map((c) => c.length))));
+  const t0 = performance.now();
+  status(`wllama: loading the model`);
+  const blob = await (await fetch(job.model_url)).blob();
+  await wllama.loadModel([blob], { n_ctx: longest + 16, n_batch: longest + 16, n_threads: job.threads, seed: 1 });
+  const loadS = seconds(t0);
+  try {
+    if (job.threads > 1 && !wllama.isMultithread()) {
+      throw new Error(`wllama could not start ${job.threads} threads (crossOriginIsolated = ${self.crossOriginIsolated})`);
+    }
+    const threads = wllama.getNumThreads();
+    // getLogits(-1): the softmax of the last position over the whole vocabulary, which is how
+    // wllama 2 gives a token's probability. Its cost is part of scoring with wllama; it is also
+    // timed on its own, so that it can be told apart from the forward passes.
+    let logitsS = 0, logitsCalls = 0;
+    const probabilities = async () => {
+      const start = performance.now();
+      const all = await wllama.getLogits(-1);
+      logitsS += seconds(start);
+      logitsCalls += 1;
+      return all;
+    };
+    const logP = (all, token) => {
+      const hit = all.find((x) => x.token === token);
+      return Math.log(hit ? hit.p : 0);
+    };
+    const promptPass = async () => {
+      const first = job.items[0];
+      await wllama.kvClear();
+      const start = performance.now();
+      await wllama.decode(first.context_tokens, {});
+      return seconds(start);
+    };
+    // lingualens's rule: the context once; each choice's tokens but the last after the context's
+    // KV cache, one at a time (wllama 2's decode keeps the last position's logits only).
+    const scoreItem = async (item) => {
+      await wllama.kvClear();
+      await wllama.decode(item.context_tokens, {});
+      const afterContext = await probabilities();
+      const lls = [];
+      for (const cont of item.continuation_tokens) {
+        let ll = logP(afterContext, cont[0]);
+        for (let i = 0; i + 1 < cont.length; i++) {
+          await wllama.decode([cont[i]], {});
+          ll += logP(await probabilities(), cont[i + 1]);
+        }
+        if (cont.length > 1) await wllama.kvRemove(item.context_tokens.length, -1);
+        lls.push(ll);
+      }
+      return lls;
+    };
+    const name = `wllama ${threads} thread${threads > 1 ? 's' : ''}`;
+    const figures = await measure(name, job, promptPass, scoreItem);
+    return {
+      ...figures,
+      detail: `wllama ${job.version} (llama.cpp ${Wllama.getLibllamaVersion()}), wasm, ${threads} thread${threads > 1 ? 's' : ''}`,
+      threads,
+      load_s: loadS,
+      get_logits_ms: logitsCalls ? (logitsS / logitsCalls) * 1e3 : null,
+    };
+  } finally {
+    await wllama.exit();
+  }
+}
+
+window.runEngine = (job) => {
+  window.benchResult = null;
+  const run = job.engine === 'wllama' ? benchWllama(job) : benchLinguaLens(job);
+  run.then(
+    (figures) => { status('done'); window.benchResult = { ok: figures }; },
+    (e) => { status(`failed: ${e}`); window.benchResult = { error: String((e && e.stack) || e) }; },
+  );
+  return true;
+};
+window.benchInfo = { crossOriginIsolated: self.crossOriginIsolated, cores: navigator.hardwareConcurrency };
+status('ready');

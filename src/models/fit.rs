@@ -411,7 +411,7 @@ mod tests {
             let cfg = ModelConfig::from_gguf(&file).unwrap();
             let needs = ModelNeeds::from_gguf(&file, BackendKind::Cpu, Some(64)).unwrap();
             let tensors = file.tensors.clone();
-            let w = WeightFile::Gguf { file, source, keep_quantized: true };
+            let w = WeightFile::Gguf { file, source, int8_activations: false };
             let mut held = 0u64;
             for t in &tensors {
                 held += match pollster::block_on(w.get_weight(&t.name, &cfg)).unwrap() {

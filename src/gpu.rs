@@ -255,6 +255,20 @@ mod tests {
     use crate::backend::ComputeDevice;
     use burn::tensor::TensorData;
 
+    /// One wgpu device for the tests of this module: burn initialises a device's runtime once per
+    /// process, so a second concurrent initialisation fails.
+    fn wgpu() -> Option<&'static ComputeDevice> {
+        static DEVICE: std::sync::OnceLock<Result<ComputeDevice, String>> = std::sync::OnceLock::new();
+        match DEVICE.get_or_init(|| pollster::block_on(ComputeDevice::wgpu())) {
+            Ok(device) => Some(device),
+            Err(why) => {
+                assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "no wgpu adapter: {why}");
+                eprintln!("SKIPPED: no wgpu adapter: {why}");
+                None
+            }
+        }
+    }
+
     /// A deterministic pseudo-random sequence (xorshift), so the test needs no crate.
     fn noise(seed: &mut u32) -> u32 {
         *seed ^= *seed << 13;
@@ -276,11 +290,7 @@ mod tests {
     /// for token counts that do and do not fill the last tile.
     #[test]
     fn split_kernel_matches_the_cpu_qmatmul() {
-        let Ok(compute) = pollster::block_on(ComputeDevice::wgpu()) else {
-            assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "no wgpu adapter");
-            eprintln!("SKIPPED: no wgpu adapter");
-            return;
-        };
+        let Some(compute) = wgpu() else { return };
         let mut seed = 0x2545_f491;
         let forms = [(8, 32, true, false), (8, 16, true, true), (4, 32, true, false), (4, 32, false, true), (8, 32, true, true)];
         for (bits, block, signed, offsets) in forms {
@@ -303,7 +313,7 @@ mod tests {
 
     #[test]
     fn a_row_larger_than_a_binding_is_an_error_not_a_panic() {
-        let Ok(compute) = pollster::block_on(ComputeDevice::wgpu()) else { return };
+        let Some(compute) = wgpu() else { return };
         let m = random_matrix(4, 64, 8, 32, true, false, &mut 7);
         let err = GpuQMatrix::upload(&m, &compute.device, 16).err().expect("a 64-byte row cannot fit 16 bytes");
         assert!(err.to_string().contains("storage binding"), "{err}");

@@ -49,21 +49,15 @@ pub fn qmatmul(x: &[f32], w: &QMatrix, out: &mut [f32]) {
 /// [`qmatmul`] on at most `threads` threads (1 = the calling thread only; always 1 on wasm32).
 /// The result does not depend on `threads`.
 pub fn qmatmul_with_threads(x: &[f32], w: &QMatrix, out: &mut [f32], threads: usize) {
-    let (n, k) = (w.rows(), w.cols());
-    if k == 0 {
-        out.fill(0.0);
-        return;
-    }
-    assert!(x.len().is_multiple_of(k), "qmatmul: x has {} values, not a whole number of rows of {k}", x.len());
-    let t = x.len() / k;
-    assert!(out.len() == t * n, "qmatmul: out has {} values, expected {t} x {n}", out.len());
-    if t == 0 || n == 0 {
-        return;
-    }
+    let Some(t) = tokens_to_multiply("qmatmul", x, w, out) else { return };
+    let n = w.rows();
 
     #[cfg(not(target_arch = "wasm32"))]
     if threads > 1 && n > NR {
-        matmul_threaded(x, t, w, out, threads);
+        // Runs of whole panels, one per thread.
+        let panels = n.div_ceil(NR);
+        let rows_per_thread = panels.div_ceil(threads.min(panels)) * NR;
+        split_rows_across_threads(n, t, rows_per_thread, out, |rows, part| matmul_rows(x, t, w, rows.clone(), part, rows.len()));
         return;
     }
     #[cfg(target_arch = "wasm32")]
@@ -71,13 +65,37 @@ pub fn qmatmul_with_threads(x: &[f32], w: &QMatrix, out: &mut [f32], threads: us
     matmul_rows(x, t, w, 0..n, out, n);
 }
 
-/// Splits N into runs of whole panels, one per thread. Each thread writes `[T][its rows]` into a
-/// buffer of its own, copied into its columns of `out` afterwards.
+/// The checks every quantized matmul makes: `x` is `[T][K]` and `out` `[T][N]` for `w`'s `N x K`.
+/// Returns `T`, or `None` when there is nothing to multiply (`out` is then already right: zeros
+/// when `K` is 0).
+///
+/// # Panics
+///
+/// If the shapes disagree: programming errors, not bad input.
+pub(super) fn tokens_to_multiply(name: &str, x: &[f32], w: &QMatrix, out: &mut [f32]) -> Option<usize> {
+    let (n, k) = (w.rows(), w.cols());
+    if k == 0 {
+        out.fill(0.0);
+        return None;
+    }
+    assert!(x.len().is_multiple_of(k), "{name}: x has {} values, not a whole number of rows of {k}", x.len());
+    let t = x.len() / k;
+    assert!(out.len() == t * n, "{name}: out has {} values, expected {t} x {n}", out.len());
+    (t > 0 && n > 0).then_some(t)
+}
+
+/// Splits the `n` output columns into runs of `rows_per_thread`, one thread each. A thread's
+/// `multiply(rows, part)` writes `[t][rows.len()]` into a buffer of its own, copied into its
+/// columns of `out` (`[t][n]`) afterwards.
 #[cfg(not(target_arch = "wasm32"))]
-fn matmul_threaded(x: &[f32], t: usize, w: &QMatrix, out: &mut [f32], threads: usize) {
-    let n = w.rows();
-    let panels = n.div_ceil(NR);
-    let rows_per_thread = panels.div_ceil(threads.min(panels)) * NR;
+pub(super) fn split_rows_across_threads(
+    n: usize,
+    t: usize,
+    rows_per_thread: usize,
+    out: &mut [f32],
+    multiply: impl Fn(Range<usize>, &mut [f32]) + Sync,
+) {
+    let multiply = &multiply;
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..n)
             .step_by(rows_per_thread)
@@ -85,13 +103,13 @@ fn matmul_threaded(x: &[f32], t: usize, w: &QMatrix, out: &mut [f32], threads: u
                 let rows = start..(start + rows_per_thread).min(n);
                 scope.spawn(move || {
                     let mut part = vec![0f32; t * rows.len()];
-                    matmul_rows(x, t, w, rows.clone(), &mut part, rows.len());
+                    multiply(rows.clone(), &mut part);
                     (rows, part)
                 })
             })
             .collect();
         for worker in workers {
-            let (rows, part) = worker.join().expect("a qmatmul thread panicked");
+            let (rows, part) = worker.join().expect("a quantized matmul thread panicked");
             for (out_row, part_row) in out.chunks_exact_mut(n).zip(part.chunks_exact(rows.len())) {
                 out_row[rows.clone()].copy_from_slice(part_row);
             }

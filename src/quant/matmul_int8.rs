@@ -23,6 +23,9 @@
 
 use std::ops::Range;
 
+#[cfg(not(target_arch = "wasm32"))]
+use super::matmul::split_rows_across_threads;
+use super::matmul::tokens_to_multiply;
 use super::QMatrix;
 
 const BLOCK: usize = 32;
@@ -66,45 +69,16 @@ fn quantize_activations(x: &[f32]) -> Int8Activations {
 /// If `w` is not [`supports`]ed, or the shapes disagree: programming errors, not bad input.
 pub fn qmatmul_int8(x: &[f32], w: &QMatrix, out: &mut [f32]) {
     assert!(supports(w), "qmatmul_int8: {}-bit, block {}, offsets {} is not an int8 form", w.bits(), w.block(), w.offsets().is_some());
-    let (n, k) = (w.rows(), w.cols());
-    if k == 0 {
-        out.fill(0.0);
-        return;
-    }
-    assert!(x.len().is_multiple_of(k), "qmatmul_int8: x has {} values, not a whole number of rows of {k}", x.len());
-    let t = x.len() / k;
-    assert!(out.len() == t * n, "qmatmul_int8: out has {} values, expected {t} x {n}", out.len());
-    if t == 0 || n == 0 {
-        return;
-    }
+    let Some(t) = tokens_to_multiply("qmatmul_int8", x, w, out) else { return };
+    let n = w.rows();
     let xq = quantize_activations(x);
 
     #[cfg(not(target_arch = "wasm32"))]
     {
         let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
-        let threads = cores.min(t * n * k / MIN_MACS_PER_THREAD).max(1);
+        let threads = cores.min(t * n * w.cols() / MIN_MACS_PER_THREAD).max(1);
         if threads > 1 && n >= 2 * threads {
-            let rows_per_thread = n.div_ceil(threads);
-            std::thread::scope(|scope| {
-                let xq = &xq;
-                let workers: Vec<_> = (0..n)
-                    .step_by(rows_per_thread)
-                    .map(|start| {
-                        let rows = start..(start + rows_per_thread).min(n);
-                        scope.spawn(move || {
-                            let mut part = vec![0f32; t * rows.len()];
-                            matmul_rows(xq, t, w, rows.clone(), &mut part);
-                            (rows, part)
-                        })
-                    })
-                    .collect();
-                for worker in workers {
-                    let (rows, part) = worker.join().expect("a qmatmul_int8 thread panicked");
-                    for (out_row, part_row) in out.chunks_exact_mut(n).zip(part.chunks_exact(rows.len())) {
-                        out_row[rows.clone()].copy_from_slice(part_row);
-                    }
-                }
-            });
+            split_rows_across_threads(n, t, n.div_ceil(threads), out, |rows, part| matmul_rows(&xq, t, w, rows, part));
             return;
         }
     }

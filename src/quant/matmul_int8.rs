@@ -18,8 +18,9 @@
 //! It takes the QMatrix forms whose quants fit in an i8 with 32-weight blocks and no offset:
 //! Q8_0, Q5_0 (8-bit fields) and Q4_0 (signed nibbles). [`supports`] says which.
 //!
-//! On x86-64 with AVX2 the dot products are `vpmaddubsw` + `vpmaddwd` (llama.cpp's sign trick makes
-//! one side unsigned); elsewhere, including wasm32, plain Rust computes the same integers.
+//! On x86-64 with AVX-512 VNNI a tile of 4 weight rows × 3 tokens is summed with `vpdpbusd` (see
+//! [`avx512`]); with AVX2 the dot products are `vpmaddubsw` + `vpmaddwd` (llama.cpp's sign trick
+//! makes one side unsigned); elsewhere, including wasm32, plain Rust computes the same integers.
 
 use std::ops::Range;
 
@@ -88,6 +89,12 @@ pub fn qmatmul_int8(x: &[f32], w: &QMatrix, out: &mut [f32]) {
 /// Columns `rows` of every token into `out` (`[t][rows.len()]`).
 fn matmul_rows(xq: &Int8Activations, t: usize, w: &QMatrix, rows: Range<usize>, out: &mut [f32]) {
     let k = w.cols();
+    #[cfg(target_arch = "x86_64")]
+    if avx512::available() && k.is_multiple_of(2 * BLOCK) {
+        // SAFETY: the CPU has AVX-512 F/BW and VNNI, checked just above.
+        unsafe { avx512::matmul_rows(xq, t, w, rows, out) };
+        return;
+    }
     let blocks = k / BLOCK;
     let stride = rows.len();
     let mut row_quants = vec![0i8; k];
@@ -130,12 +137,6 @@ fn unpack_row(w: &QMatrix, n: usize, row: &mut [i8]) {
 
 /// `sums[i] = Σ_b dx[t0 + i][b] · s[b] · (qx[t0 + i] · q)_b` for `m` ≤ [`MR`] tokens.
 fn dot_tokens(xq: &Int8Activations, k: usize, t0: usize, m: usize, row: &[i8], row_scales: &[f32], sums: &mut [f32; MR]) {
-    #[cfg(target_arch = "x86_64")]
-    if avx512::available() && k.is_multiple_of(2 * BLOCK) {
-        // SAFETY: the CPU has AVX-512 F/BW and VNNI, checked just above.
-        unsafe { avx512::dot_tokens(xq, k, t0, m, row, row_scales, sums) };
-        return;
-    }
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
         // SAFETY: the CPU has AVX2 and FMA, checked just above.
@@ -192,45 +193,105 @@ mod avx2 {
     }
 }
 
-/// Two blocks at a time: `vpdpbusd` multiplies 64 pairs of bytes and sums each four into one of
-/// 16 i32 lanes (lanes 0–7 are the first block, 8–15 the second), in one instruction.
+/// The AVX-512 VNNI path: a tile of 4 weight rows × 3 tokens in registers.
+///
+/// `vpdpbusd` multiplies 64 unsigned bytes by 64 signed bytes and sums each four into one of 16
+/// i32 lanes (lanes 0–7 are one block, 8–15 the next). The weights go in unsigned, as
+/// `u = q + 128`, so no per-pair sign trick is needed; the 128 · Σx that this adds is taken off
+/// by starting each sum from `-(128 · Σx)`, computed once per token and shared by the tile's rows.
+/// The integer sums stay exact, as on the other paths.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::*;
+    use std::ops::Range;
 
-    use super::{Int8Activations, BLOCK, MR};
+    use super::{unpack_row, Int8Activations, QMatrix, BLOCK, MR};
+
+    /// Weight rows per tile.
+    pub(super) const ROWS: usize = 4;
+    /// Tokens per tile: 4 × 3 sums leave room for the operands (4 × 4 spilled to the stack).
+    const TOKENS: usize = 3;
 
     pub(super) fn available() -> bool {
         std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") && std::is_x86_feature_detected!("avx512vnni")
     }
 
-    /// [`super::dot_tokens`] for `k` a multiple of 64.
+    /// [`super::matmul_rows`] for `k` a multiple of 64.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    pub(super) fn dot_tokens(xq: &Int8Activations, k: usize, t0: usize, m: usize, row: &[i8], row_scales: &[f32], sums: &mut [f32; MR]) {
-        let blocks = k / BLOCK;
-        let zero = _mm512_setzero_si512();
-        let mut acc = [_mm512_setzero_ps(); MR];
-        for b in (0..blocks).step_by(2) {
-            // SAFETY: b * 32 + 64 <= k = row.len(); each token row below has k quants too.
-            let w = unsafe { _mm512_loadu_si512(row.as_ptr().add(b * BLOCK) as *const _) };
-            // vpdpbusd multiplies unsigned by signed: |w| (exact for -128 too, as unsigned) times
-            // x negated where w is negative (x is never -128, so negation cannot overflow).
-            let aw = _mm512_abs_epi8(w);
-            let w_negative = _mm512_movepi8_mask(w);
-            // [s_b x 8, s_b+1 x 8]
-            let sw = _mm512_shuffle_f32x4::<0>(_mm512_set1_ps(row_scales[b]), _mm512_set1_ps(row_scales[b + 1]));
-            for i in 0..m {
-                let t = t0 + i;
-                let x = unsafe { _mm512_loadu_si512(xq.quants.as_ptr().add(t * k + b * BLOCK) as *const _) };
-                let sx = _mm512_mask_sub_epi8(x, w_negative, zero, x);
-                let dot = _mm512_dpbusd_epi32(zero, aw, sx);
-                let (dx0, dx1) = (xq.scales[t * blocks + b], xq.scales[t * blocks + b + 1]);
-                let dx = _mm512_shuffle_f32x4::<0>(_mm512_set1_ps(dx0), _mm512_set1_ps(dx1));
-                acc[i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(dx, sw), acc[i]);
+    pub(super) fn matmul_rows(xq: &Int8Activations, t: usize, w: &QMatrix, rows: Range<usize>, out: &mut [f32]) {
+        let k = w.cols();
+        let (blocks, pairs) = (k / BLOCK, k / (2 * BLOCK));
+        let stride = rows.len();
+        // The tile's rows as q + 128, and their scales as [s_b × 8, s_b+1 × 8] per pair of blocks.
+        let mut unsigned = vec![0u8; ROWS * k];
+        let mut scales = vec![0f32; ROWS * pairs * 16];
+        let mut row = vec![0i8; k];
+        for n0 in rows.clone().step_by(ROWS) {
+            let nr = ROWS.min(rows.end - n0);
+            for r in 0..ROWS {
+                // Rows past the end repeat the last one; their sums are not written.
+                let n = n0 + r.min(nr - 1);
+                unpack_row(w, n, &mut row);
+                for (u, &q) in unsigned[r * k..(r + 1) * k].iter_mut().zip(&row) {
+                    *u = q as u8 ^ 0x80;
+                }
+                let s = &w.scales()[n * blocks..(n + 1) * blocks];
+                for (p, v) in scales[r * pairs * 16..(r + 1) * pairs * 16].chunks_exact_mut(16).enumerate() {
+                    v[..8].fill(s[2 * p]);
+                    v[8..].fill(s[2 * p + 1]);
+                }
+            }
+            let mut t0 = 0;
+            while t0 < t {
+                let m = TOKENS.min(t - t0);
+                let mut sums = [[0f32; MR]; ROWS];
+                // SAFETY (all four): the CPU has AVX-512 F/BW/VNNI, as this function requires.
+                match m {
+                    3 => tile::<3>(xq, k, t0, &unsigned, &scales, &mut sums),
+                    2 => tile::<2>(xq, k, t0, &unsigned, &scales, &mut sums),
+                    _ => tile::<1>(xq, k, t0, &unsigned, &scales, &mut sums),
+                }
+                for (r, row_sums) in sums[..nr].iter().enumerate() {
+                    for (i, s) in row_sums[..m].iter().enumerate() {
+                        out[(t0 + i) * stride + n0 - rows.start + r] = *s;
+                    }
+                }
+                t0 += m;
             }
         }
-        for i in 0..m {
-            sums[i] = _mm512_reduce_add_ps(acc[i]);
+    }
+
+    /// `sums[r][i]` for the tile's `ROWS` rows and tokens `t0 .. t0 + M`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    fn tile<const M: usize>(xq: &Int8Activations, k: usize, t0: usize, unsigned: &[u8], scales: &[f32], sums: &mut [[f32; MR]; ROWS]) {
+        let (blocks, pairs) = (k / BLOCK, k / (2 * BLOCK));
+        assert!(unsigned.len() == ROWS * k && scales.len() == ROWS * pairs * 16 && xq.quants.len() >= (t0 + M) * k);
+        assert!(xq.scales.len() >= (t0 + M) * blocks);
+        let zero = _mm512_setzero_si512();
+        let all_128 = _mm512_set1_epi8(-128); // 0x80: 128 as the unsigned operand
+        let mut acc = [[_mm512_setzero_ps(); M]; ROWS];
+        let (w_ptr, s_ptr) = (unsigned.as_ptr(), scales.as_ptr());
+        let (x_ptr, dx_ptr) = (unsafe { xq.quants.as_ptr().add(t0 * k) }, unsafe { xq.scales.as_ptr().add(t0 * blocks) });
+        for p in 0..pairs {
+            // SAFETY: the asserts above bound every offset read below.
+            let wv: [__m512i; ROWS] = std::array::from_fn(|r| unsafe { _mm512_loadu_si512(w_ptr.add(r * k + p * 64) as *const _) });
+            let sw: [__m512; ROWS] = std::array::from_fn(|r| unsafe { _mm512_loadu_ps(s_ptr.add((r * pairs + p) * 16)) });
+            for i in 0..M {
+                let x = unsafe { _mm512_loadu_si512(x_ptr.add(i * k + p * 64) as *const _) };
+                let minus_128_sum_x = _mm512_sub_epi32(zero, _mm512_dpbusd_epi32(zero, all_128, x));
+                let (d0, d1) = unsafe { (*dx_ptr.add(i * blocks + 2 * p), *dx_ptr.add(i * blocks + 2 * p + 1)) };
+                let dx = _mm512_shuffle_f32x4::<0>(_mm512_set1_ps(d0), _mm512_set1_ps(d1));
+                for r in 0..ROWS {
+                    let dot = _mm512_dpbusd_epi32(minus_128_sum_x, wv[r], x);
+                    acc[r][i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(dx, sw[r]), acc[r][i]);
+                }
+            }
+        }
+        for r in 0..ROWS {
+            for i in 0..M {
+                sums[r][i] = _mm512_reduce_add_ps(acc[r][i]);
+            }
         }
     }
 }
@@ -263,7 +324,7 @@ mod tests {
     fn equals_the_definition_on_every_int8_form() {
         // Random Q8_0 blocks include -128, which llama.cpp never writes but a file may hold.
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-        for (ty, rows, cols, tokens) in [(GgmlType::Q8_0, 13, 96, 7), (GgmlType::Q4_0, 21, 544, 5), (GgmlType::Q5_0, 9, 64, 1), (GgmlType::Q4_0, 130, 256, 9)] {
+        for (ty, rows, cols, tokens) in [(GgmlType::Q8_0, 13, 96, 7), (GgmlType::Q4_0, 21, 544, 5), (GgmlType::Q5_0, 9, 64, 1), (GgmlType::Q4_0, 130, 256, 9), (GgmlType::Q8_0, 3, 128, 6), (GgmlType::Q8_0, 66, 192, 3)] {
             let w = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / 32, &mut rng), rows, cols).unwrap();
             assert!(supports(&w), "{ty:?}");
             let x: Vec<f32> = (0..tokens * cols).map(|_| (rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).collect();

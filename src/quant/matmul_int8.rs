@@ -2,9 +2,9 @@
 //! 32 weights is one integer dot product.
 //!
 //! Each token's activations are cut into blocks of 32 and stored as `dx · qx` with
-//! `dx = max|x| / 127` and `qx = round(x / dx)` in -127..=127, with `dx` then rounded to f16 as
-//! ggml stores it: exactly ggml's `quantize_row_q8_0`, so the quantized activations are
-//! llama.cpp's own. Then
+//! `dx = max|x| / 127` and `qx = round(x · 127 / max|x|)` in -127..=127, with `dx` then rounded to
+//! f16 as ggml stores it: exactly the `quantize_row_q8_0` that llama.cpp runs on x86 and wasm, so
+//! the quantized activations are llama.cpp's own. Then
 //!
 //! ```text
 //! out[t][n] = Σ_b  dx[t][b] · s[n][b] · Σ_{k in b} qx[t][k] · q[n][k]
@@ -48,16 +48,55 @@ struct Int8Activations {
 }
 
 fn quantize_activations(x: &[f32]) -> Int8Activations {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { quantize_activations_avx2(x) };
+    }
+    quantize_blocks(x)
+}
+
+/// [`quantize_blocks`] with 8 lanes at a time: the same values (max, `127 / max`, the product, the
+/// rounding and the f16 scale are each one IEEE operation either way).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn quantize_activations_avx2(x: &[f32]) -> Int8Activations {
+    use std::arch::x86_64::*;
+    let mut quants = vec![0i8; x.len()];
+    let mut scales = Vec::with_capacity(x.len() / BLOCK);
+    let sign_bit = _mm256_set1_ps(-0.0);
+    for (xb, qb) in x.chunks_exact(BLOCK).zip(quants.chunks_exact_mut(BLOCK)) {
+        // SAFETY: xb holds 32 f32 and qb 32 i8, read and written 8 and 32 at a time.
+        let v: [__m256; 4] = std::array::from_fn(|i| unsafe { _mm256_loadu_ps(xb.as_ptr().add(8 * i)) });
+        let abs = v.map(|v| _mm256_andnot_ps(sign_bit, v));
+        let m = _mm256_max_ps(_mm256_max_ps(abs[0], abs[1]), _mm256_max_ps(abs[2], abs[3]));
+        let m = _mm_max_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps::<1>(m));
+        let m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+        let amax = _mm_cvtss_f32(_mm_max_ss(m, _mm_movehdup_ps(m)));
+        let id = _mm256_set1_ps(if amax != 0.0 { 127.0 / amax } else { 0.0 });
+        let q = v.map(|v| _mm256_cvtps_epi32(_mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm256_mul_ps(v, id))));
+        // Pack 4 x 8 i32 into 32 i8; the packs work per 128-bit lane, and the permute restores order.
+        let packed = _mm256_packs_epi16(_mm256_packs_epi32(q[0], q[1]), _mm256_packs_epi32(q[2], q[3]));
+        let ordered = _mm256_permutevar8x32_epi32(packed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        unsafe { _mm256_storeu_si256(qb.as_mut_ptr() as *mut __m256i, ordered) };
+        scales.push(half::f16::from_f32(amax / 127.0).to_f32());
+    }
+    Int8Activations { quants, scales }
+}
+
+/// As llama.cpp's SIMD `quantize_row_q8_0` (x86 AVX/AVX2 and wasm), which is what it runs:
+/// `id = 127 / max|x|` and rounding half to even (its scalar reference divides by `d` and rounds
+/// half away from zero, which differs only at exact halves).
+fn quantize_blocks(x: &[f32]) -> Int8Activations {
     let mut quants = vec![0i8; x.len()];
     let mut scales = Vec::with_capacity(x.len() / BLOCK);
     for (xb, qb) in x.chunks_exact(BLOCK).zip(quants.chunks_exact_mut(BLOCK)) {
-        let amax = xb.iter().fold(0f32, |m, v| m.max(v.abs()));
-        let d = amax / 127.0;
-        let id = if d > 0.0 { 1.0 / d } else { 0.0 };
+        let amax = xb.iter().fold(0f32, |m, v| if v.abs() > m { v.abs() } else { m });
+        let id = if amax != 0.0 { 127.0 / amax } else { 0.0 };
         for (q, &v) in qb.iter_mut().zip(xb) {
-            *q = (v * id).round() as i8;
+            *q = (v * id).round_ties_even() as i8;
         }
-        scales.push(half::f16::from_f32(d).to_f32());
+        scales.push(half::f16::from_f32(amax / 127.0).to_f32());
     }
     Int8Activations { quants, scales }
 }
@@ -344,6 +383,28 @@ mod tests {
         assert_eq!(xq.scales, vec![half::f16::from_f32(1.55 / 127.0).to_f32()]);
         // 0.05 / (1.55 / 127) = 4.097: rounds to 4.
         assert_eq!((xq.quants[0], xq.quants[31], xq.quants[16]), (-127, 127, 4));
+    }
+
+    #[test]
+    fn halves_round_to_even_as_llama_cpp_simd_does() {
+        // max 127 makes the multiplier exactly 1.
+        let mut x = vec![0f32; 32];
+        x[..5].copy_from_slice(&[127.0, 2.5, 3.5, -2.5, -0.5]);
+        let xq = quantize_activations(&x);
+        assert_eq!(&xq.quants[..5], &[127, 2, 4, -2, 0]);
+        assert_eq!(quantize_blocks(&x).quants, xq.quants);
+    }
+
+    #[test]
+    fn every_quantizer_gives_the_portable_one_s_values() {
+        let mut rng = Rng(99);
+        let mut x: Vec<f32> = (0..32 * 40).map(|_| ((rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0) * 3.0).collect();
+        x[32..64].fill(0.0); // an all-zero block
+        x[64] = f32::MIN_POSITIVE; // a tiny block maximum
+        let portable = quantize_blocks(&x);
+        let used = quantize_activations(&x);
+        assert_eq!(used.quants, portable.quants);
+        assert_eq!(used.scales, portable.scales);
     }
 
     #[test]

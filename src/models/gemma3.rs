@@ -11,7 +11,8 @@ use burn::tensor::{Device, Tensor};
 use crate::error::Result;
 use crate::formats::source::ByteSource;
 use crate::models::config::ModelConfig;
-use crate::models::layers::{attention, gelu_tanh, split_heads, Embedding, KvCache, Linear, Positions, RmsNorm, Rope};
+use crate::models::attention::attention;
+use crate::models::layers::{gelu_tanh, split_heads, Embedding, KvCache, Linear, Positions, RmsNorm, Rope};
 use crate::models::weights::WeightFile;
 
 struct Block {
@@ -101,17 +102,18 @@ impl Gemma3 {
         // The cache keeps every position; the sliding window is applied by the mask.
         let global_mask = at.mask(None, &device);
         let local_mask = at.mask(cfg.sliding_window, &device);
+        let (global_angles, local_angles) = (self.rope_global.angles(at.positions(), &device), self.rope_local.angles(at.positions(), &device));
         // transformers multiplies by √hidden rounded to the weights' dtype (f32 here).
         let scale = (cfg.hidden_size as f32).sqrt();
         let mut x = self.embed.lookup(tokens, &device).mul_scalar(scale);
         for (layer, b) in self.blocks.iter().enumerate() {
-            let (rope, mask) = if b.sliding { (&self.rope_local, &local_mask) } else { (&self.rope_global, &global_mask) };
+            let (angles, mask) = if b.sliding { (&local_angles, &local_mask) } else { (&global_angles, &global_mask) };
             // 1. Attention: norm, q/k head norms, RoPE, attention, norm, residual.
             let h = b.input_norm.forward(x.clone());
             let q = b.q_norm.forward_heads(split_heads(b.q.forward(h.clone()), cfg.num_heads));
             let k = b.k_norm.forward_heads(split_heads(b.k.forward(h.clone()), cfg.num_kv_heads));
             let v = split_heads(b.v.forward(h), cfg.num_kv_heads);
-            let (q, k) = (rope.forward(q, at.positions()), rope.forward(k, at.positions()));
+            let (q, k) = (angles.rotate(q), angles.rotate(k));
             let (k, v) = cache.append(layer, k, v); // [kv, cached + t, d]
             let a = attention(q, k, v, mask.clone(), cfg.attention_scale(), cfg.attn_logit_softcapping);
             x = x + b.post_attn_norm.forward(b.o.forward(a));

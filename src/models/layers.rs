@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use burn::tensor::{activation, Device, Int, Tensor, TensorData};
+use burn::tensor::{Device, Int, Tensor, TensorData};
 
 use crate::error::Result;
 use crate::formats::source::ByteSource;
@@ -204,10 +204,10 @@ impl Rope {
         Rope { inv_freq }
     }
 
-    /// `[h, t, d]`, token `i` at position `positions[i]`.
-    pub fn forward(&self, x: Tensor<3>, positions: &[usize]) -> Tensor<3> {
-        let [_, t, d] = x.dims();
-        let half = d / 2;
+    /// The cos and sin tables of one pass (token `i` at position `positions[i]`), made once and
+    /// used by every layer.
+    pub fn angles(&self, positions: &[usize], device: &Device) -> RopeAngles {
+        let (t, d) = (positions.len(), 2 * self.inv_freq.len());
         let mut cos = Vec::with_capacity(t * d);
         let mut sin = Vec::with_capacity(t * d);
         for &pos in positions {
@@ -218,13 +218,27 @@ impl Rope {
                 sin.extend(angles.iter().map(|a| a.sin()));
             }
         }
-        let device = x.device();
-        let cos = Tensor::<2>::from_data(TensorData::new(cos, [t, d]), &device).unsqueeze_dim::<3>(0);
-        let sin = Tensor::<2>::from_data(TensorData::new(sin, [t, d]), &device).unsqueeze_dim::<3>(0);
+        RopeAngles {
+            cos: Tensor::<2>::from_data(TensorData::new(cos, [t, d]), device).unsqueeze_dim::<3>(0),
+            sin: Tensor::<2>::from_data(TensorData::new(sin, [t, d]), device).unsqueeze_dim::<3>(0),
+        }
+    }
+}
+
+/// [`Rope::angles`]: `[1, t, head_dim]` each.
+pub struct RopeAngles {
+    cos: Tensor<3>,
+    sin: Tensor<3>,
+}
+
+impl RopeAngles {
+    /// Rotates `x` (`[h, t, d]`).
+    pub fn rotate(&self, x: Tensor<3>) -> Tensor<3> {
+        let half = x.dims()[2] / 2;
         let first = x.clone().narrow(2, 0, half);
         let second = x.clone().narrow(2, half, half);
         let rotated = Tensor::cat(vec![second.neg(), first], 2);
-        x * cos + rotated * sin
+        x * self.cos.clone() + rotated * self.sin.clone()
     }
 }
 
@@ -332,23 +346,6 @@ impl Positions {
         }
         Tensor::from_data(TensorData::new(mask, [t, t_k]), device)
     }
-}
-
-/// Scaled dot-product attention with grouped KV heads.
-/// q `[h, t, d]`, k and v `[kv, t_k, d]`, mask `[t, t_k]` → `[t, h·d]`.
-pub fn attention(q: Tensor<3>, k: Tensor<3>, v: Tensor<3>, mask: Tensor<2>, scale: f64, softcap: Option<f64>) -> Tensor<2> {
-    let [h, t, d] = q.dims();
-    let [kv, t_k, _] = k.dims();
-    let group = h / kv;
-    // Each KV head serves `group` consecutive query heads: k0 k0 k1 k1, not k0 k1 k0 k1.
-    let repeat = |x: Tensor<3>| x.unsqueeze_dim::<4>(1).repeat_dim(1, group).reshape([h, t_k, d]);
-    let (k, v) = (repeat(k), repeat(v));
-    let mut scores = q.matmul(k.swap_dims(1, 2)).mul_scalar(scale);
-    if let Some(cap) = softcap {
-        scores = scores.div_scalar(cap).tanh().mul_scalar(cap);
-    }
-    let probs = activation::softmax(scores + mask.unsqueeze_dim(0), 2);
-    probs.matmul(v).swap_dims(0, 1).reshape([t, h * d])
 }
 
 /// `[t, h·d]` → `[h, t, d]`

@@ -9,7 +9,8 @@ use burn::tensor::{activation, Device, Tensor};
 use crate::error::Result;
 use crate::formats::source::ByteSource;
 use crate::models::config::ModelConfig;
-use crate::models::layers::{attention, split_heads, Embedding, KvCache, Linear, Positions, RmsNorm, Rope};
+use crate::models::attention::attention;
+use crate::models::layers::{split_heads, Embedding, KvCache, Linear, Positions, RmsNorm, Rope};
 use crate::models::weights::WeightFile;
 
 struct Attention {
@@ -109,6 +110,7 @@ impl Llama {
         debug_assert_eq!(at.len(), t, "one position per token");
         let cfg = &self.cfg;
         let mask = at.mask(None, &device);
+        let angles = self.rope.angles(at.positions(), &device);
         let mut x = self.embed.lookup(tokens, &device); // [t, hidden]
         for (layer, block) in self.blocks.iter().enumerate() {
             // 1. Attention, pre-norm, residual.
@@ -120,7 +122,7 @@ impl Llama {
                 q = qn.forward_heads(q);
                 k = kn.forward_heads(k);
             }
-            let (q, k) = (self.rope.forward(q, at.positions()), self.rope.forward(k, at.positions()));
+            let (q, k) = (angles.rotate(q), angles.rotate(k));
             let (k, v) = cache.append(layer, k, v); // [kv, cached + t, d]
             let a = attention(q, k, v, mask.clone(), cfg.attention_scale(), None);
             x = x + block.attn.o.forward(a);

@@ -2,13 +2,14 @@
 //!
 //! - [`config`]: one `ModelConfig` from a HF `config.json` or GGUF metadata.
 //! - [`weights`]: named tensors from GGUF or safetensors, in one convention.
-//! - [`layers`]: Linear, RMSNorm, RoPE, the attention mask and attention.
+//! - [`layers`]: Linear, RMSNorm, RoPE and the attention mask; [`attention`] itself.
 //! - [`llama`]: Llama 3.x / SmolLM2 / Qwen2 / Qwen3; [`gemma3`]: Gemma 3 text.
 //!
 //! Quantized GGUF weights stay packed (`quant::QMatrix`): multiplied by `quant::qmatmul` on the
 //! CPU backend and by the `gpu` kernel on wgpu. A tensor larger than the adapter's largest storage
 //! binding is split by rows (see `layers`).
 
+pub mod attention;
 pub mod config;
 pub mod fit;
 pub mod gemma3;

@@ -1,0 +1,231 @@
+//! Scaled dot-product attention with grouped KV heads:
+//! `softmax(q·kᵀ · scale [soft-capped] + mask) · v`, per query head, each KV head serving
+//! `h / kv` consecutive query heads (k0 k0 k1 k1, not k0 k1 k0 k1).
+//!
+//! Two implementations of the one computation: burn tensor ops, for wgpu; and a loop over host
+//! memory for the CPU backend, where burn's ops would copy the repeated KV heads and the
+//! transposes, compute the scores the mask hides, and call `exp` for each of them. The host loop
+//! skips hidden keys and splits the heads across the cores natively. Both sum in f32.
+
+use burn::tensor::{activation, Device, Tensor, TensorData};
+
+/// q `[h, t, d]`, k and v `[kv, t_k, d]`, mask `[t, t_k]` (0 where a query may look, -inf where
+/// not) → `[t, h·d]`.
+pub fn attention(q: Tensor<3>, k: Tensor<3>, v: Tensor<3>, mask: Tensor<2>, scale: f64, softcap: Option<f64>) -> Tensor<2> {
+    let device = q.device();
+    if device != Device::flex() {
+        return attention_tensors(q, k, v, mask, scale, softcap);
+    }
+    let ([h, t, d], [kv, t_k, _]) = (q.dims(), k.dims());
+    let host = |x: Tensor<3>| x.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
+    let mask = mask.into_data().try_to_vec::<f32>().expect("the mask is f32");
+    let shape = Shape { heads: h, kv_heads: kv, t, t_k, d };
+    let out = attention_host(&host(q), &host(k), &host(v), &mask, shape, scale as f32, softcap.map(|c| c as f32));
+    Tensor::from_data(TensorData::new(out, [t, h * d]), &device)
+}
+
+fn attention_tensors(q: Tensor<3>, k: Tensor<3>, v: Tensor<3>, mask: Tensor<2>, scale: f64, softcap: Option<f64>) -> Tensor<2> {
+    let [h, t, d] = q.dims();
+    let [kv, t_k, _] = k.dims();
+    let group = h / kv;
+    let repeat = |x: Tensor<3>| x.unsqueeze_dim::<4>(1).repeat_dim(1, group).reshape([h, t_k, d]);
+    let (k, v) = (repeat(k), repeat(v));
+    let mut scores = q.matmul(k.swap_dims(1, 2)).mul_scalar(scale);
+    if let Some(cap) = softcap {
+        scores = scores.div_scalar(cap).tanh().mul_scalar(cap);
+    }
+    let probs = activation::softmax(scores + mask.unsqueeze_dim(0), 2);
+    probs.matmul(v).swap_dims(0, 1).reshape([t, h * d])
+}
+
+#[derive(Clone, Copy)]
+struct Shape {
+    heads: usize,
+    kv_heads: usize,
+    t: usize,
+    t_k: usize,
+    d: usize,
+}
+
+/// Below this many multiply-adds, a second thread costs more than it saves.
+#[cfg(not(target_arch = "wasm32"))]
+const MIN_MACS_PER_THREAD: usize = 1 << 18;
+
+/// [`attention`] on row-major host slices: q `[h][t][d]`, k and v `[kv][t_k][d]`, mask `[t][t_k]`;
+/// returns `[t][h·d]`.
+fn attention_host(q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scale: f32, softcap: Option<f32>) -> Vec<f32> {
+    let mut by_head = vec![0f32; s.heads * s.t * s.d]; // [h][t][d]
+    let heads = |first: usize, out: &mut [f32]| {
+        for (i, out_head) in out.chunks_exact_mut(s.t * s.d).enumerate() {
+            head(first + i, q, k, v, mask, s, scale, softcap, out_head);
+        }
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
+        let threads = cores.min(s.heads * s.t * s.t_k * s.d / MIN_MACS_PER_THREAD).max(1);
+        if threads > 1 {
+            let per_thread = s.heads.div_ceil(threads);
+            std::thread::scope(|scope| {
+                for (i, part) in by_head.chunks_mut(per_thread * s.t * s.d).enumerate() {
+                    scope.spawn(move || heads(i * per_thread, part));
+                }
+            });
+        } else {
+            heads(0, &mut by_head);
+        }
+    }
+    #[cfg(target_arch = "wasm32")]
+    heads(0, &mut by_head);
+
+    // [h][t][d] → [t][h·d]
+    let mut out = vec![0f32; s.t * s.heads * s.d];
+    for (hh, head_out) in by_head.chunks_exact(s.t * s.d).enumerate() {
+        for (i, row) in head_out.chunks_exact(s.d).enumerate() {
+            out[(i * s.heads + hh) * s.d..][..s.d].copy_from_slice(row);
+        }
+    }
+    out
+}
+
+/// Query head `hh` for every token, into `out` (`[t][d]`): compiled for the widest vectors the CPU
+/// has (LLVM vectorizes the loops in [`head_body`]; it needs the target features to use them).
+#[allow(clippy::too_many_arguments)]
+fn head(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512 F, checked just above.
+            return unsafe { head_avx512(hh, q, k, v, mask, s, scale, softcap, out) };
+        }
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            // SAFETY: the CPU has AVX2 and FMA, checked just above.
+            return unsafe { head_avx2(hh, q, k, v, mask, s, scale, softcap, out) };
+        }
+    }
+    head_body::<false>(hh, q, k, v, mask, s, scale, softcap, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,fma")]
+#[allow(clippy::too_many_arguments)]
+fn head_avx512(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
+    head_body::<true>(hh, q, k, v, mask, s, scale, softcap, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+fn head_avx2(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
+    head_body::<true>(hh, q, k, v, mask, s, scale, softcap, out)
+}
+
+/// `a · b + c`, fused where the CPU has FMA (elsewhere `mul_add` would be a slow library call).
+#[inline(always)]
+fn madd<const FMA: bool>(a: f32, b: f32, c: f32) -> f32 {
+    if FMA {
+        a.mul_add(b, c)
+    } else {
+        a * b + c
+    }
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn head_body<const FMA: bool>(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
+    let d = s.d;
+    let kv = hh / (s.heads / s.kv_heads);
+    let keys = &k[kv * s.t_k * d..(kv + 1) * s.t_k * d];
+    let values = &v[kv * s.t_k * d..(kv + 1) * s.t_k * d];
+    let mut weights = Vec::with_capacity(s.t_k);
+    for (i, out_row) in out.chunks_exact_mut(d).enumerate() {
+        let query = &q[(hh * s.t + i) * d..][..d];
+        let mask_row = &mask[i * s.t_k..(i + 1) * s.t_k];
+        out_row.fill(0.0);
+        // Only the span from the first to the last visible key is computed; keys hidden inside
+        // it (other packed sequences) get -inf from the mask and weigh exactly 0.
+        let (Some(first), Some(last)) = (mask_row.iter().position(|&m| m != f32::NEG_INFINITY), mask_row.iter().rposition(|&m| m != f32::NEG_INFINITY))
+        else {
+            continue; // no key to look at: burn's softmax would give NaN; nothing reads this row
+        };
+        weights.clear();
+        for (key, &m) in keys[first * d..(last + 1) * d].chunks_exact(d).zip(&mask_row[first..=last]) {
+            let mut score = dot::<FMA>(query, key) * scale;
+            if let Some(cap) = softcap {
+                score = (score / cap).tanh() * cap;
+            }
+            weights.push(score + m);
+        }
+        let max = weights.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
+        let mut sum = 0f32;
+        for w in weights.iter_mut() {
+            *w = (*w - max).exp();
+            sum += *w;
+        }
+        let inv_sum = 1.0 / sum;
+        for (value, &w) in values[first * d..(last + 1) * d].chunks_exact(d).zip(&weights) {
+            if w != 0.0 {
+                let p = w * inv_sum;
+                for (o, &x) in out_row.iter_mut().zip(value) {
+                    *o = madd::<FMA>(p, x, *o);
+                }
+            }
+        }
+    }
+}
+
+/// `a · b` in 16 independent lanes (which LLVM keeps in vector registers), then summed.
+#[inline(always)]
+fn dot<const FMA: bool>(a: &[f32], b: &[f32]) -> f32 {
+    let mut lanes = [0f32; 16];
+    let (a16, b16) = (a.chunks_exact(16), b.chunks_exact(16));
+    let tail: f32 = a16.remainder().iter().zip(b16.remainder()).map(|(x, y)| x * y).sum();
+    for (x, y) in a16.zip(b16) {
+        for l in 0..16 {
+            lanes[l] = madd::<FMA>(x[l], y[l], lanes[l]);
+        }
+    }
+    lanes.iter().sum::<f32>() + tail
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::layers::Positions;
+
+    fn random(n: usize, seed: u64) -> Vec<f32> {
+        let mut state = seed;
+        (0..n)
+            .map(|_| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (state >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+            })
+            .collect()
+    }
+
+    /// The host loop against burn's tensor ops (on the CPU backend, where both can run), on
+    /// grouped heads, a cache before the pass, packed sequences, a sliding window and soft-capping.
+    #[test]
+    fn host_loop_equals_the_tensor_ops() {
+        let device = Device::flex();
+        for (h, kv, d, cached, lengths, window, softcap) in [
+            (4, 2, 16, 0, vec![7], None, None),
+            (6, 3, 8, 5, vec![3, 2, 4], None, None),
+            (2, 1, 32, 9, vec![6], Some(4), Some(50.0)),
+            (8, 8, 64, 0, vec![40], None, None),
+        ] {
+            let at = if lengths.len() == 1 { Positions::after(cached, lengths[0]) } else { Positions::packed(cached, &lengths) };
+            let (t, t_k) = (at.len(), cached + at.len());
+            let tensor = |data: Vec<f32>, shape: [usize; 3]| Tensor::<3>::from_data(TensorData::new(data, shape), &device);
+            let q = tensor(random(h * t * d, 1), [h, t, d]);
+            let k = tensor(random(kv * t_k * d, 2), [kv, t_k, d]);
+            let v = tensor(random(kv * t_k * d, 3), [kv, t_k, d]);
+            let mask = at.mask(window, &device);
+            let expected = attention_tensors(q.clone(), k.clone(), v.clone(), mask.clone(), 0.3, softcap).into_data().try_to_vec::<f32>().unwrap();
+            let got = attention(q, k, v, mask, 0.3, softcap).into_data().try_to_vec::<f32>().unwrap();
+            assert_eq!(got.len(), expected.len());
+            let worst = got.iter().zip(&expected).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
+            assert!(worst < 1e-5, "h {h} kv {kv} d {d} cached {cached} {lengths:?}: max |Δ| {worst}");
+        }
+    }
+}

@@ -224,12 +224,17 @@ fn loader_hint(loader: &str) -> &'static str {
 }
 
 /// Items of the lingualens loader `loader` from named files: `dzen`, DZEN's evaluation and
-/// few-shot CSVs together (each told apart by its header); any other, table files read with that
+/// few-shot CSVs together (each told apart by its header), in the order of their file names; any other, table files read with that
 /// loader's built-in column mapping, with metadata from each file's path (KyrgyzMMLU's
 /// `kyrgyz_mmlu_<subject>` folders). The command line and the page both read items here.
 pub fn loader_items(loader: &str, files: &[(&str, &[u8])]) -> Result<LoaderItems> {
     if loader == "dzen" {
-        let set = super::dzen::load_dzen(files);
+        // In file-name order, as a DZEN folder is read: the same CSVs give the same items in the
+        // same order however they were given (a folder picked in a browser lists its files in
+        // no particular order).
+        let mut files = files.to_vec();
+        files.sort_by(|a, b| (base_name(a.0), a.0).cmp(&(base_name(b.0), b.0)));
+        let set = super::dzen::load_dzen(&files);
         let n_files = set.files.len();
         let loaded = set.into_loaded();
         return Ok(LoaderItems { items: loaded.items, anomalies: loaded.anomalies, files: n_files });

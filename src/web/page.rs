@@ -709,7 +709,7 @@ fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sys::File>), 
         if let Some(gguf) = chosen.iter().find(|f| f.name().to_ascii_lowercase().ends_with(".gguf")) {
             return Err(format!("{}: choose one GGUF file, or a model folder's files without it", gguf.name()));
         }
-        return Ok(folder_request("the chosen model files", chosen, backend));
+        return Ok(folder_request("chosen files", chosen, backend));
     }
     let url = dom::value("model-url").trim().to_string();
     if !url.is_empty() {

@@ -245,6 +245,66 @@ pub async fn load_hf<S: crate::formats::source::ByteSource>(
     checked(LanguageModel { model, tokenizer, config }, name)
 }
 
+/// The files a Hugging Face model folder must have, for messages.
+const HF_FOLDER_NEEDS: &str = "config.json, tokenizer.json and model.safetensors (or model.safetensors.index.json and its shards)";
+
+/// A model from a Hugging Face folder given as named files (what the page gets from a folder
+/// picker, a multiple-file picker or a drop): config.json, tokenizer.json, tokenizer_config.json
+/// if there is one, and model.safetensors or model.safetensors.index.json with its shards, each
+/// found by its file name. Other files (generation_config.json, a README, …) are ignored. Only
+/// the small JSON files are read whole; the weights are read tensor by tensor from their sources.
+/// `folder` names the folder in messages; a missing file is named with what the folder needs.
+pub async fn load_hf_files<S: crate::formats::source::ByteSource>(
+    folder: &str,
+    files: Vec<(String, S)>,
+    compute: &ComputeDevice,
+) -> Result<LanguageModel> {
+    use crate::formats::safetensors::{SafetensorsShards, INDEX_FILE, SINGLE_FILE};
+    let mut by_name: std::collections::BTreeMap<String, S> = std::collections::BTreeMap::new();
+    for (name, source) in files {
+        let base = name.rsplit(['/', '\\']).next().unwrap_or(&name).to_string();
+        if by_name.insert(base.clone(), source).is_some() {
+            return Err(Error::new(format!("{folder}: two files are named {base}")));
+        }
+    }
+    let given = || by_name.keys().cloned().collect::<Vec<_>>().join(", ");
+    let missing = |name: &str| Error::new(format!("{folder}: {name} is missing (a Hugging Face model folder needs {HF_FOLDER_NEEDS}; given: {})", given()));
+    for needed in ["config.json", "tokenizer.json"] {
+        if !by_name.contains_key(needed) {
+            return Err(missing(needed));
+        }
+    }
+    if !by_name.contains_key(SINGLE_FILE) && !by_name.contains_key(INDEX_FILE) {
+        return Err(missing(SINGLE_FILE));
+    }
+    async fn text<S: crate::formats::source::ByteSource>(folder: &str, name: &str, source: &S) -> Result<String> {
+        let len = usize::try_from(source.len()).map_err(|_| Error::new(format!("{folder}/{name}: too large")))?;
+        let bytes = source.read_at(0, len).await.map_err(|e| e.context(format!("{folder}/{name}")))?;
+        String::from_utf8(bytes).map_err(|_| Error::new(format!("{folder}/{name}: not UTF-8 text")))
+    }
+    let read = |name: &'static str| {
+        let source = by_name.get(name);
+        async move {
+            match source {
+                Some(s) => text(folder, name, s).await.map(Some),
+                None => Ok(None),
+            }
+        }
+    };
+    let config = read("config.json").await?.unwrap_or_default();
+    let tokenizer = read("tokenizer.json").await?.unwrap_or_default();
+    let tokenizer_config = read("tokenizer_config.json").await?;
+    let index = read(INDEX_FILE).await?;
+    let weights = match (by_name.remove(SINGLE_FILE), index) {
+        (Some(single), _) => SafetensorsShards::single(single).await?,
+        (None, Some(index)) => SafetensorsShards::from_index(&format!("{folder}/{INDEX_FILE}"), &index, by_name.into_iter().collect()).await?,
+        (None, None) => return Err(Error::new(format!("{folder}: {SINGLE_FILE} is missing"))),
+    };
+    load_hf(folder, &config, &tokenizer, tokenizer_config.as_deref(), weights, compute)
+        .await
+        .map_err(|e| if e.to_string().starts_with("config.json") { e.context(folder) } else { e })
+}
+
 /// Loading a model and its tokenizer from a path: a GGUF file or a Hugging Face folder (with one
 /// model.safetensors, or sharded with model.safetensors.index.json).
 #[cfg(not(target_arch = "wasm32"))]
@@ -273,6 +333,44 @@ mod tests {
         let (lp, greedy) = log_prob(&[1000.0, 0.0], 0).unwrap();
         assert!(lp.abs() < 1e-6 && greedy);
         assert!(log_prob(&[0.0], 3).is_none());
+    }
+
+    /// An incomplete or broken HF folder given as files is refused with the file named.
+    #[test]
+    fn an_hf_folder_given_as_files_names_what_is_missing_or_broken() {
+        use crate::formats::source::MemorySource;
+        let device = ComputeDevice::cpu();
+        let file = |name: &str, text: &str| (format!("my-model/{name}"), MemorySource::new(name, text.as_bytes().to_vec()));
+        let load = |files: Vec<(String, MemorySource)>| match pollster::block_on(load_hf_files("my-model", files, &device)) {
+            Ok(_) => panic!("loaded"),
+            Err(e) => e.to_string(),
+        };
+        let e = load(vec![file("tokenizer.json", "{}"), file("model.safetensors", "")]);
+        assert!(e.starts_with("my-model: config.json is missing") && e.contains("given: model.safetensors, tokenizer.json"), "{e}");
+        let e = load(vec![file("config.json", "{}"), file("model.safetensors", "")]);
+        assert!(e.starts_with("my-model: tokenizer.json is missing"), "{e}");
+        let e = load(vec![file("config.json", "{}"), file("tokenizer.json", "{}"), file("generation_config.json", "{}")]);
+        assert!(e.starts_with("my-model: model.safetensors is missing") && e.contains("model.safetensors.index.json"), "{e}");
+        let e = load(vec![file("config.json", "{}"), file("tokenizer.json", "{}"), file("config.json", "{}")]);
+        assert_eq!(e, "my-model: two files are named config.json");
+        // A sharded folder without one of its shards: the index and the shard are named.
+        let index = r#"{"metadata": {}, "weight_map": {"a.weight": "model-00001-of-00002.safetensors", "b.weight": "model-00002-of-00002.safetensors"}}"#;
+        let header = br#"{"a.weight":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}"#;
+        let mut shard = (header.len() as u64).to_le_bytes().to_vec();
+        shard.extend_from_slice(header);
+        shard.extend_from_slice(&[0; 4]);
+        let e = load(vec![
+            file("config.json", "{}"),
+            file("tokenizer.json", "{}"),
+            file("model.safetensors.index.json", index),
+            ("model-00001-of-00002.safetensors".into(), MemorySource::new("model-00001-of-00002.safetensors", shard.clone())),
+        ]);
+        assert!(e.contains("my-model/model.safetensors.index.json") && e.contains("shard model-00002-of-00002.safetensors is missing"), "{e}");
+        let e = load(vec![file("config.json", "{}"), file("tokenizer.json", "{}"), file("model.safetensors.index.json", "{not json")]);
+        assert!(e.contains("model.safetensors.index.json"), "{e}");
+        let single = ("model.safetensors".to_string(), MemorySource::new("model.safetensors", shard.clone()));
+        let e = load(vec![file("config.json", "{}"), file("tokenizer.json", "{oops"), single]);
+        assert!(e.starts_with("my-model/tokenizer.json"), "{e}");
     }
 
     #[test]

@@ -905,3 +905,209 @@ fn english_dzongkha_and_dzongkha_with_the_translation_appended_side_by_side() {
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
     eprintln!("{test}: {} items in two or more variants, {} in all three; accuracy {}", table["groups"], table["complete"], table["all"]);
 }
+
+/// A fixture model folder under `LINGUALENS_FIXTURES/models` (tools/fixtures/models.py), if there.
+fn fixture_folder(test: &str, rel: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("LINGUALENS_FIXTURES").map(|f| PathBuf::from(f).join("models").join(rel)).filter(|d| d.join("config.json").is_file());
+    if dir.is_none() {
+        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "{test}: fixture models/{rel} is missing");
+        eprintln!("SKIPPED {test}: fixture models/{rel} is missing (run tools/fixtures/make_all.sh and set LINGUALENS_FIXTURES)");
+    }
+    dir
+}
+
+/// The files directly in `dir` (not its subfolders), sorted, as one WebDriver file-input value.
+fn files_of(dir: &Path, keep: impl Fn(&str) -> bool) -> String {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file() && keep(p.file_name().unwrap().to_str().unwrap()))
+        .collect();
+    paths.sort();
+    paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join("\n")
+}
+
+/// `lingualens eval` on the command line: each sample's document id and per-option log-likelihoods.
+fn cli_eval(test: &str, model: &Path, task: &str, data: &Path, extra: &[&str], out: &Path) -> Vec<(String, Vec<f64>)> {
+    let mut args = vec!["eval", "--model", model.to_str().unwrap(), "--task", task, "--data", data.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_lingualens")).args(&args).output().unwrap();
+    assert!(run.status.success(), "{test}: lingualens {args:?}: {}", String::from_utf8_lossy(&run.stderr));
+    let task_name = std::fs::read_dir(out)
+        .unwrap()
+        .filter_map(|e| e.unwrap().file_name().to_str()?.strip_prefix("samples_")?.strip_suffix(".jsonl").map(str::to_string))
+        .next()
+        .unwrap();
+    std::fs::read_to_string(out.join(format!("samples_{task_name}.jsonl")))
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let lls = v["filtered_resps"].as_array().unwrap().iter().map(|r| r[0].as_str().unwrap().parse().unwrap()).collect();
+            (v["doc"]["id"].as_str().unwrap().to_string(), lls)
+        })
+        .collect()
+}
+
+/// The page's rows against the command line's samples: same items in the same order, per-option
+/// log-likelihoods within 1e-3. Returns the largest difference.
+fn assert_rows_equal_cli(test: &str, page: &Value, cli: &[(String, Vec<f64>)]) -> f64 {
+    let rows = page["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), cli.len(), "{test}: rows {page}");
+    let mut worst = 0f64;
+    for (row, (id, lls)) in rows.iter().zip(cli) {
+        assert_eq!(row["id"].as_str(), Some(id.as_str()), "{test}: row {}", row["index"]);
+        let ours: Vec<f64> = serde_json::from_value(row["ll"].clone()).unwrap();
+        assert_eq!(ours.len(), lls.len(), "{test}: options of {id}");
+        for (a, b) in ours.iter().zip(lls) {
+            worst = worst.max((a - b).abs());
+        }
+    }
+    assert!(worst < 1e-3, "{test}: max |Δ log-likelihood| vs the CLI {worst:e}");
+    worst
+}
+
+/// A folder given to a `webkitdirectory` input is listed by the browser after the WebDriver call
+/// returns: waits for its files and returns their paths in the folder.
+fn wait_for_folder(browser: &Browser, input: &str) -> Vec<String> {
+    let script = format!("const f = [...document.querySelector({}).files]; return f.length ? f.map(x => x.webkitRelativePath) : null;", json!(input));
+    serde_json::from_value(browser.wait_for("the folder's files", &script, LONG)).unwrap()
+}
+
+const MODEL_INFO: &str = "const i = document.getElementById('model-info');
+    return { status: i.dataset.status, text: i.textContent, error: document.getElementById('error').textContent,
+             fit: document.getElementById('model-fit').dataset.fit };";
+
+#[test]
+fn hugging_face_folders_load_from_their_files_sharded_and_single_and_equal_the_cli() {
+    let test = "app_hf_folders";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let (Some(sharded), Some(single)) = (fixture_folder(test, "qwen3/sharded"), fixture_folder(test, "llama3_tied")) else { return };
+    let tmp = TempDir::new("app-hf-folders");
+    let data = tmp.path.join("hf-questions.jsonl");
+    let items = [
+        json!({"id": "hf-1", "language": "en", "question": "Which is a colour?", "choices": ["blue", "seven", "under"], "answer": 0}),
+        json!({"id": "hf-2", "language": "ky", "question": "Асман кандай түстө?", "choices": ["көк", "кызыл"], "answer": 0}),
+        json!({"id": "hf-3", "language": "am", "question": "ሰማዩ ምን ዓይነት ቀለም ነው?", "choices": ["ሰማያዊ", "ቀይ", "አረንጓዴ", "ጥቁር"], "answer": 0}),
+    ];
+    std::fs::write(&data, items.iter().map(|i| format!("{i}\n")).collect::<String>()).unwrap();
+    let generic = repo().join("datasets/tasks/generic/multiple_choice.yaml");
+    let cli_sharded = cli_eval(test, &sharded, generic.to_str().unwrap(), &data, &[], &tmp.path.join("sharded"));
+    let cli_single = cli_eval(test, &single, generic.to_str().unwrap(), &data, &[], &tmp.path.join("single"));
+
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 768);
+    browser.goto(&server.url("index.html?task=files"));
+    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+    browser.send_keys("#task-files", data.to_str().unwrap());
+
+    // The sharded folder's files, picked together (index, four shards, config, tokenizer, …).
+    browser.send_keys("#model-file", &files_of(&sharded, |_| true));
+    browser.click("#run-start");
+    let page = finish(&browser, test);
+    let worst_sharded = assert_rows_equal_cli(test, &page, &cli_sharded);
+    let info = browser.eval(MODEL_INFO, json!([]));
+    assert_eq!(info["status"], json!("loaded"), "{test}: {info}");
+    assert!(info["text"].as_str().unwrap().starts_with("chosen files: Qwen3"), "{test}: {info}");
+    assert_eq!(info["fit"], json!("unchecked"), "{test}: {info}");
+
+    // A one-file folder picked as a folder: its own files only (not gguf/ or ref/ inside it).
+    browser.send_keys("#model-folder", single.to_str().unwrap());
+    let picked = wait_for_folder(&browser, "#model-folder");
+    assert!(picked.iter().any(|p| p == "llama3_tied/config.json") && picked.iter().any(|p| p.starts_with("llama3_tied/gguf/")), "{test}: {picked:?}");
+    browser.click("#run-start");
+    browser.wait_for(
+        "the second model",
+        "const i = document.getElementById('model-info'); return i.dataset.status === 'loaded' && i.textContent.startsWith('llama3_tied') ? true : null;",
+        LONG,
+    );
+    let page = finish(&browser, test);
+    let worst_single = assert_rows_equal_cli(test, &page, &cli_single);
+    browser.eval("document.getElementById('setup').scrollIntoView(); return true;", json!([]));
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+    eprintln!("{test}: qwen3 sharded max |Δ ll| vs CLI {worst_sharded:.2e}; llama3_tied one file {worst_single:.2e}");
+}
+
+#[test]
+fn an_incomplete_hugging_face_folder_gets_a_clear_error_and_the_page_stays_usable() {
+    let test = "app_hf_folder_incomplete";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let Some(sharded) = fixture_folder(test, "qwen3/sharded") else { return };
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.goto(&server.url("index.html?task=demo&backend=cpu"));
+    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+    let failed = "const i = document.getElementById('model-info');
+        return i.dataset.status === 'error' && document.getElementById('error').dataset.visible === 'true' ? true : null;";
+    let cases = [
+        // No weights at all.
+        (files_of(&sharded, |n| n.ends_with(".json") && !n.starts_with("model.")), "model.safetensors is missing"),
+        // The index without its third shard: the index, the shard and a tensor it holds are named.
+        (files_of(&sharded, |n| !n.starts_with("model-00003")), "shard model-00003-of-00004.safetensors is missing"),
+        // No tokenizer.
+        (files_of(&sharded, |n| n != "tokenizer.json"), "tokenizer.json is missing"),
+    ];
+    for (files, expected) in cases {
+        browser.send_keys("#model-file", &files);
+        browser.click("#run-start");
+        browser.wait_for("the model error", failed, LONG);
+        let info = browser.eval(MODEL_INFO, json!([]));
+        let error = info["error"].as_str().unwrap();
+        assert!(error.contains(expected), "{test}: {expected:?} not in {info}");
+        assert!(info["text"].as_str().unwrap().starts_with("Not loaded:"), "{test}: {info}");
+        let phase = browser.eval("return { run: !document.getElementById('run-start').disabled, rows: document.querySelectorAll('#result-rows tr').length }", json!([]));
+        assert_eq!(phase, json!({ "run": true, "rows": 0 }), "{test}: {expected}");
+        eprintln!("{test}: {error}");
+        // Clear the input so the next case's files replace this one's.
+        browser.eval("document.getElementById('model-file').value = ''; return true;", json!([]));
+    }
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+    // Still usable: the demo model runs the demo.
+    browser.send_keys("#model-file", demo_model().to_str().unwrap());
+    browser.click("#run-start");
+    let page = finish(&browser, test);
+    assert_eq!(page["done"], json!(21), "{test}: {page}");
+}
+
+#[test]
+fn a_dzen_task_runs_in_the_page_over_the_csvs_given_and_equals_the_cli() {
+    let test = "app_dzen_task";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let Some(dzen) = dzen_data() else {
+        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "{test}: shared/datasets/dzen is missing");
+        eprintln!("SKIPPED {test}: shared/datasets/dzen is missing (set LINGUALENS_SHARED)");
+        return;
+    };
+    // chromedriver takes canonical paths only.
+    let dzen = dzen.canonicalize().unwrap();
+    let tmp = TempDir::new("app-dzen-task");
+    let model = demo_model();
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 768);
+    // dzen_dz_en over the folder (picked whole), dzen_en over the CSV files picked one by one.
+    for (task, by_folder) in [("dzen_dz_en", true), ("dzen_en", false)] {
+        let cli = cli_eval(test, &model, task, &dzen, &["--limit", "6"], &tmp.path.join(task));
+        browser.goto(&server.url(&format!("index.html?model=demo&task={task}&limit=6&backend=cpu")));
+        browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+        if by_folder {
+            browser.send_keys("#task-folder", dzen.to_str().unwrap());
+            let picked = wait_for_folder(&browser, "#task-folder");
+            assert!(picked.iter().any(|p| p.ends_with("SOURCE.md")), "{test}: {} files", picked.len());
+        } else {
+            let csvs = [files_of(&dzen.join("DZEN"), |n| n.ends_with(".csv")), files_of(&dzen.join("DZEN-Few_Shots"), |n| n.ends_with(".csv"))];
+            browser.send_keys("#task-files", &csvs.join("\n"));
+        }
+        let select = browser.eval("return document.getElementById('task-select').value", json!([]));
+        assert_eq!(select, json!(task), "{test}: choosing the data keeps the task");
+        browser.click("#run-start");
+        let page = finish(&browser, test);
+        let worst = assert_rows_equal_cli(test, &page, &cli);
+        let notes = browser.eval("return document.getElementById('notes').textContent", json!([]));
+        assert!(notes.as_str().unwrap().contains("items from"), "{test}: {notes}");
+        eprintln!("{test}: {task}: {} rows, max |Δ ll| vs CLI {worst:.2e}", cli.len());
+    }
+    browser.eval("document.getElementById('run').scrollIntoView(); return true;", json!([]));
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+}

@@ -10,6 +10,8 @@ const SHELL = [
   "lingualens-worker.js", "lingualens-worker_bg.wasm", "lingualens-worker_loader.js",
   "fonts/NotoSans-Regular.ttf", "fonts/NotoSansEthiopic-Regular.ttf", "fonts/NotoSerifTibetan-Regular.ttf",
   "models/catalog.json", "datasets/tasks/demo/demo.yaml", "datasets/tasks/demo/demo.jsonl",
+  "datasets/tasks/dzen/dzen_en.yaml", "datasets/tasks/dzen/dzen_dz.yaml", "datasets/tasks/dzen/dzen_dz_en.yaml",
+  "datasets/tasks/dzen/dzen_common_yaml",
 ];
 
 self.addEventListener("install", (event) => {

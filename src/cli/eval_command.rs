@@ -131,12 +131,7 @@ fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], by: &[String],
                 )));
             }
             let items = load_items(loader, data)?;
-            let split = spec.eval_split().unwrap_or("test");
-            let docs = yaml::item_split_docs(spec, &items, split);
-            let pool = match spec.fewshot_source_split() {
-                Some(s) => yaml::item_split_docs(spec, &items, s),
-                None => docs.clone(),
-            };
+            let (docs, pool) = crate::tasks::bundle::item_task_docs(spec, &items);
             let mut fields: BTreeSet<String> = items.iter().flat_map(|i| i.metadata.keys().cloned()).collect();
             fields.remove("split");
             fields.insert("language".into());
@@ -198,52 +193,20 @@ fn read_docs(files: &[PathBuf]) -> Result<(Vec<Json>, Vec<String>)> {
 }
 
 /// Items of a lingualens loader from files or folders (`dzen`: a DZEN folder or its CSVs; the others:
-/// table files read with the loader's built-in column mapping).
+/// table files), read by the library as the page reads them (`tasks::bundle::loader_items`).
 fn load_items(loader: &str, paths: &[PathBuf]) -> Result<Vec<Item>> {
-    let (items, anomalies, files) = if loader == "dzen" {
-        let mut set = crate::tasks::dzen::DzenSet::default();
-        let mut files: Vec<(String, Vec<u8>)> = Vec::new();
-        for p in paths {
-            if p.is_dir() {
-                let d = crate::tasks::dzen::load_dzen_dir(p)?;
-                set.items.extend(d.items);
-                set.exemplars.extend(d.exemplars);
-                set.anomalies.extend(d.anomalies);
-                set.files.extend(d.files);
-            } else {
-                files.push((p.display().to_string(), std::fs::read(p).map_err(|e| io(p, e))?));
-            }
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for p in paths {
+        if loader == "dzen" && p.is_dir() {
+            files.extend(crate::tasks::dzen::dzen_dir_files(p)?);
+        } else {
+            files.push((p.display().to_string(), std::fs::read(p).map_err(|e| io(p, e))?));
         }
-        if !files.is_empty() {
-            let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
-            let d = crate::tasks::load_dzen(&refs);
-            set.items.extend(d.items);
-            set.exemplars.extend(d.exemplars);
-            set.anomalies.extend(d.anomalies);
-            set.files.extend(d.files);
-        }
-        let n_files = set.files.len();
-        let loaded = set.into_loaded();
-        (loaded.items, loaded.anomalies.len(), n_files)
-    } else {
-        let mapping = crate::tasks::builtin(loader).ok_or_else(|| Error::new(format!("dataset_name {loader}: no lingualens loader of that name")))?;
-        let mut items = Vec::new();
-        let mut anomalies = 0;
-        for p in paths {
-            let name = p.display().to_string();
-            let options = crate::tasks::TableOptions {
-                mapping: Some(mapping.clone()),
-                metadata: crate::tasks::check::metadata_from_path(&name),
-                ..Default::default()
-            };
-            let loaded = crate::tasks::load_table(&name, &std::fs::read(p).map_err(|e| io(p, e))?, &options);
-            anomalies += loaded.anomalies.len();
-            items.extend(loaded.items);
-        }
-        (items, anomalies, paths.len())
-    };
-    eprintln!("{} items from {files} files; {anomalies} anomalies handled (`lingualens data check` lists them)", items.len());
-    Ok(items)
+    }
+    let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
+    let loaded = crate::tasks::bundle::loader_items(loader, &refs)?;
+    eprintln!("{}", loaded.summary());
+    Ok(loaded.items)
 }
 
 /// One run's shared state.

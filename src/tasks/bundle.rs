@@ -13,7 +13,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-use super::yaml::{docs_from_file, items_docs, load_task, DataSource, LoadOptions, TaskSpec};
+use super::anomaly::Anomaly;
+use super::item::Item;
+use super::table::Format;
+use super::yaml::{docs_from_file, item_split_docs, items_docs, load_task, DataSource, LoadOptions, TaskSpec};
 use crate::error::{Error, Result};
 
 /// The task a data file without a task file runs under.
@@ -120,7 +123,27 @@ impl TaskFiles {
             Ok(found.then_some(docs))
         };
         if let DataSource::Items { loader, .. } = &spec.source {
-            crate::bail!("{}: dataset_path: lingualens ({loader}) is read by the command line only for now", spec.file);
+            // The lingualens loader's files: the data tables given (not the task's include files).
+            let tables: Vec<(&str, &[u8])> = user_data
+                .iter()
+                .filter(|f| Format::from_name(&f.name).is_some())
+                .map(|f| (f.name.as_str(), f.bytes.as_slice()))
+                .collect();
+            if tables.is_empty() {
+                crate::bail!("{}: the task reads lingualens `{loader}` items: add their files{}", spec.file, loader_hint(loader));
+            }
+            let loaded = loader_items(loader, &tables)?;
+            notes.push(loaded.summary());
+            const SHOWN: usize = 20;
+            notes.extend(loaded.anomalies.iter().take(SHOWN).map(|a| a.to_string()));
+            if loaded.anomalies.len() > SHOWN {
+                notes.push(format!("… and {} more anomalies", loaded.anomalies.len() - SHOWN));
+            }
+            let (docs, pool) = item_task_docs(&spec, &loaded.items);
+            if docs.is_empty() {
+                crate::bail!("{}: no `{loader}` items of split {} in the files given{}", spec.file, spec.eval_split().unwrap_or("test"), loader_hint(loader));
+            }
+            return Ok(PreparedTask { spec, docs, pool, notes });
         }
         let docs = split_docs(spec.eval_split(), &mut notes)?.ok_or_else(|| {
             Error::new(format!("{}: no data for split {}: add the data file", spec.file, spec.eval_split().unwrap_or("test")))
@@ -171,6 +194,77 @@ impl TaskFiles {
     }
 }
 
+/// Items of a lingualens loader (a task's `dataset_path: lingualens`, `dataset_name: LOADER`).
+#[derive(Debug, Clone, Default)]
+pub struct LoaderItems {
+    pub items: Vec<Item>,
+    /// What was wrong in the files and what was done about it (`lingualens data check` lists them).
+    pub anomalies: Vec<Anomaly>,
+    pub files: usize,
+}
+
+impl LoaderItems {
+    /// "1234 items from 30 files; 12 anomalies handled (…)".
+    pub fn summary(&self) -> String {
+        format!(
+            "{} items from {} files; {} anomalies handled (`lingualens data check` lists them)",
+            self.items.len(),
+            self.files,
+            self.anomalies.len()
+        )
+    }
+}
+
+/// What to give for a loader's items, for messages.
+fn loader_hint(loader: &str) -> &'static str {
+    match loader {
+        "dzen" => " (DZEN: the CSV files of DZEN/ and DZEN-Few_Shots/, or the folder holding them)",
+        _ => " (the data files of the dataset, CSV, JSON, JSONL or Parquet)",
+    }
+}
+
+/// Items of the lingualens loader `loader` from named files: `dzen`, DZEN's evaluation and
+/// few-shot CSVs together (each told apart by its header), in the order of their file names; any other, table files read with that
+/// loader's built-in column mapping, with metadata from each file's path (KyrgyzMMLU's
+/// `kyrgyz_mmlu_<subject>` folders). The command line and the page both read items here.
+pub fn loader_items(loader: &str, files: &[(&str, &[u8])]) -> Result<LoaderItems> {
+    if loader == "dzen" {
+        // In file-name order, as a DZEN folder is read: the same CSVs give the same items in the
+        // same order however they were given (a folder picked in a browser lists its files in
+        // no particular order).
+        let mut files = files.to_vec();
+        files.sort_by(|a, b| (base_name(a.0), a.0).cmp(&(base_name(b.0), b.0)));
+        let set = super::dzen::load_dzen(&files);
+        let n_files = set.files.len();
+        let loaded = set.into_loaded();
+        return Ok(LoaderItems { items: loaded.items, anomalies: loaded.anomalies, files: n_files });
+    }
+    let mapping = super::builtin(loader).ok_or_else(|| Error::new(format!("dataset_name {loader}: no lingualens loader of that name")))?;
+    let mut out = LoaderItems { files: files.len(), ..Default::default() };
+    for &(name, bytes) in files {
+        let options = super::TableOptions {
+            mapping: Some(mapping.clone()),
+            metadata: super::check::metadata_from_path(name),
+            ..Default::default()
+        };
+        let loaded = super::load_table(name, bytes, &options);
+        out.anomalies.extend(loaded.anomalies);
+        out.items.extend(loaded.items);
+    }
+    Ok(out)
+}
+
+/// The evaluated documents (the task's eval split) and the few-shot pool (its few-shot split, else
+/// the evaluated documents) of a task over lingualens items.
+pub fn item_task_docs(spec: &TaskSpec, items: &[Item]) -> (Vec<Json>, Vec<Json>) {
+    let docs = item_split_docs(spec, items, spec.eval_split().unwrap_or("test"));
+    let pool = match spec.fewshot_source_split() {
+        Some(split) => item_split_docs(spec, items, split),
+        None => docs.clone(),
+    };
+    (docs, pool)
+}
+
 /// A document the generic task can render: a text question, 2+ text choices, an index in range.
 fn check_mc_doc(doc: &Json) -> std::result::Result<(), String> {
     if !doc.get("question").is_some_and(Json::is_string) {
@@ -215,6 +309,36 @@ mod tests {
         let missing = TaskFiles::from_files(vec![file("t.yaml", yaml)]).unwrap().prepare(&LoadOptions::default());
         let message = missing.unwrap_err().to_string();
         assert!(message.contains("sub/d.jsonl") && message.contains("was not given"), "{message}");
+    }
+
+    /// A built-in task over lingualens items (DZEN) runs from files in memory, as in the page: the
+    /// task YAML, its include file, and the user's CSVs (with a README that is not data).
+    #[test]
+    fn a_dzen_task_reads_its_items_from_the_csvs_given() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/tasks/dzen/");
+        let read = |name: &str| NamedFile { name: name.into(), bytes: std::fs::read(format!("{dir}{name}")).unwrap() };
+        let csv = "English Question,Dzongkha Question,A,B,C,D,A Dz .,B Dz ,C Dz ,D Dz ,Correct Answer\n\
+                   Which is a gas?,ག་ཅི་ཨིན།,Oxygen,Iron,Salt,Sand,ཨོག་སི་ཇཱན།,ལྕགས།,ཚྭ།,བྱེ་མ།,a\n\
+                   How many legs has a spider?,ཇ་ཇ།,Six,Eight,Ten,Four,༦,༨,༡༠,༤,b\n";
+        let data = NamedFile { name: "DZEN/8th-Science.csv".into(), bytes: csv.as_bytes().to_vec() };
+        let readme = NamedFile { name: "SOURCE.md".into(), bytes: b"# not data".to_vec() };
+        let files = TaskFiles::from_files(vec![read("dzen_en.yaml"), read("dzen_common_yaml"), data, readme]).unwrap();
+        let task = files.prepare(&LoadOptions::default()).unwrap();
+        assert_eq!(task.spec.task, "dzen_en");
+        let ids: Vec<&str> = task.docs.iter().map(|d| d["id"].as_str().unwrap()).collect();
+        assert_eq!(ids, ["dzen/8th-Science/1/en", "dzen/8th-Science/2/en"]);
+        assert_eq!((task.docs[1]["question"].as_str(), task.docs[1]["answer"].as_u64()), (Some("How many legs has a spider?"), Some(1)));
+        assert!(task.notes.iter().any(|n| n.starts_with("4 items from 1 files")), "{:?}", task.notes);
+
+        // Without the CSVs: what to give, in words.
+        let e = TaskFiles::from_files(vec![read("dzen_en.yaml"), read("dzen_common_yaml")]).unwrap().prepare(&LoadOptions::default());
+        let e = e.unwrap_err().to_string();
+        assert!(e.contains("lingualens `dzen` items") && e.contains("DZEN-Few_Shots"), "{e}");
+        // A CSV that is not DZEN's: no items, and the file is named among the notes' anomalies.
+        let other = NamedFile { name: "mine.csv".into(), bytes: b"question,choices,answer\nq,a,0\n".to_vec() };
+        let e = TaskFiles::from_files(vec![read("dzen_en.yaml"), read("dzen_common_yaml"), other]).unwrap().prepare(&LoadOptions::default());
+        let e = e.unwrap_err().to_string();
+        assert!(e.contains("no `dzen` items of split test"), "{e}");
     }
 
     #[test]

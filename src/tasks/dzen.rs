@@ -531,6 +531,18 @@ pub fn load_dzen(files: &[(&str, &[u8])]) -> DzenSet {
 /// together. File names in anomalies are relative to `dir` (`DZEN/10th-Biology.csv`).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn load_dzen_dir(dir: &std::path::Path) -> crate::error::Result<DzenSet> {
+    let files = dzen_dir_files(dir)?;
+    let refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    Ok(load_dzen(&refs))
+}
+
+/// The CSV files of a DZEN folder (`<dir>/DZEN/*.csv`, then `<dir>/DZEN-Few_Shots/*.csv`, each
+/// sorted by name) with their bytes, named by their paths relative to `dir`.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn dzen_dir_files(dir: &std::path::Path) -> crate::error::Result<Vec<(String, Vec<u8>)>> {
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     for sub in ["DZEN", "DZEN-Few_Shots"] {
         let d = dir.join(sub);
@@ -549,11 +561,7 @@ pub fn load_dzen_dir(dir: &std::path::Path) -> crate::error::Result<DzenSet> {
             files.push((format!("{sub}/{n}"), bytes));
         }
     }
-    let refs: Vec<(&str, &[u8])> = files
-        .iter()
-        .map(|(n, b)| (n.as_str(), b.as_slice()))
-        .collect();
-    Ok(load_dzen(&refs))
+    Ok(files)
 }
 
 struct ParsedFile {

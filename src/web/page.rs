@@ -6,7 +6,7 @@
 //! next. Pausing is not asking; a reload finds the checkpoint and asks only for what is missing.
 //!
 //! URL parameters (so a link can carry a whole run): `model=demo|<catalog id>|<URL>`,
-//! `task=demo`, `limit=N`, `shots=K`, `seed=S`, `order=given|shuffle:N|gold-first|gold-last|rotations`, `pace=MS` (a pause between items, for watching),
+//! `task=demo|dzen_en|dzen_dz|dzen_dz_en` (the DZEN tasks read the CSVs the user gives), `limit=N`, `shots=K`, `seed=S`, `order=given|shuffle:N|gold-first|gold-last|rotations`, `pace=MS` (a pause between items, for watching),
 //! `filter=FIELD:VALUE` (repeatable: only the documents with that metadata), `sample=N` (a seeded random sample),
 //! `run=1` (start at once), `backend=auto|wgpu|cpu`, `budget_mib=N` (check models against N MiB
 //! instead of the backend's memory, to see or test a refusal). With no parameters the demo runs. The older
@@ -24,13 +24,21 @@ use web_sys::{Element, MessageEvent, Worker};
 use super::checkpoint::Checkpoint;
 use super::dom;
 use super::protocol::{Facet, FertilityRow, FromWorker, ItemRow, ModelCheck, RunSettings, ToWorker, WORKER_SCRIPT};
-use super::run::{probabilities, sort_dropped, Run};
+use super::run::{is_task_file, probabilities, sort_dropped, top_level_files, Run};
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::selftest::SelfTestReport;
 use crate::tasks::bundle::{NamedFile, TaskFiles};
 
 const DEMO_MODEL: &str = "models/demo/lingualens-demo-Q8_0.gguf";
 const DEMO_TASK: [&str; 2] = ["datasets/tasks/demo/demo.yaml", "datasets/tasks/demo/demo.jsonl"];
+/// Built-in tasks served with the app whose data the user gives (`dataset_path: lingualens`: DZEN's
+/// CSVs are read from the user's files, never served): the task's value in `#task-select` and
+/// its files, the task YAML first.
+const DATA_TASKS: [(&str, [&str; 2]); 3] = [
+    ("dzen_en", ["datasets/tasks/dzen/dzen_en.yaml", "datasets/tasks/dzen/dzen_common_yaml"]),
+    ("dzen_dz", ["datasets/tasks/dzen/dzen_dz.yaml", "datasets/tasks/dzen/dzen_common_yaml"]),
+    ("dzen_dz_en", ["datasets/tasks/dzen/dzen_dz_en.yaml", "datasets/tasks/dzen/dzen_common_yaml"]),
+];
 const CATALOG: &str = "models/catalog.json";
 /// The worker's model cache (`web::download`), listed and emptied from here.
 const MODEL_CACHE: &str = "lingualens-models-v1";
@@ -195,7 +203,8 @@ fn apply_url_parameters() {
         }
     }
     if let Some(task) = dom::query_param("task") {
-        dom::set_value("task-select", if task == "demo" { "demo" } else { "files" });
+        let builtin = task == "demo" || DATA_TASKS.iter().any(|(name, _)| *name == task);
+        dom::set_value("task-select", if builtin { &task } else { "files" });
     }
     let filters: std::collections::BTreeMap<String, String> = dom::query_params("filter")
         .iter()
@@ -320,13 +329,23 @@ fn wire_controls(app: &Shared) -> Result<(), String> {
         let a = a.clone();
         spawn_local(async move { import(&a).await });
     })?;
-    // Choosing a file or typing a URL means "use this".
-    dom::on("model-file", "change", |_| dom::set_value("model-url", ""))?;
-    // Another benchmark: the filters of the last one may not apply.
-    dom::on("task-files", "change", |_| {
-        dom::set_value("task-select", "files");
-        let _ = show_filters(&[], &Default::default());
+    // Choosing a file or a folder, or typing a URL, means "use this".
+    dom::on("model-file", "change", |_| {
+        dom::set_value("model-url", "");
+        dom::set_value("model-folder", "");
     })?;
+    dom::on("model-folder", "change", |_| {
+        dom::set_value("model-url", "");
+        dom::set_value("model-file", "");
+    })?;
+    // Another benchmark: the filters of the last one may not apply. Data for a built-in task
+    // that reads the user's files (DZEN) keeps that task; otherwise it is "my files".
+    for id in ["task-files", "task-folder"] {
+        dom::on(id, "change", |_| {
+            data_chosen();
+            let _ = show_filters(&[], &Default::default());
+        })?;
+    }
     dom::on("task-select", "change", |_| {
         let _ = show_filters(&[], &Default::default());
     })?;
@@ -389,14 +408,17 @@ fn accept_drop(event: &web_sys::Event) -> Result<(), String> {
     let dropped = sort_dropped(&names)?;
     let pick = |indices: &[usize]| indices.iter().filter_map(|&i| files.get(i)).collect::<Vec<_>>();
     let mut said = Vec::new();
-    if let Some(i) = dropped.model {
-        dom::set_files("model-file", &pick(&[i]))?;
+    if !dropped.model.is_empty() {
+        dom::set_files("model-file", &pick(&dropped.model))?;
         dom::set_value("model-url", "");
-        said.push(format!("model {}", names[i]));
+        dom::set_value("model-folder", "");
+        let model: Vec<&str> = dropped.model.iter().map(|&i| names[i].as_str()).collect();
+        said.push(format!("model {}", model.join(", ")));
     }
     if !dropped.task.is_empty() {
         dom::set_files("task-files", &pick(&dropped.task))?;
-        dom::set_value("task-select", "files");
+        dom::set_value("task-folder", "");
+        data_chosen();
         show_filters(&[], &Default::default())?;
         let task: Vec<&str> = dropped.task.iter().map(|&i| names[i].as_str()).collect();
         said.push(format!("benchmark {}", task.join(", ")));
@@ -406,6 +428,15 @@ fn accept_drop(event: &web_sys::Event) -> Result<(), String> {
     }
     set_status(&format!("Dropped {}. Press Run to start.", said.join("; ")));
     Ok(())
+}
+
+/// Data files were chosen: the benchmark is the user's files, unless a built-in task that reads
+/// the user's data (DZEN) is selected.
+fn data_chosen() {
+    let task = dom::value("task-select");
+    if !DATA_TASKS.iter().any(|(name, _)| *name == task) {
+        dom::set_value("task-select", "files");
+    }
 }
 
 fn row_index_of(event: &web_sys::Event) -> Option<usize> {
@@ -655,27 +686,78 @@ fn legacy_score(worker: &Worker, preference: BackendPreference) -> Result<(), St
     Ok(())
 }
 
-/// What the model controls point at: (identity for the checkpoint, request that loads it, file).
-fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Option<web_sys::File>), String> {
+/// What the model controls point at: (identity for the checkpoint, request that loads it, the
+/// files that go with the request: one GGUF `File`, or a model folder's files).
+fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sys::File>), String> {
     let a = app.borrow();
     let backend = a.preference;
-    if let Some(file) = dom::files("model-file").into_iter().next() {
-        let id = format!("file:{}:{}", file.name(), file.size());
-        return Ok((id, ToWorker::LoadModelFile { name: file.name(), backend }, Some(file)));
+    // A folder picked whole: its own files, by their paths in it.
+    let picked = dom::files("model-folder");
+    let paths: Vec<String> = picked.iter().map(relative_path).collect();
+    if let Some((folder, top)) = top_level_files(&paths) {
+        let files: Vec<web_sys::File> = top.iter().filter_map(|&i| picked.get(i).cloned()).collect();
+        return Ok(folder_request(&folder, files, backend));
+    }
+    let chosen = dom::files("model-file");
+    if let [file] = chosen.as_slice() {
+        if file.name().to_ascii_lowercase().ends_with(".gguf") {
+            let id = format!("file:{}:{}", file.name(), file.size());
+            return Ok((id, ToWorker::LoadModelFile { name: file.name(), backend }, vec![file.clone()]));
+        }
+    }
+    if !chosen.is_empty() {
+        if let Some(gguf) = chosen.iter().find(|f| f.name().to_ascii_lowercase().ends_with(".gguf")) {
+            return Err(format!("{}: choose one GGUF file, or a model folder's files without it", gguf.name()));
+        }
+        return Ok(folder_request("chosen files", chosen, backend));
     }
     let url = dom::value("model-url").trim().to_string();
     if !url.is_empty() {
         // A link may pin the file: `&sha256=…&size=…`.
         let check = ModelCheck { size: dom::query_param("size").and_then(|s| s.parse().ok()), sha256: dom::query_param("sha256") };
-        return Ok((url.clone(), ToWorker::LoadModel { url, backend, check }, None));
+        return Ok((url.clone(), ToWorker::LoadModel { url, backend, check }, Vec::new()));
     }
     let choice = dom::value("model-select");
     if choice.is_empty() || choice == "demo" {
-        return Ok(("demo".into(), ToWorker::LoadModel { url: DEMO_MODEL.into(), backend, check: ModelCheck::default() }, None));
+        return Ok(("demo".into(), ToWorker::LoadModel { url: DEMO_MODEL.into(), backend, check: ModelCheck::default() }, Vec::new()));
     }
     let entry = a.catalog.iter().find(|m| m.id == choice).ok_or_else(|| format!("unknown model {choice}"))?;
     let check = ModelCheck { size: entry.size_bytes, sha256: entry.sha256.clone() };
-    Ok((entry.id.clone(), ToWorker::LoadModel { url: entry.url.clone(), backend, check }, None))
+    Ok((entry.id.clone(), ToWorker::LoadModel { url: entry.url.clone(), backend, check }, Vec::new()))
+}
+
+/// A Hugging Face model folder's files as a load request; its identity is the folder's name with
+/// its files' names and sizes.
+fn folder_request(folder: &str, files: Vec<web_sys::File>, backend: BackendPreference) -> (String, ToWorker, Vec<web_sys::File>) {
+    let names: Vec<String> = files.iter().map(|f| f.name()).collect();
+    let sizes: Vec<String> = files.iter().map(|f| format!("{}:{}", f.name(), f.size())).collect();
+    let id = format!("folder:{folder}:{}", sizes.join(","));
+    (id, ToWorker::LoadModelFiles { folder: folder.to_string(), names, backend }, files)
+}
+
+/// A file's path inside the folder it was picked with (`webkitRelativePath`), else its name.
+fn relative_path(file: &web_sys::File) -> String {
+    let path = js_sys::Reflect::get(file, &"webkitRelativePath".into()).ok().and_then(|p| p.as_string()).unwrap_or_default();
+    if path.is_empty() {
+        file.name()
+    } else {
+        path
+    }
+}
+
+/// `message` with the files it carries: a GGUF as `file`, a folder's files as the array `files`.
+fn attach(message: &JsValue, request: &ToWorker, files: &[web_sys::File]) -> Result<(), String> {
+    match (request, files) {
+        (ToWorker::LoadModelFiles { .. }, files) => {
+            let array: js_sys::Array = files.iter().collect();
+            js_sys::Reflect::set(message, &"files".into(), &array).map_err(|_| "cannot attach the files")?;
+        }
+        (_, [file]) => {
+            js_sys::Reflect::set(message, &"file".into(), file).map_err(|_| "cannot attach the file")?;
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 fn settings_from_controls() -> Result<RunSettings, String> {
@@ -721,7 +803,7 @@ async fn prepare(app: &Shared) -> Result<(), String> {
         return Ok(());
     }
     let settings = settings_from_controls()?;
-    let (model_id, load, file) = chosen_model(app)?;
+    let (model_id, load, files) = chosen_model(app)?;
     let pace: u32 = dom::value("pace").trim().parse().unwrap_or(0);
     let worker = {
         let mut a = app.borrow_mut();
@@ -732,7 +814,7 @@ async fn prepare(app: &Shared) -> Result<(), String> {
     show_controls(app, Phase::Preparing);
     dom::set_hidden("demo-note", model_id != "demo");
     if app.borrow().model_id.as_deref() != Some(&model_id) {
-        if !model_fits(app, &worker, &load, file.as_ref()).await? {
+        if !model_fits(app, &worker, &load, &files).await? {
             let mut a = app.borrow_mut();
             a.model_id = None;
             a.phase = Phase::Idle;
@@ -746,9 +828,7 @@ async fn prepare(app: &Shared) -> Result<(), String> {
         dom::set_data(&info, "status", "loading");
         trace(&format!(">{}", message_name(&load)));
         let message = serde_wasm_bindgen::to_value(&load).map_err(|e| e.to_string())?;
-        if let Some(file) = &file {
-            js_sys::Reflect::set(&message, &"file".into(), file).map_err(|_| "cannot attach the file")?;
-        }
+        attach(&message, &load, &files)?;
         worker.post_message(&message).map_err(|e| format!("cannot message the worker: {e:?}"))?;
         let mut a = app.borrow_mut();
         a.model_id = Some(model_id.clone());
@@ -771,11 +851,19 @@ async fn prepare(app: &Shared) -> Result<(), String> {
 /// Asks the worker whether the model `load` would load fits (`CheckModel`, which reads only the
 /// header) and shows the answer in the model panel. `false` when it does not fit or could not be
 /// read: the reason is on the page, nothing is downloaded, and the page stays usable.
-async fn model_fits(app: &Shared, worker: &Worker, load: &ToWorker, file: Option<&web_sys::File>) -> Result<bool, String> {
+async fn model_fits(app: &Shared, worker: &Worker, load: &ToWorker, files: &[web_sys::File]) -> Result<bool, String> {
     let budget_mib = dom::query_param("budget_mib").and_then(|b| b.trim().parse::<u64>().ok());
     let check = match load {
         ToWorker::LoadModel { url, backend, check } => ToWorker::CheckModel { url: url.clone(), backend: *backend, budget_mib, size: check.size },
         ToWorker::LoadModelFile { name, backend } => ToWorker::CheckModelFile { name: name.clone(), backend: *backend, budget_mib },
+        ToWorker::LoadModelFiles { folder, .. } => {
+            // models::fit reads GGUF headers; a safetensors folder is loaded as it is.
+            let fit = dom::by_id("model-fit")?;
+            dom::set_data(&fit, "fit", "unchecked");
+            fit.set_text_content(Some(&format!("{folder}: not checked before loading (the fit check reads GGUF headers).")));
+            dom::set_hidden("model-fit", false);
+            return Ok(true);
+        }
         _ => return Ok(true),
     };
     set_status("Checking that the model fits…");
@@ -791,9 +879,7 @@ async fn model_fits(app: &Shared, worker: &Worker, load: &ToWorker, file: Option
     let answered = js_sys::Promise::new(&mut |wake, _| app.borrow_mut().fit_wake = Some(wake));
     trace(&format!(">{}", message_name(&check)));
     let message = serde_wasm_bindgen::to_value(&check).map_err(|e| e.to_string())?;
-    if let Some(file) = file {
-        js_sys::Reflect::set(&message, &"file".into(), file).map_err(|_| "cannot attach the file")?;
-    }
+    attach(&message, &check, files)?;
     worker.post_message(&message).map_err(|e| format!("cannot message the worker: {e:?}"))?;
     let _ = JsFuture::from(answered).await;
     let answer = app.borrow_mut().fit_answer.take();
@@ -827,23 +913,36 @@ async fn model_fits(app: &Shared, worker: &Worker, load: &ToWorker, file: Option
     Ok(true)
 }
 
-/// The built-in demo, or the files the user chose.
+/// The built-in demo, a built-in task with the user's data, or the user's files.
 async fn task_files() -> Result<TaskFiles, String> {
-    if dom::value("task-select") == "demo" {
+    let task = dom::value("task-select");
+    if task == "demo" {
         let mut files = Vec::new();
         for path in DEMO_TASK {
             files.push(NamedFile { name: path.rsplit('/').next().unwrap_or(path).into(), bytes: fetch_bytes(path).await? });
         }
         return TaskFiles::from_files(files).map_err(|e| e.to_string());
     }
-    let chosen = dom::files("task-files");
-    if chosen.is_empty() {
-        return Err("choose a data file (and, if you have one, its task YAML) first".into());
-    }
+    let builtin = DATA_TASKS.iter().find(|(name, _)| *name == task).map(|(_, paths)| paths);
     let mut files = Vec::new();
-    for file in chosen {
-        let buffer = JsFuture::from(file.array_buffer()).await.map_err(|_| format!("{}: cannot be read", file.name()))?;
-        files.push(NamedFile { name: file.name(), bytes: js_sys::Uint8Array::new(&buffer).to_vec() });
+    if let Some(paths) = builtin {
+        for path in paths {
+            files.push(NamedFile { name: path.rsplit('/').next().unwrap_or(path).into(), bytes: fetch_bytes(path).await? });
+        }
+    }
+    // Picked files by name; a picked folder's files by their paths in it, the ones a benchmark
+    // can use (its README or licence is not data).
+    let mut chosen: Vec<(String, web_sys::File)> = dom::files("task-files").into_iter().map(|f| (f.name(), f)).collect();
+    chosen.extend(dom::files("task-folder").into_iter().map(|f| (relative_path(&f), f)).filter(|(path, _)| is_task_file(path)));
+    if chosen.is_empty() {
+        return Err(match builtin {
+            Some(_) => format!("{task} reads your copy of its data: choose the DZEN CSV files, or the folder holding DZEN/ and DZEN-Few_Shots/, first"),
+            None => "choose a data file (and, if you have one, its task YAML) first".into(),
+        });
+    }
+    for (name, file) in chosen {
+        let buffer = JsFuture::from(file.array_buffer()).await.map_err(|_| format!("{name}: cannot be read"))?;
+        files.push(NamedFile { name, bytes: js_sys::Uint8Array::new(&buffer).to_vec() });
     }
     TaskFiles::from_files(files).map_err(|e| e.to_string())
 }

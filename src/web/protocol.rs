@@ -51,6 +51,11 @@ pub enum ToWorker {
     /// Load the GGUF `File` the page attached to this message as its `file` property (a `File`
     /// cannot go through serde; it crosses `postMessage` as itself and is read by slices).
     LoadModelFile { name: String, backend: BackendPreference },
+    /// Load a Hugging Face model folder from the `File`s attached to this message as its `files`
+    /// property (an array, in the order of `names`): config.json, tokenizer.json and the
+    /// safetensors weights (one file or an index and its shards), found by file name
+    /// (`engine::load_hf_files`). `folder` names the model in messages.
+    LoadModelFiles { folder: String, names: Vec<String>, backend: BackendPreference },
     /// Read a task and its documents and render every prompt; answered by `TaskReady`.
     /// `ticket` comes back in the answer, so a late answer to an earlier request is told apart.
     PrepareTask { ticket: u32, files: TaskFiles, settings: RunSettings },

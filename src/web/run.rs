@@ -344,47 +344,95 @@ impl Run {
     }
 }
 
-/// What a drop of files onto the setup section is: at most one model and any number of task files
-/// (data and YAML), by extension. Indices are into the dropped list.
+/// What a drop of files onto the setup section is: a model (one GGUF file, or the files of a
+/// Hugging Face folder) and any number of task files (data and YAML), by name. Indices are into
+/// the dropped list.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DroppedFiles {
-    pub model: Option<usize>,
+    pub model: Vec<usize>,
     pub task: Vec<usize>,
     /// Names of files that are neither, left out (said in the status line).
     pub ignored: Vec<String>,
 }
 
-/// The task files the benchmark input accepts (`accept` of `#task-files` in index.html).
+/// The task files the benchmark input accepts (`accept` of `#task-files` in index.html); an
+/// lm-eval include file (`dzen_common_yaml`, no extension) counts too.
 const TASK_EXTENSIONS: [&str; 6] = ["csv", "json", "jsonl", "parquet", "yaml", "yml"];
 
-/// Sorts dropped files by name: a `.gguf` is the model, data and YAML files are the task. More than
-/// one model, or nothing usable, is an error that names the files.
+/// Files of a Hugging Face model folder that are not weights: taken as the model's, not as data.
+const HF_MODEL_FILES: [&str; 6] = [
+    "config.json",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "model.safetensors.index.json",
+    "generation_config.json",
+    "special_tokens_map.json",
+];
+
+/// Whether a file (by its name, or its path in a picked folder) is part of a Hugging Face model
+/// folder: its weights (`*.safetensors`) or one of its JSON files.
+pub fn is_hf_model_file(name: &str) -> bool {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name).to_ascii_lowercase();
+    base.ends_with(".safetensors") || HF_MODEL_FILES.contains(&base.as_str())
+}
+
+/// Whether a file is one the benchmark takes: a data table, a task YAML or an include file.
+pub fn is_task_file(name: &str) -> bool {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name).to_ascii_lowercase();
+    let extension = base.rsplit_once('.').map(|(_, e)| e.to_string()).unwrap_or_default();
+    TASK_EXTENSIONS.contains(&extension.as_str()) || (!base.contains('.') && base.ends_with("_yaml"))
+}
+
+/// Sorts dropped files by name: a `.gguf`, or a Hugging Face folder's files (config.json,
+/// tokenizer.json, `*.safetensors`, …), is the model; data and YAML files are the task. Two
+/// models (two GGUF files, or a GGUF file and a folder's files), or nothing usable, is an error
+/// that names the files.
 pub fn sort_dropped(names: &[String]) -> std::result::Result<DroppedFiles, String> {
     let mut dropped = DroppedFiles::default();
-    let mut models = Vec::new();
+    let (mut ggufs, mut hf) = (Vec::new(), Vec::new());
     for (i, name) in names.iter().enumerate() {
         let extension = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
         if extension == "gguf" {
-            models.push(i);
-        } else if TASK_EXTENSIONS.contains(&extension.as_str()) {
+            ggufs.push(i);
+        } else if is_hf_model_file(name) {
+            hf.push(i);
+        } else if is_task_file(name) {
             dropped.task.push(i);
         } else {
             dropped.ignored.push(name.clone());
         }
     }
-    if models.len() > 1 {
-        let names: Vec<&str> = models.iter().map(|&i| names[i].as_str()).collect();
-        return Err(format!("drop one model file at a time, not {}", names.join(", ")));
+    let listed = |indices: &[usize]| indices.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>().join(", ");
+    if ggufs.len() > 1 {
+        return Err(format!("drop one model file at a time, not {}", listed(&ggufs)));
     }
-    dropped.model = models.first().copied();
-    if dropped.model.is_none() && dropped.task.is_empty() {
+    if !ggufs.is_empty() && !hf.is_empty() {
+        return Err(format!("drop one model at a time: a GGUF file ({}) or a model folder's files ({}), not both", listed(&ggufs), listed(&hf)));
+    }
+    dropped.model = if ggufs.is_empty() { hf } else { ggufs };
+    if dropped.model.is_empty() && dropped.task.is_empty() {
         return Err(format!(
-            "nothing to use in {}: a model is a .gguf file, a benchmark a .{} file",
+            "nothing to use in {}: a model is a .gguf file or a Hugging Face folder (config.json, tokenizer.json, .safetensors), a benchmark a .{} file",
             if names.is_empty() { "the drop".to_string() } else { names.join(", ") },
             TASK_EXTENSIONS.join(", .")
         ));
     }
     Ok(dropped)
+}
+
+/// The files of a folder picked with `webkitdirectory`, by their paths in it (`qwen3/config.json`):
+/// the picked folder's name and the indices of the files directly in it. Files in its subfolders
+/// are left out, so a model folder that keeps other exports in `gguf/` or `sharded/` still has one
+/// config.json. `None` when nothing was picked.
+pub fn top_level_files(paths: &[String]) -> Option<(String, Vec<usize>)> {
+    let folder = paths.first()?.split('/').next()?.to_string();
+    let top = paths
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.split('/').count() <= 2)
+        .map(|(i, _)| i)
+        .collect();
+    Some((folder, top))
 }
 
 /// Items that ask the same question in several languages: those sharing a `group` value, those
@@ -776,13 +824,29 @@ mod tests {
     fn dropped_files_sort_into_a_model_and_task_files() {
         let names = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
         let d = sort_dropped(&names(&["task.YAML", "Qwen3-0.6B-Q8_0.gguf", "data.jsonl", "notes.txt"])).unwrap();
-        assert_eq!(d, DroppedFiles { model: Some(1), task: vec![0, 2], ignored: vec!["notes.txt".into()] });
+        assert_eq!(d, DroppedFiles { model: vec![1], task: vec![0, 2], ignored: vec!["notes.txt".into()] });
         let d = sort_dropped(&names(&["m.GGUF"])).unwrap();
-        assert_eq!((d.model, d.task.len()), (Some(0), 0));
+        assert_eq!((d.model, d.task.len()), (vec![0], 0));
         let e = sort_dropped(&names(&["a.gguf", "b.gguf"])).unwrap_err();
         assert!(e.contains("a.gguf, b.gguf"), "{e}");
         let e = sort_dropped(&names(&["photo.png", "gguf"])).unwrap_err();
         assert!(e.contains("photo.png") && e.contains(".parquet"), "{e}");
+        // A Hugging Face folder's files are the model; its JSON files are not taken for data.
+        let hf = ["config.json", "model-00001-of-00002.safetensors", "tokenizer.json", "model.safetensors.index.json", "dzen_en.yaml", "dzen_common_yaml", "8th-Math.csv", "README.md"];
+        let d = sort_dropped(&names(&hf)).unwrap();
+        assert_eq!(d, DroppedFiles { model: vec![0, 1, 2, 3], task: vec![4, 5, 6], ignored: vec!["README.md".into()] });
+        let e = sort_dropped(&names(&["a.gguf", "config.json", "model.safetensors"])).unwrap_err();
+        assert!(e.contains("a.gguf") && e.contains("config.json, model.safetensors"), "{e}");
+    }
+
+    #[test]
+    fn a_picked_folder_gives_its_own_files_not_its_subfolders() {
+        let paths: Vec<String> = ["qwen3/config.json", "qwen3/sharded/config.json", "qwen3/model.safetensors", "qwen3/gguf/q.gguf"]
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        assert_eq!(top_level_files(&paths), Some(("qwen3".to_string(), vec![0, 2])));
+        assert_eq!(top_level_files(&[]), None);
     }
 
     fn doc(id: usize, language: &str, subject: &str) -> Json {

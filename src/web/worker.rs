@@ -59,6 +59,12 @@ pub fn start() {
         let request = serde_wasm_bindgen::from_value::<ToWorker>(event.data());
         // A model file picked by the user travels beside the request, as a `File`.
         let file = Reflect::get(&event.data(), &"file".into()).ok().and_then(|f| f.dyn_into::<web_sys::Blob>().ok());
+        // The files of a model folder travel beside the request as an array of `File`s.
+        let files: Vec<web_sys::Blob> = Reflect::get(&event.data(), &"files".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Array>().ok())
+            .map(|a| a.iter().filter_map(|f| f.dyn_into::<web_sys::Blob>().ok()).collect())
+            .unwrap_or_default();
         let state = state.clone();
         let previous = queue.borrow_mut().take();
         let task = wasm_bindgen_futures::future_to_promise(async move {
@@ -66,7 +72,7 @@ pub fn start() {
                 let _ = JsFuture::from(previous).await;
             }
             match request {
-                Ok(request) => handle(request, file, &state).await,
+                Ok(request) => handle(request, file, files, &state).await,
                 Err(e) => post(&FromWorker::Error { stage: "request".into(), message: format!("unreadable request: {e}"), ticket: None }),
             }
             Ok(JsValue::UNDEFINED)
@@ -77,14 +83,14 @@ pub fn start() {
     post(&FromWorker::Ready);
 }
 
-async fn handle(request: ToWorker, file: Option<web_sys::Blob>, state: &Rc<RefCell<State>>) {
+async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_sys::Blob>, state: &Rc<RefCell<State>>) {
     let ticket = match &request {
         ToWorker::PrepareTask { ticket, .. } => Some(*ticket),
         _ => None,
     };
     let stage = match &request {
         ToWorker::SelfTest { .. } => "selftest",
-        ToWorker::LoadModel { .. } | ToWorker::LoadModelFile { .. } | ToWorker::CheckModel { .. } | ToWorker::CheckModelFile { .. } => "model",
+        ToWorker::LoadModel { .. } | ToWorker::LoadModelFile { .. } | ToWorker::LoadModelFiles { .. } | ToWorker::CheckModel { .. } | ToWorker::CheckModelFile { .. } => "model",
         ToWorker::PrepareTask { .. } => "task",
         ToWorker::ScoreItem { .. } | ToWorker::Score { .. } | ToWorker::Tokenize { .. } => "item",
         ToWorker::Fertility => "analysis",
@@ -130,6 +136,14 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, state: &Rc<RefCe
             Some(blob) => load_model(state, BlobSource::new(name, blob), backend).await,
             None => Err(format!("{name}: the file did not reach the worker")),
         },
+        ToWorker::LoadModelFiles { folder, names, backend } => {
+            if files.len() != names.len() {
+                Err(format!("{folder}: {} of its {} files reached the worker", files.len(), names.len()))
+            } else {
+                let sources = names.into_iter().zip(files).map(|(name, blob)| (name.clone(), BlobSource::new(name, blob))).collect();
+                load_model_folder(state, &folder, sources, backend).await
+            }
+        }
         ToWorker::PrepareTask { ticket, files, settings } => prepare_task(state, ticket, &files, &settings),
         ToWorker::ScoreItem { index } => score_item(state, index).await,
         ToWorker::Tokenize { index } => tokenize(state, index),
@@ -179,6 +193,26 @@ async fn load_model(state: &Rc<RefCell<State>>, source: BlobSource, backend: Bac
     let lm = engine::load_gguf(source, &compute).await.map_err(|e| e.to_string())?;
     let loaded = FromWorker::ModelLoaded {
         name: name.rsplit('/').next().unwrap_or(&name).to_string(),
+        architecture: format!("{:?}", lm.config.architecture),
+        layers: lm.config.num_layers,
+        vocab_size: lm.config.vocab_size,
+    };
+    state.borrow_mut().model = Some(Rc::new(lm));
+    Ok(loaded)
+}
+
+/// A Hugging Face model folder from its files, each read by slices (the weights tensor by tensor).
+async fn load_model_folder(
+    state: &Rc<RefCell<State>>,
+    folder: &str,
+    files: Vec<(String, BlobSource)>,
+    backend: BackendPreference,
+) -> Result<FromWorker, String> {
+    let compute = ensure_device(state, backend).await?;
+    state.borrow_mut().model = None;
+    let lm = engine::load_hf_files(folder, files, &compute).await.map_err(|e| e.to_string())?;
+    let loaded = FromWorker::ModelLoaded {
+        name: folder.to_string(),
         architecture: format!("{:?}", lm.config.architecture),
         layers: lm.config.num_layers,
         vocab_size: lm.config.vocab_size,

@@ -88,29 +88,16 @@ fn attention_host(q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scale
     out
 }
 
-/// Query head `hh` for every token, into `out` (`[t][d]`): compiled for the widest vectors the CPU
-/// has (LLVM vectorizes the loops in [`head_body`]; it needs the target features to use them).
+/// Query head `hh` for every token, into `out` (`[t][d]`); with AVX2 and FMA where the CPU has
+/// them and `d` is a multiple of 8.
 #[allow(clippy::too_many_arguments)]
 fn head(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
-    {
-        if std::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has AVX-512 F, checked just above.
-            return unsafe { head_avx512(hh, q, k, v, mask, s, scale, softcap, out) };
-        }
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU has AVX2 and FMA, checked just above.
-            return unsafe { head_avx2(hh, q, k, v, mask, s, scale, softcap, out) };
-        }
+    if s.d.is_multiple_of(8) && std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU has AVX2 and FMA, checked just above.
+        return unsafe { head_avx2(hh, q, k, v, mask, s, scale, softcap, out) };
     }
     head_body::<false>(hh, q, k, v, mask, s, scale, softcap, out)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,fma")]
-#[allow(clippy::too_many_arguments)]
-fn head_avx512(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
-    head_body::<true>(hh, q, k, v, mask, s, scale, softcap, out)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -120,19 +107,10 @@ fn head_avx2(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape,
     head_body::<true>(hh, q, k, v, mask, s, scale, softcap, out)
 }
 
-/// `a · b + c`, fused where the CPU has FMA (elsewhere `mul_add` would be a slow library call).
-#[inline(always)]
-fn madd<const FMA: bool>(a: f32, b: f32, c: f32) -> f32 {
-    if FMA {
-        a.mul_add(b, c)
-    } else {
-        a * b + c
-    }
-}
-
+/// The head loop; `AVX2`: inside [`head_avx2`], where [`x86`]'s kernels may be called.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn head_body<const FMA: bool>(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
+fn head_body<const AVX2: bool>(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
     let d = s.d;
     let kv = hh / (s.heads / s.kv_heads);
     let keys = &k[kv * s.t_k * d..(kv + 1) * s.t_k * d];
@@ -150,7 +128,12 @@ fn head_body<const FMA: bool>(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: 
         };
         weights.clear();
         for (key, &m) in keys[first * d..(last + 1) * d].chunks_exact(d).zip(&mask_row[first..=last]) {
-            let mut score = dot::<FMA>(query, key) * scale;
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: AVX2 is only true inside head_avx2 (the CPU has AVX2 and FMA; d % 8 == 0).
+            let dot = if AVX2 { unsafe { x86::dot(query, key) } } else { dot(query, key) };
+            #[cfg(not(target_arch = "x86_64"))]
+            let dot = dot(query, key);
+            let mut score = dot * scale;
             if let Some(cap) = softcap {
                 score = (score / cap).tanh() * cap;
             }
@@ -163,29 +146,85 @@ fn head_body<const FMA: bool>(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: 
             sum += *w;
         }
         let inv_sum = 1.0 / sum;
-        for (value, &w) in values[first * d..(last + 1) * d].chunks_exact(d).zip(&weights) {
-            if w != 0.0 {
-                let p = w * inv_sum;
-                for (o, &x) in out_row.iter_mut().zip(value) {
-                    *o = madd::<FMA>(p, x, *o);
-                }
-            }
+        weights.iter_mut().for_each(|w| *w *= inv_sum);
+        let span = &values[first * d..(last + 1) * d];
+        #[cfg(target_arch = "x86_64")]
+        if AVX2 {
+            // SAFETY: as above.
+            unsafe { x86::weighted_sum(span, &weights, out_row) };
+            continue;
+        }
+        for (value, &p) in span.chunks_exact(d).zip(&weights) {
+            out_row.iter_mut().zip(value).for_each(|(o, &x)| *o += p * x);
         }
     }
 }
 
-/// `a · b` in 16 independent lanes (which LLVM keeps in vector registers), then summed.
-#[inline(always)]
-fn dot<const FMA: bool>(a: &[f32], b: &[f32]) -> f32 {
-    let mut lanes = [0f32; 16];
-    let (a16, b16) = (a.chunks_exact(16), b.chunks_exact(16));
-    let tail: f32 = a16.remainder().iter().zip(b16.remainder()).map(|(x, y)| x * y).sum();
-    for (x, y) in a16.zip(b16) {
-        for l in 0..16 {
-            lanes[l] = madd::<FMA>(x[l], y[l], lanes[l]);
+/// `a · b` in 8 independent lanes, then summed.
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut lanes = [0f32; 8];
+    let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = a8.remainder().iter().zip(b8.remainder()).map(|(x, y)| x * y).sum();
+    for (x, y) in a8.zip(b8) {
+        for l in 0..8 {
+            lanes[l] += x[l] * y[l];
         }
     }
     lanes.iter().sum::<f32>() + tail
+}
+
+/// The two inner loops with 8-lane FMA, for rows whose length is a multiple of 8.
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    /// `a · b`.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) fn dot(a: &[f32], b: &[f32]) -> f32 {
+        let d = a.len();
+        assert!(b.len() == d && d.is_multiple_of(8));
+        let (pa, pb) = (a.as_ptr(), b.as_ptr());
+        let (mut acc0, mut acc1) = (_mm256_setzero_ps(), _mm256_setzero_ps());
+        let mut c = 0;
+        // SAFETY (loads): c + 8 <= d (c + 16 <= d for the pair), asserted lengths.
+        while c + 16 <= d {
+            acc0 = _mm256_fmadd_ps(unsafe { _mm256_loadu_ps(pa.add(c)) }, unsafe { _mm256_loadu_ps(pb.add(c)) }, acc0);
+            acc1 = _mm256_fmadd_ps(unsafe { _mm256_loadu_ps(pa.add(c + 8)) }, unsafe { _mm256_loadu_ps(pb.add(c + 8)) }, acc1);
+            c += 16;
+        }
+        if c < d {
+            acc0 = _mm256_fmadd_ps(unsafe { _mm256_loadu_ps(pa.add(c)) }, unsafe { _mm256_loadu_ps(pb.add(c)) }, acc0);
+        }
+        let acc = _mm256_add_ps(acc0, acc1);
+        let x = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps::<1>(acc));
+        let x = _mm_add_ps(x, _mm_movehl_ps(x, x));
+        _mm_cvtss_f32(_mm_add_ss(x, _mm_movehdup_ps(x)))
+    }
+
+    /// `out += Σ_j p[j] · values[j]` over rows `values[j]` of `out.len()`, eight columns at a time
+    /// held in a register across all the rows.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) fn weighted_sum(values: &[f32], p: &[f32], out: &mut [f32]) {
+        let d = out.len();
+        assert!(d.is_multiple_of(8) && values.len() == p.len() * d);
+        for c in (0..d).step_by(8) {
+            // SAFETY: c + 8 <= d, and each row j starts at j * d within values.
+            let mut o = unsafe { _mm256_loadu_ps(out.as_ptr().add(c)) };
+            let mut o2 = _mm256_setzero_ps();
+            let mut j = 0;
+            while j + 2 <= p.len() {
+                o = _mm256_fmadd_ps(_mm256_set1_ps(p[j]), unsafe { _mm256_loadu_ps(values.as_ptr().add(j * d + c)) }, o);
+                o2 = _mm256_fmadd_ps(_mm256_set1_ps(p[j + 1]), unsafe { _mm256_loadu_ps(values.as_ptr().add((j + 1) * d + c)) }, o2);
+                j += 2;
+            }
+            if j < p.len() {
+                o = _mm256_fmadd_ps(_mm256_set1_ps(p[j]), unsafe { _mm256_loadu_ps(values.as_ptr().add(j * d + c)) }, o);
+            }
+            unsafe { _mm256_storeu_ps(out.as_mut_ptr().add(c), _mm256_add_ps(o, o2)) };
+        }
+    }
 }
 
 #[cfg(test)]
@@ -213,6 +252,8 @@ mod tests {
             (6, 3, 8, 5, vec![3, 2, 4], None, None),
             (2, 1, 32, 9, vec![6], Some(4), Some(50.0)),
             (8, 8, 64, 0, vec![40], None, None),
+            (4, 2, 128, 3, vec![5, 6], None, None),
+            (2, 2, 256, 0, vec![9], Some(5), Some(30.0)),
         ] {
             let at = if lengths.len() == 1 { Positions::after(cached, lengths[0]) } else { Positions::packed(cached, &lengths) };
             let (t, t_k) = (at.len(), cached + at.len());
@@ -226,6 +267,25 @@ mod tests {
             assert_eq!(got.len(), expected.len());
             let worst = got.iter().zip(&expected).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
             assert!(worst < 1e-5, "h {h} kv {kv} d {d} cached {cached} {lengths:?}: max |Δ| {worst}");
+        }
+    }
+
+    /// The portable loop (wasm's, and x86 without AVX2) against the dispatched one, which on this
+    /// CPU may be the AVX2 kernels; also a head size that is not a multiple of 8.
+    #[test]
+    fn portable_loop_equals_the_dispatched_one() {
+        for d in [64, 12] {
+            let at = Positions::packed(4, &[5, 3]);
+            let s = Shape { heads: 2, kv_heads: 1, t: at.len(), t_k: 4 + at.len(), d };
+            let (q, k, v) = (random(2 * s.t * d, 4), random(s.t_k * d, 5), random(s.t_k * d, 6));
+            let mask = at.mask(None, &Device::flex()).into_data().try_to_vec::<f32>().unwrap();
+            for hh in 0..2 {
+                let (mut portable, mut dispatched) = (vec![f32::NAN; s.t * d], vec![f32::NAN; s.t * d]);
+                head_body::<false>(hh, &q, &k, &v, &mask, s, 0.25, None, &mut portable);
+                head(hh, &q, &k, &v, &mask, s, 0.25, None, &mut dispatched);
+                let worst = portable.iter().zip(&dispatched).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
+                assert!(worst < 1e-5, "d {d} head {hh}: max |Δ| {worst}");
+            }
         }
     }
 }

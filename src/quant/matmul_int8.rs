@@ -18,9 +18,10 @@
 //! It takes the QMatrix forms whose quants fit in an i8 with 32-weight blocks and no offset:
 //! Q8_0, Q5_0 (8-bit fields) and Q4_0 (signed nibbles). [`supports`] says which.
 //!
-//! On x86-64 with AVX-512 VNNI a tile of 4 weight rows × 3 tokens is summed with `vpdpbusd` (see
-//! [`avx512`]); with AVX2 the dot products are `vpmaddubsw` + `vpmaddwd` (llama.cpp's sign trick
-//! makes one side unsigned); elsewhere, including wasm32, plain Rust computes the same integers.
+//! On x86-64 with AVX-512 VNNI a tile of 4 weight rows × 3 tokens is summed with `vpdpbusd`
+//! straight from the packed weights (see [`avx512`]); with AVX2 the dot products are `vpmaddubsw` +
+//! `vpmaddwd` (llama.cpp's sign trick makes one side unsigned); elsewhere, including wasm32, plain
+//! Rust computes the same integers.
 
 use std::ops::Range;
 
@@ -232,23 +233,25 @@ mod avx2 {
     }
 }
 
-/// The AVX-512 VNNI path: a tile of 4 weight rows × 3 tokens in registers.
+/// The AVX-512 VNNI path: a tile of 4 weight rows × 3 tokens in registers, weights read straight
+/// from the packed matrix (Q4_0 rows widened to bytes first when many tokens will read them).
 ///
 /// `vpdpbusd` multiplies 64 unsigned bytes by 64 signed bytes and sums each four into one of 16
-/// i32 lanes (lanes 0–7 are one block, 8–15 the next). The weights go in unsigned, as
-/// `u = q + 128`, so no per-pair sign trick is needed; the 128 · Σx that this adds is taken off
-/// by starting each sum from `-(128 · Σx)`, computed once per token and shared by the tile's rows.
-/// The integer sums stay exact, as on the other paths.
+/// i32 lanes (lanes 0–7 are one block, 8–15 the next). The activations go in unsigned, as
+/// `x + 128`, and the weights as they are stored (Q4_0's nibbles widened in registers), so nothing
+/// is unpacked to memory; the `128 · Σw` this adds is taken off by starting each sum from
+/// `-(128 · Σw)`, computed once per row and shared by the tile's tokens. The integer sums stay
+/// exact, as on the other paths.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::*;
     use std::ops::Range;
 
-    use super::{unpack_row, Int8Activations, QMatrix, BLOCK, MR};
+    use super::{Int8Activations, QMatrix, BLOCK};
 
     /// Weight rows per tile.
-    pub(super) const ROWS: usize = 4;
-    /// Tokens per tile: 4 × 3 sums leave room for the operands (4 × 4 spilled to the stack).
+    const ROWS: usize = 4;
+    /// Tokens per tile: 4 × 3 sums leave registers for the operands.
     const TOKENS: usize = 3;
 
     pub(super) fn available() -> bool {
@@ -259,36 +262,45 @@ mod avx512 {
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
     pub(super) fn matmul_rows(xq: &Int8Activations, t: usize, w: &QMatrix, rows: Range<usize>, out: &mut [f32]) {
         let k = w.cols();
-        let (blocks, pairs) = (k / BLOCK, k / (2 * BLOCK));
+        let blocks = k / BLOCK;
+        let (words, scales) = (w.values(), w.scales());
+        let row_bytes = k * w.bits() as usize / 8;
+        assert!(rows.end * row_bytes <= words.len() * 4 && rows.end * blocks <= scales.len());
+        // Q4_0 rows are widened to bytes once per tile of rows when more than one tile of tokens
+        // will read them; for one tile, in registers.
+        let widen = w.bits() == 4 && t > TOKENS;
+        let mut widened = vec![0i8; if widen { ROWS * k } else { 0 }];
         let stride = rows.len();
-        // The tile's rows as q + 128, and their scales as [s_b × 8, s_b+1 × 8] per pair of blocks.
-        let mut unsigned = vec![0u8; ROWS * k];
-        let mut scales = vec![0f32; ROWS * pairs * 16];
-        let mut row = vec![0i8; k];
         for n0 in rows.clone().step_by(ROWS) {
             let nr = ROWS.min(rows.end - n0);
-            for r in 0..ROWS {
-                // Rows past the end repeat the last one; their sums are not written.
-                let n = n0 + r.min(nr - 1);
-                unpack_row(w, n, &mut row);
-                for (u, &q) in unsigned[r * k..(r + 1) * k].iter_mut().zip(&row) {
-                    *u = q as u8 ^ 0x80;
-                }
-                let s = &w.scales()[n * blocks..(n + 1) * blocks];
-                for (p, v) in scales[r * pairs * 16..(r + 1) * pairs * 16].chunks_exact_mut(16).enumerate() {
-                    v[..8].fill(s[2 * p]);
-                    v[8..].fill(s[2 * p + 1]);
+            // Rows past the end repeat the last one; their sums are not written.
+            let tile_rows: [usize; ROWS] = std::array::from_fn(|r| n0 + r.min(nr - 1));
+            // SAFETY: the assert above bounds every row.
+            let mut row_ptr: [*const u8; ROWS] = tile_rows.map(|n| unsafe { (words.as_ptr() as *const u8).add(n * row_bytes) });
+            if widen {
+                for (r, dst) in widened.chunks_exact_mut(k).enumerate() {
+                    for p in 0..k / 64 {
+                        // SAFETY: row r holds k / 2 bytes; dst has room for 64 more bytes at p * 64.
+                        unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(p * 64) as *mut _, load_weights::<4>(row_ptr[r], p)) };
+                    }
+                    row_ptr[r] = dst.as_ptr() as *const u8;
                 }
             }
+            let row_scales = tile_rows.map(|n| &scales[n * blocks..(n + 1) * blocks]);
             let mut t0 = 0;
             while t0 < t {
                 let m = TOKENS.min(t - t0);
-                let mut sums = [[0f32; MR]; ROWS];
-                // SAFETY (all four): the CPU has AVX-512 F/BW/VNNI, as this function requires.
-                match m {
-                    3 => tile::<3>(xq, k, t0, &unsigned, &scales, &mut sums),
-                    2 => tile::<2>(xq, k, t0, &unsigned, &scales, &mut sums),
-                    _ => tile::<1>(xq, k, t0, &unsigned, &scales, &mut sums),
+                let mut sums = [[0f32; TOKENS]; ROWS];
+                // SAFETY (all): row_ptr rows hold k weights of the given width (checked above).
+                unsafe {
+                    match (w.bits() == 8 || widen, m) {
+                        (true, 3) => tile::<3, 8>(xq, k, row_ptr, row_scales, t0, &mut sums),
+                        (true, 2) => tile::<2, 8>(xq, k, row_ptr, row_scales, t0, &mut sums),
+                        (true, _) => tile::<1, 8>(xq, k, row_ptr, row_scales, t0, &mut sums),
+                        (false, 3) => tile::<3, 4>(xq, k, row_ptr, row_scales, t0, &mut sums),
+                        (false, 2) => tile::<2, 4>(xq, k, row_ptr, row_scales, t0, &mut sums),
+                        (false, _) => tile::<1, 4>(xq, k, row_ptr, row_scales, t0, &mut sums),
+                    }
                 }
                 for (r, row_sums) in sums[..nr].iter().enumerate() {
                     for (i, s) in row_sums[..m].iter().enumerate() {
@@ -300,29 +312,38 @@ mod avx512 {
         }
     }
 
-    /// `sums[r][i]` for the tile's `ROWS` rows and tokens `t0 .. t0 + M`.
+    /// `sums[r][i]` for the weight rows at `row_ptr` (`k` weights of `BITS` bits each, block
+    /// scales `row_scales`) and tokens `t0 .. t0 + M`.
+    ///
+    /// # Safety
+    /// Each `row_ptr[r]` must be readable for `k * BITS / 8` bytes.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    fn tile<const M: usize>(xq: &Int8Activations, k: usize, t0: usize, unsigned: &[u8], scales: &[f32], sums: &mut [[f32; MR]; ROWS]) {
+    unsafe fn tile<const M: usize, const BITS: usize>(
+        xq: &Int8Activations,
+        k: usize,
+        row_ptr: [*const u8; ROWS],
+        row_scales: [&[f32]; ROWS],
+        t0: usize,
+        sums: &mut [[f32; TOKENS]; ROWS],
+    ) {
         let (blocks, pairs) = (k / BLOCK, k / (2 * BLOCK));
-        assert!(unsigned.len() == ROWS * k && scales.len() == ROWS * pairs * 16 && xq.quants.len() >= (t0 + M) * k);
-        assert!(xq.scales.len() >= (t0 + M) * blocks);
-        let zero = _mm512_setzero_si512();
-        let all_128 = _mm512_set1_epi8(-128); // 0x80: 128 as the unsigned operand
-        let mut acc = [[_mm512_setzero_ps(); M]; ROWS];
-        let (w_ptr, s_ptr) = (unsigned.as_ptr(), scales.as_ptr());
+        assert!(row_scales.iter().all(|s| s.len() == blocks));
+        assert!(xq.quants.len() >= (t0 + M) * k && xq.scales.len() >= (t0 + M) * blocks);
         let (x_ptr, dx_ptr) = (unsafe { xq.quants.as_ptr().add(t0 * k) }, unsafe { xq.scales.as_ptr().add(t0 * blocks) });
+        let zero = _mm512_setzero_si512();
+        let all_128 = _mm512_set1_epi8(-128); // 0x80
+        let mut acc = [[_mm512_setzero_ps(); M]; ROWS];
         for p in 0..pairs {
-            // SAFETY: the asserts above bound every offset read below.
-            let wv: [__m512i; ROWS] = std::array::from_fn(|r| unsafe { _mm512_loadu_si512(w_ptr.add(r * k + p * 64) as *const _) });
-            let sw: [__m512; ROWS] = std::array::from_fn(|r| unsafe { _mm512_loadu_ps(s_ptr.add((r * pairs + p) * 16)) });
+            // SAFETY (every read below): the caller's promise and the asserts above.
+            let wv: [__m512i; ROWS] = std::array::from_fn(|r| unsafe { load_weights::<BITS>(row_ptr[r], p) });
+            let minus_128_sum_w = wv.map(|w| _mm512_sub_epi32(zero, _mm512_dpbusd_epi32(zero, all_128, w)));
+            let sw: [__m512; ROWS] = std::array::from_fn(|r| unsafe { pair_scales(row_scales[r].as_ptr().add(2 * p)) });
             for i in 0..M {
-                let x = unsafe { _mm512_loadu_si512(x_ptr.add(i * k + p * 64) as *const _) };
-                let minus_128_sum_x = _mm512_sub_epi32(zero, _mm512_dpbusd_epi32(zero, all_128, x));
-                let (d0, d1) = unsafe { (*dx_ptr.add(i * blocks + 2 * p), *dx_ptr.add(i * blocks + 2 * p + 1)) };
-                let dx = _mm512_shuffle_f32x4::<0>(_mm512_set1_ps(d0), _mm512_set1_ps(d1));
+                let x = _mm512_xor_si512(unsafe { _mm512_loadu_si512(x_ptr.add(i * k + p * 64) as *const _) }, all_128);
+                let dx = unsafe { pair_scales(dx_ptr.add(i * blocks + 2 * p)) };
                 for r in 0..ROWS {
-                    let dot = _mm512_dpbusd_epi32(minus_128_sum_x, wv[r], x);
+                    let dot = _mm512_dpbusd_epi32(minus_128_sum_w[r], x, wv[r]);
                     acc[r][i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(dx, sw[r]), acc[r][i]);
                 }
             }
@@ -332,6 +353,33 @@ mod avx512 {
                 sums[r][i] = _mm512_reduce_add_ps(acc[r][i]);
             }
         }
+    }
+
+    /// The 64 weights of pair of blocks `p` of a row, as signed bytes in column order.
+    ///
+    /// # Safety
+    /// `row` must be readable for `(p + 1) * 64 * BITS / 8` bytes.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn load_weights<const BITS: usize>(row: *const u8, p: usize) -> __m512i {
+        if BITS == 8 {
+            return unsafe { _mm512_loadu_si512(row.add(p * 64) as *const _) };
+        }
+        // Byte j holds columns 2j (low nibble) and 2j+1 (high), two's complement: widen each byte
+        // to 16 bits, put the high nibble in the upper byte, then sign-extend: (v ^ 8) - 8.
+        let wide = _mm512_cvtepu8_epi16(unsafe { _mm256_loadu_si256(row.add(p * 32) as *const __m256i) });
+        let nibbles = _mm512_or_si512(_mm512_and_si512(wide, _mm512_set1_epi16(0x000F)), _mm512_and_si512(_mm512_slli_epi16::<4>(wide), _mm512_set1_epi16(0x0F00)));
+        _mm512_sub_epi8(_mm512_xor_si512(nibbles, _mm512_set1_epi8(8)), _mm512_set1_epi8(8))
+    }
+
+    /// `[s[0] × 8, s[1] × 8]`.
+    ///
+    /// # Safety
+    /// `s` must be readable for 2 floats.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn pair_scales(s: *const f32) -> __m512 {
+        unsafe { _mm512_shuffle_f32x4::<0>(_mm512_set1_ps(*s), _mm512_set1_ps(*s.add(1))) }
     }
 }
 
@@ -363,7 +411,7 @@ mod tests {
     fn equals_the_definition_on_every_int8_form() {
         // Random Q8_0 blocks include -128, which llama.cpp never writes but a file may hold.
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-        for (ty, rows, cols, tokens) in [(GgmlType::Q8_0, 13, 96, 7), (GgmlType::Q4_0, 21, 544, 5), (GgmlType::Q5_0, 9, 64, 1), (GgmlType::Q4_0, 130, 256, 9), (GgmlType::Q8_0, 3, 128, 6), (GgmlType::Q8_0, 66, 192, 3)] {
+        for (ty, rows, cols, tokens) in [(GgmlType::Q8_0, 13, 96, 7), (GgmlType::Q4_0, 21, 544, 5), (GgmlType::Q5_0, 9, 64, 1), (GgmlType::Q4_0, 130, 256, 9), (GgmlType::Q8_0, 3, 128, 6), (GgmlType::Q8_0, 66, 192, 3), (GgmlType::Q4_0, 7, 128, 2), (GgmlType::Q4_0, 5, 192, 4)] {
             let w = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / 32, &mut rng), rows, cols).unwrap();
             assert!(supports(&w), "{ty:?}");
             let x: Vec<f32> = (0..tokens * cols).map(|_| (rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).collect();

@@ -248,17 +248,22 @@ pub async fn load_hf<S: crate::formats::source::ByteSource>(
 /// The files a Hugging Face model folder must have, for messages.
 const HF_FOLDER_NEEDS: &str = "config.json, tokenizer.json and model.safetensors (or model.safetensors.index.json and its shards)";
 
-/// A model from a Hugging Face folder given as named files (what the page gets from a folder
-/// picker, a multiple-file picker or a drop): config.json, tokenizer.json, tokenizer_config.json
-/// if there is one, and model.safetensors or model.safetensors.index.json with its shards, each
-/// found by its file name. Other files (generation_config.json, a README, …) are ignored. Only
-/// the small JSON files are read whole; the weights are read tensor by tensor from their sources.
-/// `folder` names the folder in messages; a missing file is named with what the folder needs.
-pub async fn load_hf_files<S: crate::formats::source::ByteSource>(
-    folder: &str,
-    files: Vec<(String, S)>,
-    compute: &ComputeDevice,
-) -> Result<LanguageModel> {
+/// A Hugging Face folder given as named files, its small JSON files read and its safetensors
+/// headers parsed (no weight read yet): what both the fit check and the load need.
+pub struct HfFolderFiles<S> {
+    pub config: String,
+    pub tokenizer: String,
+    pub tokenizer_config: Option<String>,
+    pub weights: crate::formats::safetensors::SafetensorsShards<S>,
+}
+
+/// A Hugging Face folder given as named files (what the page gets from a folder picker, a
+/// multiple-file picker or a drop): config.json, tokenizer.json, tokenizer_config.json if there is
+/// one, and model.safetensors or model.safetensors.index.json with its shards, each found by its
+/// file name. Other files (generation_config.json, a README, …) are ignored. Only the small JSON
+/// files are read whole, and the safetensors headers. `folder` names the folder in messages; a
+/// missing file is named with what the folder needs.
+pub async fn open_hf_files<S: crate::formats::source::ByteSource>(folder: &str, files: Vec<(String, S)>) -> Result<HfFolderFiles<S>> {
     use crate::formats::safetensors::{SafetensorsShards, INDEX_FILE, SINGLE_FILE};
     let mut by_name: std::collections::BTreeMap<String, S> = std::collections::BTreeMap::new();
     for (name, source) in files {
@@ -300,7 +305,18 @@ pub async fn load_hf_files<S: crate::formats::source::ByteSource>(
         (None, Some(index)) => SafetensorsShards::from_index(&format!("{folder}/{INDEX_FILE}"), &index, by_name.into_iter().collect()).await?,
         (None, None) => return Err(Error::new(format!("{folder}: {SINGLE_FILE} is missing"))),
     };
-    load_hf(folder, &config, &tokenizer, tokenizer_config.as_deref(), weights, compute)
+    Ok(HfFolderFiles { config, tokenizer, tokenizer_config, weights })
+}
+
+/// A model from a Hugging Face folder given as named files ([`open_hf_files`]); the weights are
+/// read tensor by tensor from their sources.
+pub async fn load_hf_files<S: crate::formats::source::ByteSource>(
+    folder: &str,
+    files: Vec<(String, S)>,
+    compute: &ComputeDevice,
+) -> Result<LanguageModel> {
+    let f = open_hf_files(folder, files).await?;
+    load_hf(folder, &f.config, &f.tokenizer, f.tokenizer_config.as_deref(), f.weights, compute)
         .await
         .map_err(|e| if e.to_string().starts_with("config.json") { e.context(folder) } else { e })
 }

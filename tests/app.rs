@@ -160,8 +160,15 @@ fn pause_resume_and_a_reload_in_the_middle_lose_and_repeat_nothing() {
     browser.goto(&url);
     wait_until_done_at_least(&browser, 3);
     browser.click("#run-pause");
-    // One item may already be in flight when the pause lands; after that nothing moves.
-    std::thread::sleep(Duration::from_millis(1200));
+    // One item may already be asked for when the pause lands (its 300 ms pace running, or in the
+    // worker, where an item of a new length can take seconds on SwiftShader): wait for its answer
+    // (the last message in the page's trace is no longer a request); after that nothing moves.
+    std::thread::sleep(Duration::from_millis(400));
+    browser.wait_for(
+        "the item in flight",
+        "const t = (document.body.dataset.trace || '').trim().split(' '); return t[t.length - 1] !== '>score_item' ? true : null;",
+        LONG,
+    );
     let paused_at = done_count(&browser);
     std::thread::sleep(Duration::from_millis(1500));
     assert_eq!(done_count(&browser), paused_at, "{test}: rows arrived while paused");
@@ -998,19 +1005,45 @@ fn hugging_face_folders_load_from_their_files_sharded_and_single_and_equal_the_c
     let server = StaticServer::start(dist);
     let browser = Browser::start(&[]);
     browser.set_window_size(1366, 768);
-    browser.goto(&server.url("index.html?task=files"));
+    // A forced 1 MiB budget first: the folder is checked from config.json and its safetensors
+    // headers, and refused with the reason, before any weight is read.
+    browser.goto(&server.url("index.html?task=files&budget_mib=1"));
     browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
     browser.send_keys("#task-files", data.to_str().unwrap());
 
     // The sharded folder's files, picked together (index, four shards, config, tokenizer, …).
     browser.send_keys("#model-file", &files_of(&sharded, |_| true));
     browser.click("#run-start");
+    let refused = browser.wait_for(
+        "the refusal",
+        "const f = document.getElementById('model-fit');
+         return f.dataset.fit === 'refused' ? { reason: f.textContent, needs: +f.dataset.needs,
+            info: document.getElementById('model-info').textContent, status: document.getElementById('model-info').dataset.status,
+            start_disabled: document.getElementById('run-start').disabled, rows: document.querySelectorAll('#result-rows tr').length } : null;",
+        LONG,
+    );
+    let reason = refused["reason"].as_str().unwrap();
+    for part in ["chosen files does not fit", "on the cpu backend", "a budget of 1 MiB", "smaller model"] {
+        assert!(reason.contains(part), "{test}: {part:?} is not in the reason: {reason}");
+    }
+    assert_eq!((refused["status"].as_str(), refused["start_disabled"].as_bool(), refused["rows"].as_u64()), (Some("refused"), Some(false), Some(0)), "{test}: {refused}");
+    assert!(refused["info"].as_str().unwrap().contains("safetensors headers were read"), "{test}: {refused}");
+    let needs = refused["needs"].as_u64().unwrap();
+    assert!(needs > 1 << 20, "{test}: {refused}");
+    eprintln!("{test}: refused under 1 MiB: {reason}");
+
+    // The real budget: the same folder fits, loads and runs.
+    browser.eval("history.replaceState(null, '', location.href.replace('&budget_mib=1', '')); return true;", json!([]));
+    browser.click("#run-start");
     let page = finish(&browser, test);
     let worst_sharded = assert_rows_equal_cli(test, &page, &cli_sharded);
     let info = browser.eval(MODEL_INFO, json!([]));
     assert_eq!(info["status"], json!("loaded"), "{test}: {info}");
     assert!(info["text"].as_str().unwrap().starts_with("chosen files: Qwen3"), "{test}: {info}");
-    assert_eq!(info["fit"], json!("unchecked"), "{test}: {info}");
+    assert_eq!(info["fit"], json!("fits"), "{test}: {info}");
+    let fit = browser.eval("const f = document.getElementById('model-fit'); return [+f.dataset.needs, f.textContent];", json!([]));
+    assert_eq!(fit[0].as_u64(), Some(needs), "{test}: the same needs, checked against another budget: {fit}");
+    eprintln!("{test}: then: {}", fit[1]);
 
     // A one-file folder picked as a folder: its own files only (not gguf/ or ref/ inside it).
     browser.send_keys("#model-folder", single.to_str().unwrap());
@@ -1024,6 +1057,7 @@ fn hugging_face_folders_load_from_their_files_sharded_and_single_and_equal_the_c
     );
     let page = finish(&browser, test);
     let worst_single = assert_rows_equal_cli(test, &page, &cli_single);
+    assert_eq!(browser.eval(MODEL_INFO, json!([]))["fit"], json!("fits"), "{test}");
     browser.eval("document.getElementById('setup').scrollIntoView(); return true;", json!([]));
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
     eprintln!("{test}: qwen3 sharded max |Δ ll| vs CLI {worst_sharded:.2e}; llama3_tied one file {worst_single:.2e}");
@@ -1110,4 +1144,171 @@ fn a_dzen_task_runs_in_the_page_over_the_csvs_given_and_equals_the_cli() {
     }
     browser.eval("document.getElementById('run').scrollIntoView(); return true;", json!([]));
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
+}
+
+/// Drops folders on `target` as a drag from a file manager does: each dropped folder's
+/// `DataTransferItem.webkitGetAsEntry()` is a directory entry whose reader gives its entries
+/// `batch` at a time (then an empty batch), and each file entry's `file()` a real `File` fetched
+/// from the server. WebDriver cannot drag a real folder, and Chromium gives no directory entries
+/// for a `DataTransfer` made by a script, so the entries are stand-ins with the same interface
+/// (`name`, `isFile`, `isDirectory`, `file`, `createReader().readEntries`): the page's reading of
+/// them and what it makes of the files is the code under test, the browser's own file system
+/// entries are not. `tree`: `[path in the drop, URL]`; a URL of null makes the folder at that path
+/// one whose reading fails. Returns whether the page took the drop and how often `readEntries` was
+/// called.
+fn drop_folders(browser: &Browser, target: &str, tree: Value, batch: usize) -> Value {
+    let script = format!(
+        "const done = arguments[arguments.length - 1];
+         const tree = {tree}; const BATCH = {batch};
+         window.__readEntries = 0;
+         Promise.all(tree.map(([path, url]) => url === null ? [path, null]
+             : fetch(url).then(r => {{ if (!r.ok) throw new Error(url + ': HTTP ' + r.status); return r.blob(); }})
+                   .then(b => [path, new File([b], path.split('/').pop())])))
+           .then(files => {{
+             const root = {{ dirs: new Map(), files: [], broken: false }};
+             for (const [path, file] of files) {{
+               const parts = path.split('/');
+               let node = root;
+               for (const p of parts.slice(0, file ? -1 : parts.length)) {{
+                 if (!node.dirs.has(p)) node.dirs.set(p, {{ dirs: new Map(), files: [], broken: false }});
+                 node = node.dirs.get(p);
+               }}
+               if (file) node.files.push(file); else node.broken = true;
+             }}
+             const fileEntry = f => ({{ name: f.name, isFile: true, isDirectory: false,
+               file(ok, fail) {{ setTimeout(() => ok(f), 0); }} }});
+             const dirEntry = (name, node) => ({{ name, isFile: false, isDirectory: true,
+               createReader() {{
+                 const all = [...[...node.dirs].map(([n, d]) => dirEntry(n, d)), ...node.files.map(fileEntry)];
+                 let at = 0;
+                 return {{ readEntries(ok, fail) {{
+                   window.__readEntries += 1;
+                   if (node.broken) {{ setTimeout(() => fail(new DOMException('A requested file or directory could not be found', 'NotFoundError')), 0); return; }}
+                   const next = all.slice(at, at + BATCH); at += next.length;
+                   setTimeout(() => ok(next), 0);
+                 }} }};
+               }} }});
+             const transfer = new DataTransfer();
+             const entries = new Map();
+             for (const [name, node] of root.dirs) {{
+               transfer.items.add(new File([], name));
+               entries.set(name, dirEntry(name, node));
+             }}
+             root.files.forEach(f => transfer.items.add(f));
+             DataTransferItem.prototype.webkitGetAsEntry = function () {{
+               const f = this.getAsFile();
+               return f && entries.has(f.name) ? entries.get(f.name) : null;
+             }};
+             const event = new DragEvent('drop', {{ dataTransfer: transfer, bubbles: true, cancelable: true }});
+             document.querySelector({target}).dispatchEvent(event);
+             done({{ taken: event.defaultPrevented }});
+           }}, e => done({{ error: String(e) }}));",
+        target = json!(target)
+    );
+    browser.eval_async(&script)
+}
+
+/// What a drop put into the inputs, once the page has finished reading it (or failed to).
+const DROPPED: &str = "const s = document.getElementById('status').textContent;
+    const err = document.getElementById('error');
+    if (s.startsWith('Reading the dropped') && err.dataset.visible !== 'true') return null;
+    const m = document.getElementById('model-file');
+    return { model: [...m.files].map(f => f.name), folder: m.dataset.folder || null,
+             task: [...document.getElementById('task-files').files].map(f => f.name),
+             select: document.getElementById('task-select').value, status: s,
+             error: err.dataset.visible === 'true' ? err.textContent : null, reads: window.__readEntries };";
+
+#[test]
+fn folders_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
+    let test = "app_drop_folders";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let Some(model) = fixture_folder(test, "llama3_tied") else { return };
+    let Some(dzen) = dzen_data() else {
+        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "{test}: shared/datasets/dzen is missing");
+        eprintln!("SKIPPED {test}: shared/datasets/dzen is missing (set LINGUALENS_SHARED)");
+        return;
+    };
+    let dzen = dzen.canonicalize().unwrap();
+    let tmp = TempDir::new("app-drop-folders");
+    let cli = cli_eval(test, &model, "dzen_en", &dzen, &["--limit", "4"], &tmp.path.join("cli"));
+
+    // The drop: the model folder with its own files and a gguf/ subfolder (left out), and DZEN's
+    // folder with its two CSV folders and SOURCE.md (left out).
+    let mut tree = Vec::new();
+    let mut own = Vec::new();
+    for entry in std::fs::read_dir(&model).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if model.join(&name).is_file() {
+            tree.push(json!([format!("llama3_tied/{name}"), format!("hf/{name}")]));
+            own.push(name);
+        }
+    }
+    own.sort();
+    tree.push(json!(["llama3_tied/gguf/llama3_tied-Q8_0.gguf", "hf/gguf/llama3_tied-Q8_0.gguf"]));
+    let mut csvs = Vec::new();
+    for sub in ["DZEN", "DZEN-Few_Shots"] {
+        for entry in std::fs::read_dir(dzen.join(sub)).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            tree.push(json!([format!("dzen/{sub}/{name}"), format!("dzen/{sub}/{name}")]));
+            csvs.push(name);
+        }
+    }
+    csvs.sort();
+    tree.push(json!(["dzen/SOURCE.md", "dzen/SOURCE.md"]));
+
+    let server = StaticServer::start_with_mounts(dist, vec![("hf".into(), model.clone()), ("dzen".into(), dzen.clone())]);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 768);
+    browser.goto(&server.url("index.html?task=dzen_en&limit=4&backend=cpu"));
+    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+
+    // A folder that cannot be read: named, and the page stays usable.
+    let taken = drop_folders(&browser, "#setup", json!([["unreadable/sub", null]]), 3);
+    assert_eq!(taken, json!({ "taken": true }), "{test}");
+    let shown = browser.wait_for("the drop", DROPPED, LONG);
+    let error = shown["error"].as_str().unwrap_or_default();
+    assert!(error.contains("the dropped folder unreadable/sub cannot be read") && error.contains("could not be found"), "{test}: {shown}");
+    assert_eq!((shown["model"].clone(), shown["task"].clone()), (json!([]), json!([])), "{test}: {shown}");
+
+    // Two model folders at once: refused, naming both.
+    let two = json!([["a/config.json", "hf/config.json"], ["a/model.safetensors", "hf/model.safetensors"], ["b/config.json", "hf/config.json"]]);
+    drop_folders(&browser, "#setup", two, 3);
+    let shown = browser.wait_for("the drop", "const e = document.getElementById('error'); return e.textContent.includes('one model at a time') ? e.textContent : null;", LONG);
+    assert!(shown.as_str().unwrap().contains("the model folder a or the model folder b"), "{test}: {shown}");
+
+    // The model folder and the data folder together, three entries per readEntries call.
+    let taken = drop_folders(&browser, "#setup label.file", json!(tree), 3);
+    assert_eq!(taken, json!({ "taken": true }), "{test}");
+    let shown = browser.wait_for(
+        "the drop",
+        "const s = document.getElementById('status').textContent;
+         if (s === 'The drop was not used.') return { error: document.getElementById('error').textContent };
+         return s.startsWith('Dropped') ? true : null;",
+        LONG,
+    );
+    assert_eq!(shown, json!(true), "{test}");
+    let shown = browser.eval(DROPPED, json!([]));
+    assert_eq!(shown["model"], json!(own), "{test}: {shown}");
+    assert_eq!(shown["folder"], json!("llama3_tied"), "{test}: {shown}");
+    let mut task: Vec<String> = serde_json::from_value(shown["task"].clone()).unwrap();
+    task.sort();
+    assert_eq!(task, csvs, "{test}: {shown}");
+    assert_eq!(shown["select"], json!("dzen_en"), "{test}: data for DZEN keeps the task: {shown}");
+    let status = shown["status"].as_str().unwrap();
+    assert!(status.contains("the model folder llama3_tied") && status.contains("not used: ") && status.contains("dzen/SOURCE.md") && status.contains("llama3_tied/gguf/llama3_tied-Q8_0.gguf"), "{test}: {status}");
+    // Each folder read 3 entries at a time until an empty batch: llama3_tied (its files and
+    // gguf/), gguf/ (one file), dzen (two folders and SOURCE.md), and DZEN's two CSV folders.
+    let calls = |entries: usize| entries.div_ceil(3) + 1;
+    let expected = calls(own.len() + 1) + calls(1) + calls(3) + calls(csvs.len() / 2) + calls(csvs.len() - csvs.len() / 2);
+    assert_eq!(shown["reads"].as_u64(), Some(expected as u64), "{test}: {shown}");
+
+    browser.click("#run-start");
+    let page = finish(&browser, test);
+    let worst = assert_rows_equal_cli(test, &page, &cli);
+    let info = browser.eval(MODEL_INFO, json!([]));
+    assert!(info["text"].as_str().unwrap().starts_with("llama3_tied: "), "{test}: the folder names the model: {info}");
+    assert_eq!(info["fit"], json!("fits"), "{test}: {info}");
+    browser.eval("document.getElementById('setup').scrollIntoView(); return true;", json!([]));
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+    eprintln!("{test}: {} model files, {} CSVs, {} readEntries calls; {} rows, max |Δ ll| vs CLI {worst:.2e}", own.len(), csvs.len(), shown["reads"], cli.len());
 }

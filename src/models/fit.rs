@@ -8,7 +8,8 @@
 //!   f32 scale per block and, for the asymmetric types, a 4-byte offset per block (`packed_bytes`;
 //!   bits and block per type as in the table in `crate::quant`); on wgpu a quantized token
 //!   embedding is also kept on the host, where its rows are looked up;
-//! - everything else is decoded to f32: 4 bytes per value;
+//! - everything else is decoded to f32: 4 bytes per value (so every tensor of a safetensors
+//!   folder, F32, F16 or BF16);
 //! - the KV cache is f32 keys and values for every layer: `2 × layers × kv_heads × head_dim × 4`
 //!   bytes per token;
 //! - working memory, an estimate for one forward pass over `context` tokens: one layer's
@@ -30,6 +31,7 @@ use crate::backend::BackendKind;
 use crate::error::Result;
 use crate::formats::ggml::GgmlType;
 use crate::formats::gguf::{GgufFile, TensorInfo};
+use crate::formats::safetensors::TensorEntry;
 use crate::models::config::ModelConfig;
 
 const MIB: u64 = 1 << 20;
@@ -179,6 +181,47 @@ impl ModelNeeds {
         let trained = file.get_u64(&format!("{arch}.context_length"))?.map(|c| c as usize);
         let context = context.unwrap_or(DEFAULT_CONTEXT).min(trained.unwrap_or(usize::MAX)).max(1);
         Ok(ModelNeeds::new(&file.tensors, Shape::of(&cfg), backend, context))
+    }
+}
+
+impl ModelNeeds {
+    /// The needs of a Hugging Face model on `backend`: its `config.json` text and its safetensors
+    /// tensors (name, header entry), each held as f32 as `models::weights` reads them. `context`
+    /// defaults to [`DEFAULT_CONTEXT`], capped by `max_position_embeddings`. A dtype the loader
+    /// cannot read is an error naming the tensor.
+    pub fn from_safetensors<'a>(
+        folder: &str,
+        config_json: &str,
+        tensors: impl Iterator<Item = (&'a str, &'a TensorEntry)>,
+        backend: BackendKind,
+        context: Option<usize>,
+    ) -> Result<ModelNeeds> {
+        let cfg = ModelConfig::from_hf_json(&format!("{folder}/config.json"), config_json)?;
+        let json: serde_json::Value = serde_json::from_str(config_json).unwrap_or_default();
+        let trained = ["max_position_embeddings"]
+            .iter()
+            .find_map(|k| json.get(k).or_else(|| json.get("text_config").and_then(|t| t.get(k))))
+            .and_then(serde_json::Value::as_u64)
+            .map(|c| c as usize);
+        let context = context.unwrap_or(DEFAULT_CONTEXT).min(trained.unwrap_or(usize::MAX)).max(1);
+        let mut infos = Vec::new();
+        for (name, entry) in tensors {
+            let ggml_type = match entry.dtype.as_str() {
+                "F32" => GgmlType::F32,
+                "F16" => GgmlType::F16,
+                "BF16" => GgmlType::BF16,
+                other => crate::bail!("{folder}: tensor {name} is {other}; lingualens reads F32, F16 and BF16 safetensors"),
+            };
+            infos.push(TensorInfo {
+                name: name.to_string(),
+                // GGUF lists dimensions innermost first; only their product and number matter here.
+                dims: entry.shape.iter().rev().map(|&d| d as u64).collect(),
+                ggml_type,
+                offset: 0,
+                n_bytes: entry.data_offsets[1].saturating_sub(entry.data_offsets[0]),
+            });
+        }
+        Ok(ModelNeeds::new(&infos, Shape::of(&cfg), backend, context))
     }
 }
 
@@ -385,6 +428,70 @@ mod tests {
         assert!(why.contains("token_embd.weight") && why.contains("wasm32 memory") && why.contains("kept for lookups"), "{why}");
         let why = check("big.gguf", &needs, &Budget::browser(BackendKind::Wgpu, Some(4.0))).unwrap_err();
         assert!(why.contains("navigator.deviceMemory = 4 GiB") && why.contains("CPU backend"), "{why}");
+    }
+
+    /// A Hugging Face folder's needs, from config.json and the safetensors headers, equal those of
+    /// the F32 GGUF export of the same weights (made by llama.cpp's converter, an independent
+    /// reading of the same model): the same tensors held as f32, the same cache and working memory.
+    /// One file and four shards alike.
+    #[test]
+    fn needs_of_fixture_hf_folders_equal_those_of_their_f32_gguf() {
+        use crate::formats::safetensors::SafetensorsShards;
+        use crate::formats::source::FileSource;
+        let Some(root) = std::env::var_os("LINGUALENS_FIXTURES").map(std::path::PathBuf::from) else {
+            if std::env::var("LINGUALENS_REQUIRE_FIXTURES").is_ok_and(|v| v == "1") {
+                panic!("LINGUALENS_FIXTURES is not set");
+            }
+            eprintln!("SKIPPED needs_of_fixture_hf_folders_equal_those_of_their_f32_gguf: LINGUALENS_FIXTURES is not set");
+            return;
+        };
+        let mut checked = 0;
+        for (model, folder) in [("llama3_tied", ""), ("llama3_untied", ""), ("qwen2", ""), ("qwen3", ""), ("qwen3", "sharded"), ("gemma3", "")] {
+            let dir = root.join(format!("models/{model}")).join(folder);
+            let gguf = root.join(format!("models/{model}/gguf/{model}-F32.gguf"));
+            if !dir.join("config.json").is_file() || !gguf.is_file() {
+                continue;
+            }
+            let config = std::fs::read_to_string(dir.join("config.json")).unwrap();
+            let shards = pollster::block_on(SafetensorsShards::open_folder(&dir)).unwrap();
+            let mut file = pollster::block_on(GgufFile::read(&FileSource::open(&gguf).unwrap())).unwrap();
+            // llama.cpp's converter stores Llama 3's RoPE scaling as a tensor; the HF model has it
+            // in config.json (and the model code computes it from there, for both).
+            file.tensors.retain(|t| t.name != "rope_freqs.weight");
+            for backend in [BackendKind::Cpu, BackendKind::Wgpu] {
+                let hf = ModelNeeds::from_safetensors(model, &config, shards.entries(), backend, None).unwrap();
+                let reference = ModelNeeds::from_gguf(&file, backend, None).unwrap();
+                let key = |n: &ModelNeeds| (n.tensors, n.weights, n.largest.1, n.context, n.kv_cache, n.working, n.host_resident);
+                assert_eq!(key(&hf), key(&reference), "{model} {folder} {backend:?}");
+                // The file holds 4 bytes a value (the fixtures are F32): the loading peak is twice
+                // the largest tensor, without the GGUF's permuted copy of Q and K.
+                assert_eq!(hf.loading, 2 * hf.largest.1, "{model} {folder}");
+            }
+            checked += 1;
+        }
+        assert!(checked > 0, "no fixture HF folder with an F32 GGUF under {}", root.display());
+    }
+
+    #[test]
+    fn a_hf_folder_is_checked_like_a_gguf_and_unreadable_dtypes_are_named() {
+        let config = r#"{"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 256, "intermediate_size": 512,
+            "num_hidden_layers": 1, "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 1000, "rms_norm_eps": 1e-5,
+            "max_position_embeddings": 512, "rope_theta": 10000.0, "tie_word_embeddings": true}"#;
+        let entry = |dtype: &str, shape: &[usize], bytes: u64| TensorEntry { dtype: dtype.into(), shape: shape.to_vec(), data_offsets: [0, bytes] };
+        let tensors = vec![
+            ("model.embed_tokens.weight".to_string(), entry("BF16", &[1000, 256], 512_000)),
+            ("model.norm.weight".to_string(), entry("F32", &[256], 1024)),
+        ];
+        let needs = ModelNeeds::from_safetensors("tiny", config, tensors.iter().map(|(n, e)| (n.as_str(), e)), BackendKind::Cpu, None).unwrap();
+        // BF16 is read into f32: 4 bytes a value; the context is capped by max_position_embeddings.
+        assert_eq!(needs.weights, 1_024_000 + 1024);
+        assert_eq!(needs.loading, 512_000 + 1_024_000);
+        assert_eq!(needs.context, 512);
+        let why = check("tiny", &needs, &Budget::browser(BackendKind::Cpu, None).forced(1)).unwrap_err();
+        assert!(why.starts_with("tiny does not fit: on the cpu backend") && why.contains("model.embed_tokens.weight"), "{why}");
+        let int8 = vec![("model.embed_tokens.weight".to_string(), entry("I8", &[1000, 256], 256_000))];
+        let e = ModelNeeds::from_safetensors("tiny", config, int8.iter().map(|(n, e)| (n.as_str(), e)), BackendKind::Cpu, None).unwrap_err();
+        assert!(e.to_string().contains("model.embed_tokens.weight is I8"), "{e}");
     }
 
     /// The needs of real GGUF files equal what the model code holds after reading every tensor

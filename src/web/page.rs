@@ -109,6 +109,25 @@ struct App {
     /// error), and the function that wakes `ask_fit`.
     fit_answer: Option<Result<FromWorker, String>>,
     fit_wake: Option<js_sys::Function>,
+    analysis: Analysis,
+}
+
+/// The analysis views, each a box in index.html that is drawn from the run as a whole.
+const VIEWS: [&str; 4] = ["view-breakdown", "view-bias", "view-parallel", "compare"];
+
+/// At least this long between two redraws of the analysis views while rows arrive, and at least
+/// four times as long as the last redraw took: however long the run, drawing them takes at most
+/// about a fifth of the page's time, instead of a redraw of every table for every row.
+const ANALYSIS_INTERVAL_MS: f64 = 250.0;
+
+/// Which analysis views are out of date and which are on screen (`IntersectionObserver`); a view
+/// off screen is drawn when it scrolls into view, or when the run stops (`flush_analysis`).
+struct Analysis {
+    dirty: [bool; VIEWS.len()],
+    visible: [bool; VIEWS.len()],
+    scheduled: bool,
+    /// Not before this time (ms, `Date.now()`).
+    next_at: f64,
 }
 
 type Shared = Rc<RefCell<App>>;
@@ -152,6 +171,7 @@ fn init() -> Result<(), String> {
         download_started: 0.0,
         fit_answer: None,
         fit_wake: None,
+        analysis: Analysis { dirty: [false; VIEWS.len()], visible: [true; VIEWS.len()], scheduled: false, next_at: 0.0 },
     }));
 
     let on_worker = app.clone();
@@ -178,6 +198,7 @@ fn init() -> Result<(), String> {
 
     apply_url_parameters();
     wire_controls(&app)?;
+    observe_views(&app);
     // The service worker (www/sw.js) makes later visits work offline; without one (a non-secure
     // origin, a private window) the app works as before, online.
     let _ = gloo::utils::window().navigator().service_worker().register("sw.js");
@@ -333,6 +354,9 @@ fn wire_controls(app: &Shared) -> Result<(), String> {
     dom::on("model-file", "change", |_| {
         dom::set_value("model-url", "");
         dom::set_value("model-folder", "");
+        if let Ok(input) = dom::by_id("model-file") {
+            let _ = input.remove_attribute("data-folder");
+        }
     })?;
     dom::on("model-folder", "change", |_| {
         dom::set_value("model-url", "");
@@ -395,36 +419,168 @@ fn wire_controls(app: &Shared) -> Result<(), String> {
     Ok(())
 }
 
-/// Dropped files: a `.gguf` becomes the model file and data or YAML files the benchmark's, exactly
-/// as if they had been picked in those inputs (the run reads them from there).
+/// A drop: a `.gguf` becomes the model file and data or YAML files the benchmark's, exactly as if
+/// they had been picked in those inputs (the run reads them from there). A dropped folder is read
+/// through its directory entries (`webkitGetAsEntry`, then `readEntries` until it returns nothing):
+/// a model folder gives its own files, a data folder (DZEN's) every data file under it
+/// (`web::run::sort_dropped`). The entries must be taken while the event is dispatched (its
+/// `DataTransfer` is emptied after); the folders are read after it, asynchronously.
 fn accept_drop(event: &web_sys::Event) -> Result<(), String> {
-    let list = event
-        .dyn_ref::<web_sys::DragEvent>()
-        .and_then(|e| e.data_transfer())
-        .and_then(|d| d.files())
-        .ok_or("the drop carried no files")?;
-    let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
-    let names: Vec<String> = files.iter().map(|f| f.name()).collect();
-    let dropped = sort_dropped(&names)?;
-    let pick = |indices: &[usize]| indices.iter().filter_map(|&i| files.get(i)).collect::<Vec<_>>();
+    let transfer = event.dyn_ref::<web_sys::DragEvent>().and_then(|e| e.data_transfer()).ok_or("the drop carried no files")?;
+    let items = transfer.items();
+    let mut loose: Vec<(String, web_sys::File)> = Vec::new();
+    let mut folders: Vec<web_sys::FileSystemDirectoryEntry> = Vec::new();
+    for i in 0..items.length() {
+        let Some(item) = items.get(i) else { continue };
+        if item.kind() != "file" {
+            continue;
+        }
+        match item.webkit_get_as_entry().ok().flatten() {
+            Some(entry) if entry.is_directory() => folders.push(entry.unchecked_into()),
+            _ => {
+                if let Ok(Some(file)) = item.get_as_file() {
+                    loose.push((file.name(), file));
+                }
+            }
+        }
+    }
+    if items.length() == 0 {
+        // A browser without DataTransfer items: the plain file list.
+        if let Some(list) = transfer.files() {
+            loose.extend((0..list.length()).filter_map(|i| list.get(i)).map(|f| (f.name(), f)));
+        }
+    }
+    if folders.is_empty() {
+        return use_dropped(loose);
+    }
+    let names: Vec<String> = folders.iter().map(|f| f.name()).collect();
+    set_status(&format!("Reading the dropped folder {}…", names.join(", ")));
+    spawn_local(async move {
+        let mut files = loose;
+        let result = match read_folders(folders).await {
+            Ok(found) => {
+                files.extend(found);
+                use_dropped(files)
+            }
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(()) => clear_error(),
+            Err(e) => {
+                set_status("The drop was not used.");
+                show_error(&e)
+            }
+        }
+    });
+    Ok(())
+}
+
+/// Every file under the dropped folders, by its path from the drop (`qwen3/config.json`).
+async fn read_folders(folders: Vec<web_sys::FileSystemDirectoryEntry>) -> Result<Vec<(String, web_sys::File)>, String> {
+    let mut files = Vec::new();
+    let mut pending: Vec<(String, web_sys::FileSystemDirectoryEntry)> = folders.into_iter().map(|f| (f.name(), f)).collect();
+    while let Some((path, folder)) = pending.pop() {
+        let reader = folder.create_reader();
+        // readEntries gives a folder's entries in batches (Chromium: 100 at a time) and an empty
+        // batch at the end.
+        loop {
+            let batch = callback_promise(|ok, fail| reader.read_entries_with_callback_and_callback(ok, fail).map_err(|e| js_error(&e)))
+                .await
+                .map_err(|e| format!("the dropped folder {path} cannot be read: {e}"))?;
+            let batch: js_sys::Array = batch.dyn_into().map_err(|_| format!("the dropped folder {path} cannot be read: not a list of entries"))?;
+            if batch.length() == 0 {
+                break;
+            }
+            for entry in batch.iter() {
+                let entry: web_sys::FileSystemEntry = entry.unchecked_into();
+                let child = format!("{path}/{}", entry.name());
+                if entry.is_directory() {
+                    pending.push((child, entry.unchecked_into()));
+                } else if entry.is_file() {
+                    let entry: web_sys::FileSystemFileEntry = entry.unchecked_into();
+                    let file = callback_promise(|ok, fail| {
+                        entry.file_with_callback_and_callback(ok, fail);
+                        Ok(())
+                    })
+                    .await
+                    .map_err(|e| format!("{child}: cannot be read: {e}"))?;
+                    let file: web_sys::File = file.dyn_into().map_err(|_| format!("{child}: cannot be read: not a file"))?;
+                    files.push((child, file));
+                    if files.len() > super::run::MAX_DROPPED_FILES {
+                        return Err(format!("the dropped folder holds more than {} files: drop the model or data folder itself", super::run::MAX_DROPPED_FILES));
+                    }
+                }
+            }
+        }
+    }
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(files)
+}
+
+/// The value an old-style callback API (`success`, `error`) gives, as a future.
+async fn callback_promise(call: impl FnOnce(&js_sys::Function, &js_sys::Function) -> Result<(), String>) -> Result<JsValue, String> {
+    let mut call = Some(call);
+    let mut failed = None;
+    let promise = js_sys::Promise::new(&mut |ok, fail| {
+        if let Some(call) = call.take() {
+            if let Err(e) = call(&ok, &fail) {
+                failed = Some(e);
+            }
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    JsFuture::from(promise).await.map_err(|e| js_error(&e))
+}
+
+/// A JavaScript error (a `DOMException`, an `Error`, a string) in words.
+fn js_error(e: &JsValue) -> String {
+    js_sys::Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .filter(|m| !m.is_empty())
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// Dropped files by their paths (a name, or a path in a dropped folder) into the inputs.
+fn use_dropped(files: Vec<(String, web_sys::File)>) -> Result<(), String> {
+    let paths: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
+    let dropped = sort_dropped(&paths)?;
+    let pick = |indices: &[usize]| indices.iter().filter_map(|&i| files.get(i).map(|(_, f)| f)).collect::<Vec<_>>();
     let mut said = Vec::new();
     if !dropped.model.is_empty() {
         dom::set_files("model-file", &pick(&dropped.model))?;
+        // The folder's name names the model (a `File` made from a folder entry keeps only its own name).
+        if let Ok(input) = dom::by_id("model-file") {
+            match &dropped.model_folder {
+                Some(folder) => dom::set_data(&input, "folder", folder),
+                None => {
+                    let _ = input.remove_attribute("data-folder");
+                }
+            }
+        }
         dom::set_value("model-url", "");
         dom::set_value("model-folder", "");
-        let model: Vec<&str> = dropped.model.iter().map(|&i| names[i].as_str()).collect();
-        said.push(format!("model {}", model.join(", ")));
+        let model: Vec<&str> = dropped.model.iter().map(|&i| paths[i].as_str()).collect();
+        said.push(match &dropped.model_folder {
+            Some(folder) => format!("the model folder {folder} ({} files)", model.len()),
+            None => format!("model {}", model.join(", ")),
+        });
     }
     if !dropped.task.is_empty() {
         dom::set_files("task-files", &pick(&dropped.task))?;
         dom::set_value("task-folder", "");
         data_chosen();
         show_filters(&[], &Default::default())?;
-        let task: Vec<&str> = dropped.task.iter().map(|&i| names[i].as_str()).collect();
-        said.push(format!("benchmark {}", task.join(", ")));
+        let task: Vec<&str> = dropped.task.iter().map(|&i| paths[i].as_str()).collect();
+        said.push(if task.len() > 6 { format!("benchmark {} and {} more", task[..5].join(", "), task.len() - 5) } else { format!("benchmark {}", task.join(", ")) });
     }
     if !dropped.ignored.is_empty() {
-        said.push(format!("not used: {}", dropped.ignored.join(", ")));
+        let shown = dropped.ignored.iter().take(6).cloned().collect::<Vec<_>>().join(", ");
+        let more = if dropped.ignored.len() > 6 { format!(" and {} more", dropped.ignored.len() - 6) } else { String::new() };
+        said.push(format!("not used: {shown}{more}"));
     }
     set_status(&format!("Dropped {}. Press Run to start.", said.join("; ")));
     Ok(())
@@ -709,7 +865,9 @@ fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sys::File>), 
         if let Some(gguf) = chosen.iter().find(|f| f.name().to_ascii_lowercase().ends_with(".gguf")) {
             return Err(format!("{}: choose one GGUF file, or a model folder's files without it", gguf.name()));
         }
-        return Ok(folder_request("chosen files", chosen, backend));
+        // Files dropped as a folder keep its name (`use_dropped`); picked ones have none.
+        let folder = dom::by_id("model-file").ok().and_then(|i| i.get_attribute("data-folder")).unwrap_or_else(|| "chosen files".into());
+        return Ok(folder_request(&folder, chosen, backend));
     }
     let url = dom::value("model-url").trim().to_string();
     if !url.is_empty() {
@@ -748,7 +906,7 @@ fn relative_path(file: &web_sys::File) -> String {
 /// `message` with the files it carries: a GGUF as `file`, a folder's files as the array `files`.
 fn attach(message: &JsValue, request: &ToWorker, files: &[web_sys::File]) -> Result<(), String> {
     match (request, files) {
-        (ToWorker::LoadModelFiles { .. }, files) => {
+        (ToWorker::LoadModelFiles { .. } | ToWorker::CheckModelFiles { .. }, files) => {
             let array: js_sys::Array = files.iter().collect();
             js_sys::Reflect::set(message, &"files".into(), &array).map_err(|_| "cannot attach the files")?;
         }
@@ -849,20 +1007,16 @@ async fn prepare(app: &Shared) -> Result<(), String> {
 }
 
 /// Asks the worker whether the model `load` would load fits (`CheckModel`, which reads only the
-/// header) and shows the answer in the model panel. `false` when it does not fit or could not be
-/// read: the reason is on the page, nothing is downloaded, and the page stays usable.
+/// header; `CheckModelFiles`: a Hugging Face folder's config.json and safetensors headers) and
+/// shows the answer in the model panel. `false` when it does not fit or could not be read: the
+/// reason is on the page, nothing is downloaded, and the page stays usable.
 async fn model_fits(app: &Shared, worker: &Worker, load: &ToWorker, files: &[web_sys::File]) -> Result<bool, String> {
     let budget_mib = dom::query_param("budget_mib").and_then(|b| b.trim().parse::<u64>().ok());
     let check = match load {
         ToWorker::LoadModel { url, backend, check } => ToWorker::CheckModel { url: url.clone(), backend: *backend, budget_mib, size: check.size },
         ToWorker::LoadModelFile { name, backend } => ToWorker::CheckModelFile { name: name.clone(), backend: *backend, budget_mib },
-        ToWorker::LoadModelFiles { folder, .. } => {
-            // models::fit reads GGUF headers; a safetensors folder is loaded as it is.
-            let fit = dom::by_id("model-fit")?;
-            dom::set_data(&fit, "fit", "unchecked");
-            fit.set_text_content(Some(&format!("{folder}: not checked before loading (the fit check reads GGUF headers).")));
-            dom::set_hidden("model-fit", false);
-            return Ok(true);
+        ToWorker::LoadModelFiles { folder, names, backend } => {
+            ToWorker::CheckModelFiles { folder: folder.clone(), names: names.clone(), backend: *backend, budget_mib }
         }
         _ => return Ok(true),
     };
@@ -895,7 +1049,8 @@ async fn model_fits(app: &Shared, worker: &Worker, load: &ToWorker, files: &[web
     if let Some(reason) = refused {
         dom::set_data(&fit, "fit", "refused");
         fit.set_text_content(Some(&reason));
-        info.set_text_content(Some(&format!("Not loaded: {name} does not fit (only its header was read).")));
+        let read = if matches!(check, ToWorker::CheckModelFiles { .. }) { "only config.json and the safetensors headers were read" } else { "only its header was read" };
+        info.set_text_content(Some(&format!("Not loaded: {name} does not fit ({read}).")));
         dom::set_data(&info, "status", "refused");
         set_status("The model was not loaded: it does not fit. Choose another one.");
         return Ok(false);
@@ -1027,6 +1182,7 @@ fn pump(app: &Shared) {
             None => {
                 a.phase = Phase::Done;
                 drop(a);
+                flush_analysis(app);
                 let kept = dom::by_id("run-summary").ok().and_then(|s| s.get_attribute("data-resumed")).unwrap_or_default();
                 set_status(&match kept.as_str() {
                     "" | "0" => "Finished.".to_string(),
@@ -1102,6 +1258,9 @@ fn toggle_pause(app: &Shared) {
         a.phase
     };
     set_status(if phase == Phase::Paused { "Paused." } else { "Running." });
+    if phase == Phase::Paused {
+        flush_analysis(app);
+    }
     show_controls(app, phase);
     pump(app);
 }
@@ -1203,9 +1362,7 @@ fn draw_row(run: &Run, row: &ItemRow) -> Result<(), String> {
 
     // Rows stay in item order whatever order they arrive in (restored ones first).
     let body = dom::by_id("result-rows")?;
-    let later = (row.index + 1..run.total())
-        .find(|i| run.rows.contains_key(i) && *i != row.index)
-        .and_then(|i| body.query_selector(&format!("tr[data-index=\"{i}\"]")).ok().flatten());
+    let later = run.rows.range(row.index + 1..).next().and_then(|(i, _)| body.query_selector(&format!("tr[data-index=\"{i}\"]")).ok().flatten());
     match later {
         Some(next) => body.insert_before(&tr, Some(&next)).map(|_| ()).map_err(|_| "cannot insert a row".to_string()),
         None => dom::append(&body, &tr),
@@ -1248,9 +1405,96 @@ fn update_summary(app: &Shared) {
     let selection = run.selection();
     let text = if selection.is_empty() { text } else { format!("{text} · {selection}") };
     summary.set_text_content(Some(&text));
-    let _ = draw_analysis(run);
-    let _ = draw_parallel(run, &a.comparisons);
-    let _ = draw_comparison(run, a.comparisons.first());
+    drop(a);
+    app.borrow_mut().analysis.dirty = [true; VIEWS.len()];
+    schedule_analysis(app);
+}
+
+/// Watches which analysis views are on screen; one that comes into view out of date is drawn.
+/// Without `IntersectionObserver` every view counts as visible.
+fn observe_views(app: &Shared) {
+    let a = app.clone();
+    let callback = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        let mut due = false;
+        for entry in entries.iter() {
+            let entry: web_sys::IntersectionObserverEntry = entry.unchecked_into();
+            let id = entry.target().id();
+            let Some(i) = VIEWS.iter().position(|v| *v == id) else { continue };
+            let mut s = a.borrow_mut();
+            s.analysis.visible[i] = entry.is_intersecting();
+            due |= s.analysis.visible[i] && s.analysis.dirty[i];
+        }
+        if due {
+            schedule_analysis(&a);
+        }
+    });
+    let Ok(observer) = web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref()) else { return };
+    callback.forget();
+    for id in VIEWS {
+        if let Ok(el) = dom::by_id(id) {
+            observer.observe(&el);
+        }
+    }
+    // It lives as long as the page.
+    std::mem::forget(observer);
+}
+
+/// Draws the out-of-date visible views at the next animation frame, and not before
+/// `ANALYSIS_INTERVAL_MS` (or four times the last redraw) after the last one.
+fn schedule_analysis(app: &Shared) {
+    let wait = {
+        let mut a = app.borrow_mut();
+        if a.analysis.scheduled {
+            return;
+        }
+        a.analysis.scheduled = true;
+        (a.analysis.next_at - js_sys::Date::now()).max(0.0)
+    };
+    let app = app.clone();
+    gloo::timers::callback::Timeout::new(wait as u32, move || {
+        let draw = wasm_bindgen::closure::Closure::once_into_js(move || {
+            let started = js_sys::Date::now();
+            app.borrow_mut().analysis.scheduled = false;
+            draw_views(&app, false);
+            let cost = js_sys::Date::now() - started;
+            app.borrow_mut().analysis.next_at = js_sys::Date::now() + (4.0 * cost).max(ANALYSIS_INTERVAL_MS);
+        });
+        if gloo::utils::window().request_animation_frame(draw.unchecked_ref()).is_err() {
+            let _ = draw.unchecked_ref::<js_sys::Function>().call0(&JsValue::NULL);
+        }
+    })
+    .forget();
+}
+
+/// Draws every out-of-date view now, on screen or not: when the run stops (done, paused), a saved
+/// run is opened, or runs to compare are; so what a finished run shows is always complete.
+fn flush_analysis(app: &Shared) {
+    draw_views(app, true);
+}
+
+/// Draws the out-of-date views (only the visible ones unless `all`).
+fn draw_views(app: &Shared, all: bool) {
+    let due: Vec<usize> = {
+        let mut a = app.borrow_mut();
+        let due: Vec<usize> = (0..VIEWS.len()).filter(|&i| a.analysis.dirty[i] && (all || a.analysis.visible[i])).collect();
+        for &i in &due {
+            a.analysis.dirty[i] = false;
+        }
+        due
+    };
+    let a = app.borrow();
+    let Some(run) = &a.run else { return };
+    for i in due {
+        let drawn = match VIEWS[i] {
+            "view-breakdown" => draw_breakdown(run),
+            "view-bias" => draw_bias(run),
+            "view-parallel" => draw_parallel(run, &a.comparisons),
+            _ => draw_comparison(run, a.comparisons.first()),
+        };
+        if let Err(e) = drawn {
+            web_sys::console::warn_1(&e.into());
+        }
+    }
 }
 
 /// Groups × languages with ✓/✗ per cell, then each language's accuracy on all its grouped items
@@ -1401,9 +1645,10 @@ async fn open_comparison(app: &Shared) {
     clear_error();
     app.borrow_mut().comparisons = opened;
     update_summary(app);
+    flush_analysis(app);
 }
 
-fn draw_analysis(run: &Run) -> Result<(), String> {
+fn draw_breakdown(run: &Run) -> Result<(), String> {
     let body = dom::by_id("breakdown-rows")?;
     dom::clear(&body);
     for b in run.breakdown() {
@@ -1413,6 +1658,10 @@ fn draw_analysis(run: &Run) -> Result<(), String> {
         }
         dom::append(&body, &tr)?;
     }
+    Ok(())
+}
+
+fn draw_bias(run: &Run) -> Result<(), String> {
     let body = dom::by_id("bias-rows")?;
     dom::clear(&body);
     for p in run.position_bias() {
@@ -1560,6 +1809,7 @@ async fn import(app: &Shared) {
             dom::set_hidden("inspector", true);
             set_status(&format!("Showing the saved run {name}."));
             update_summary(app);
+            flush_analysis(app);
             show_controls(app, Phase::Done);
         }
         Err(e) => show_error(&e),

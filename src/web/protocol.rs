@@ -48,6 +48,15 @@ pub enum ToWorker {
         #[serde(default)]
         budget_mib: Option<u64>,
     },
+    /// `CheckModel` for a Hugging Face folder's `File`s attached as `files` (as `LoadModelFiles`):
+    /// its config.json and the headers of its safetensors files (`models::fit`).
+    CheckModelFiles {
+        folder: String,
+        names: Vec<String>,
+        backend: BackendPreference,
+        #[serde(default)]
+        budget_mib: Option<u64>,
+    },
     /// Load the GGUF `File` the page attached to this message as its `file` property (a `File`
     /// cannot go through serde; it crosses `postMessage` as itself and is read by slices).
     LoadModelFile { name: String, backend: BackendPreference },

@@ -12,8 +12,8 @@ use serde_json::Value as Json;
 use super::protocol::{Facet, FertilityRow, ItemRow, ItemView, RunSettings};
 use crate::pyrandom::PyRandom;
 use crate::error::{Error, Result};
-use crate::scoring::aggregate::{breakdown_by_metadata, wilson_interval, Summary};
-use crate::scoring::bias::{position_bias, PositionStats};
+use crate::scoring::aggregate::{wilson_interval, Summary};
+use crate::scoring::bias::PositionStats;
 use crate::scoring::fertility::fertility_by_language;
 use crate::scoring::loglikelihood::np_argmax;
 use crate::scoring::outputs::{hash_string, MetricResult, ResultsFile, RunDescription};
@@ -81,7 +81,56 @@ pub struct Run {
     pub task: String,
     pub settings: RunSettings,
     pub items: Vec<ItemView>,
+    /// Add rows with [`Run::record`] only: it keeps `tally` up to date.
     pub rows: BTreeMap<usize, ItemRow>,
+    #[serde(skip)]
+    tally: Tally,
+}
+
+/// The run's aggregates, updated row by row in [`Run::record`], so that the summary and the
+/// analysis tables cost the same on the 5000th row as on the first (instead of a pass over every
+/// row for every arriving row). Equal to the computations over all rows that they replace,
+/// `scoring::aggregate::breakdown_by_metadata` and `scoring::bias::position_bias` (tested below).
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Tally {
+    rows: usize,
+    correct: usize,
+    /// field → value → (rows, correct).
+    by_metadata: BTreeMap<String, BTreeMap<String, (usize, usize)>>,
+    /// Per option position: rows whose gold is there, correct among those, rows that chose it.
+    positions: Vec<[usize; 3]>,
+    /// Rows by their number of options (the items that have a position, and the uniform share).
+    by_width: BTreeMap<usize, usize>,
+    /// A row whose gold or choice is not one of its options: position_bias refuses such a run.
+    invalid: bool,
+    /// Every item before this one has a row (rows are only ever added, so it only moves on).
+    first_missing: usize,
+}
+
+impl Tally {
+    fn add(&mut self, item: &ItemView, row: &ItemRow) {
+        self.rows += 1;
+        self.correct += row.correct as usize;
+        for (field, value) in &item.metadata {
+            let cell = self.by_metadata.entry(field.clone()).or_default().entry(value.clone()).or_default();
+            cell.0 += 1;
+            cell.1 += row.correct as usize;
+        }
+        let (gold, chosen, width) = (item.gold, row.chosen, item.choices.len());
+        if gold >= width || chosen >= width {
+            self.invalid = true;
+            return;
+        }
+        if self.positions.len() < width {
+            self.positions.resize(width, [0; 3]);
+        }
+        *self.by_width.entry(width).or_default() += 1;
+        self.positions[gold][0] += 1;
+        self.positions[chosen][2] += 1;
+        if gold == chosen {
+            self.positions[gold][1] += 1;
+        }
+    }
 }
 
 /// The key under which a run's rows are checkpointed: the same model, task and settings give the
@@ -131,6 +180,7 @@ impl Run {
             settings,
             items,
             rows: BTreeMap::new(),
+            tally: Tally::default(),
         }
     }
 
@@ -139,7 +189,11 @@ impl Run {
         if row.index >= self.items.len() || self.rows.contains_key(&row.index) {
             return false;
         }
+        self.tally.add(&self.items[row.index], &row);
         self.rows.insert(row.index, row);
+        while self.rows.contains_key(&self.tally.first_missing) {
+            self.tally.first_missing += 1;
+        }
         true
     }
 
@@ -155,7 +209,7 @@ impl Run {
 
     /// The first item without a row.
     pub fn next_index(&self) -> Option<usize> {
-        (0..self.items.len()).find(|i| !self.rows.contains_key(i))
+        (self.tally.first_missing < self.items.len()).then_some(self.tally.first_missing)
     }
 
     pub fn done(&self) -> usize {
@@ -167,42 +221,54 @@ impl Run {
     }
 
     pub fn accuracy(&self) -> Option<Accuracy> {
-        let n = self.rows.len();
-        let correct = self.rows.values().filter(|r| r.correct).count();
+        let (n, correct) = (self.tally.rows, self.tally.correct);
         let (low, high) = wilson_interval(correct as f64, n, 1.96)?;
         Some(Accuracy { correct, n, value: correct as f64 / n as f64, low, high })
     }
 
     /// Accuracy by every metadata field with a handful of values, in field then value order.
     pub fn breakdown(&self) -> Vec<Breakdown> {
-        let (values, metadata): (Vec<f64>, Vec<&BTreeMap<String, String>>) = self
-            .rows
-            .values()
-            .map(|r| (if r.correct { 1.0 } else { 0.0 }, &self.items[r.index].metadata))
-            .unzip();
-        let Ok(by_field) = breakdown_by_metadata(&values, &metadata) else { return Vec::new() };
-        by_field
-            .into_iter()
+        self.tally
+            .by_metadata
+            .iter()
             .filter(|(_, by_value)| (2..=MAX_BREAKDOWN_VALUES).contains(&by_value.len()))
             .flat_map(|(field, by_value)| {
-                by_value.into_iter().map(move |(value, s): (String, Summary)| Breakdown {
+                by_value.iter().map(move |(value, &(n, correct))| Breakdown {
                     field: field.clone(),
-                    value,
-                    n: s.n,
-                    accuracy: s.mean,
+                    value: value.clone(),
+                    n,
+                    accuracy: correct as f64 / n as f64,
                 })
             })
             .collect()
     }
 
-    /// Accuracy by gold position and how often each position is chosen.
+    /// Accuracy by gold position and how often each position is chosen (empty without rows, or
+    /// when a row's gold or choice is not one of its options).
     pub fn position_bias(&self) -> Vec<PositionStats> {
-        let items: Vec<(usize, usize, usize)> = self
-            .rows
-            .values()
-            .map(|r| (self.items[r.index].gold, r.chosen, self.items[r.index].choices.len()))
-            .collect();
-        position_bias(&items).unwrap_or_default()
+        let t = &self.tally;
+        if t.rows == 0 || t.invalid {
+            return Vec::new();
+        }
+        let total = t.rows as f64;
+        t.positions
+            .iter()
+            .enumerate()
+            .map(|(position, &[gold_count, correct_when_gold, chosen_count])| {
+                let wider = t.by_width.range(position + 1..);
+                PositionStats {
+                    position,
+                    items_with_position: wider.clone().map(|(_, n)| n).sum(),
+                    gold_count,
+                    correct_when_gold,
+                    accuracy_when_gold: (gold_count > 0).then(|| correct_when_gold as f64 / gold_count as f64),
+                    chosen_count,
+                    chosen_share: chosen_count as f64 / total,
+                    uniform_share: wider.map(|(&w, &n)| n as f64 / w as f64).sum::<f64>() / total,
+                    gold_share: gold_count as f64 / total,
+                }
+            })
+            .collect()
     }
 
     /// lm-evaluation-harness's samples JSONL, in item order.
@@ -344,15 +410,16 @@ impl Run {
     }
 }
 
-/// What a drop of files onto the setup section is: a model (one GGUF file, or the files of a
-/// Hugging Face folder) and any number of task files (data and YAML), by name. Indices are into
-/// the dropped list.
+/// What a drop onto the setup section is: a model (one GGUF file, or the files of a Hugging Face
+/// folder) and any number of task files (data and YAML), by path. Indices are into the dropped list.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DroppedFiles {
     pub model: Vec<usize>,
     pub task: Vec<usize>,
-    /// Names of files that are neither, left out (said in the status line).
+    /// Paths of files that are neither, left out (said in the status line).
     pub ignored: Vec<String>,
+    /// The dropped folder the model's files are, when they came as a folder (its name names the model).
+    pub model_folder: Option<String>,
 }
 
 /// The task files the benchmark input accepts (`accept` of `#task-files` in index.html); an
@@ -369,51 +436,125 @@ const HF_MODEL_FILES: [&str; 6] = [
     "special_tokens_map.json",
 ];
 
+fn base_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+fn is_gguf(path: &str) -> bool {
+    base_name(path).to_ascii_lowercase().ends_with(".gguf")
+}
+
 /// Whether a file (by its name, or its path in a picked folder) is part of a Hugging Face model
 /// folder: its weights (`*.safetensors`) or one of its JSON files.
 pub fn is_hf_model_file(name: &str) -> bool {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name).to_ascii_lowercase();
+    let base = base_name(name).to_ascii_lowercase();
     base.ends_with(".safetensors") || HF_MODEL_FILES.contains(&base.as_str())
 }
 
 /// Whether a file is one the benchmark takes: a data table, a task YAML or an include file.
 pub fn is_task_file(name: &str) -> bool {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name).to_ascii_lowercase();
+    let base = base_name(name).to_ascii_lowercase();
     let extension = base.rsplit_once('.').map(|(_, e)| e.to_string()).unwrap_or_default();
     TASK_EXTENSIONS.contains(&extension.as_str()) || (!base.contains('.') && base.ends_with("_yaml"))
 }
 
-/// Sorts dropped files by name: a `.gguf`, or a Hugging Face folder's files (config.json,
-/// tokenizer.json, `*.safetensors`, …), is the model; data and YAML files are the task. Two
-/// models (two GGUF files, or a GGUF file and a folder's files), or nothing usable, is an error
-/// that names the files.
-pub fn sort_dropped(names: &[String]) -> std::result::Result<DroppedFiles, String> {
+/// The most files a dropped folder may hold (a drop of a home folder by mistake is refused
+/// instead of listed for minutes).
+pub const MAX_DROPPED_FILES: usize = 20_000;
+
+/// Sorts a drop by path: a loose file is its name (`data.jsonl`), a file in a dropped folder its
+/// path from that folder (`qwen3/config.json`, `dzen/DZEN/8th-Math.csv`).
+///
+/// - A loose `.gguf`, or a loose Hugging Face folder's files (config.json, tokenizer.json,
+///   `*.safetensors`, …), is the model; loose data and YAML files are the task.
+/// - A folder with Hugging Face model files directly in it is a model folder: its own files are
+///   the model, not its subfolders' (as the folder picker), and it names the model. A `.gguf`
+///   directly in a folder is a GGUF model as if dropped loose.
+/// - Any other folder is a data folder: every task file in it or in its subfolders is the task
+///   (DZEN's folder holds DZEN/ and DZEN-Few_Shots/), as the data folder picker takes them.
+///
+/// Two models (two GGUF files, a GGUF file and a folder's files, two model folders), two data
+/// files with one name (the task finds its files by name), or nothing usable, is an error that
+/// names the files.
+pub fn sort_dropped(paths: &[String]) -> std::result::Result<DroppedFiles, String> {
     let mut dropped = DroppedFiles::default();
-    let (mut ggufs, mut hf) = (Vec::new(), Vec::new());
-    for (i, name) in names.iter().enumerate() {
-        let extension = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
-        if extension == "gguf" {
-            ggufs.push(i);
-        } else if is_hf_model_file(name) {
-            hf.push(i);
-        } else if is_task_file(name) {
-            dropped.task.push(i);
-        } else {
-            dropped.ignored.push(name.clone());
+    let (mut ggufs, mut loose_hf) = (Vec::new(), Vec::new());
+    // Dropped folders by name, in the order they first appear, with their files.
+    let mut folders: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, path) in paths.iter().enumerate() {
+        match path.split_once('/') {
+            Some((folder, _)) => match folders.iter_mut().find(|(f, _)| f == folder) {
+                Some((_, files)) => files.push(i),
+                None => folders.push((folder.to_string(), vec![i])),
+            },
+            None if is_gguf(path) => ggufs.push(i),
+            None if is_hf_model_file(path) => loose_hf.push(i),
+            None if is_task_file(path) => dropped.task.push(i),
+            None => dropped.ignored.push(path.clone()),
         }
     }
-    let listed = |indices: &[usize]| indices.iter().map(|&i| names[i].as_str()).collect::<Vec<_>>().join(", ");
+    let mut model_folders: Vec<(String, Vec<usize>)> = Vec::new();
+    for (folder, files) in folders {
+        let direct = |i: &usize| paths[*i].split('/').count() == 2;
+        if files.iter().filter(|i| direct(i)).any(|&i| is_hf_model_file(&paths[i])) {
+            let mut own = Vec::new();
+            for i in files {
+                match (direct(&i), is_gguf(&paths[i])) {
+                    (true, true) => ggufs.push(i),
+                    (true, false) => own.push(i),
+                    (false, _) => dropped.ignored.push(paths[i].clone()),
+                }
+            }
+            model_folders.push((folder, own));
+        } else {
+            for i in files {
+                if direct(&i) && is_gguf(&paths[i]) {
+                    ggufs.push(i);
+                } else if is_task_file(&paths[i]) {
+                    dropped.task.push(i);
+                } else {
+                    dropped.ignored.push(paths[i].clone());
+                }
+            }
+        }
+    }
+    let listed = |indices: &[usize]| indices.iter().map(|&i| paths[i].as_str()).collect::<Vec<_>>().join(", ");
     if ggufs.len() > 1 {
         return Err(format!("drop one model file at a time, not {}", listed(&ggufs)));
     }
-    if !ggufs.is_empty() && !hf.is_empty() {
-        return Err(format!("drop one model at a time: a GGUF file ({}) or a model folder's files ({}), not both", listed(&ggufs), listed(&hf)));
+    let mut models: Vec<(String, Vec<usize>, Option<String>)> = Vec::new();
+    if !ggufs.is_empty() {
+        models.push((format!("a GGUF file ({})", listed(&ggufs)), ggufs, None));
     }
-    dropped.model = if ggufs.is_empty() { hf } else { ggufs };
+    if !loose_hf.is_empty() {
+        models.push((format!("a model folder's files ({})", listed(&loose_hf)), loose_hf, None));
+    }
+    for (folder, files) in model_folders {
+        models.push((format!("the model folder {folder}"), files, Some(folder)));
+    }
+    match models.len() {
+        0 => {}
+        1 => {
+            let (_, files, folder) = models.remove(0);
+            (dropped.model, dropped.model_folder) = (files, folder);
+        }
+        _ => {
+            let what: Vec<&str> = models.iter().map(|(what, _, _)| what.as_str()).collect();
+            return Err(format!("drop one model at a time: {}, not all of them", what.join(" or ")));
+        }
+    }
+    let mut by_name: BTreeMap<String, &str> = BTreeMap::new();
+    for &i in &dropped.task {
+        if let Some(other) = by_name.insert(base_name(&paths[i]).to_string(), &paths[i]) {
+            return Err(format!("two data files are named {} ({other} and {}): a task finds its files by name, drop one of them", base_name(&paths[i]), paths[i]));
+        }
+    }
     if dropped.model.is_empty() && dropped.task.is_empty() {
+        let names: Vec<&str> = paths.iter().take(12).map(String::as_str).collect();
+        let more = if paths.len() > 12 { format!(" and {} more", paths.len() - 12) } else { String::new() };
         return Err(format!(
-            "nothing to use in {}: a model is a .gguf file or a Hugging Face folder (config.json, tokenizer.json, .safetensors), a benchmark a .{} file",
-            if names.is_empty() { "the drop".to_string() } else { names.join(", ") },
+            "nothing to use in {}{more}: a model is a .gguf file or a Hugging Face folder (config.json, tokenizer.json, .safetensors), a benchmark a .{} file",
+            if paths.is_empty() { "the drop".to_string() } else { names.join(", ") },
             TASK_EXTENSIONS.join(", .")
         ));
     }
@@ -802,6 +943,77 @@ mod tests {
         assert_eq!(bias[2].chosen_count, 1);
     }
 
+    /// The aggregates kept row by row equal the computations over all rows, whatever order the
+    /// rows arrive in (a reload restores some, the rest follow).
+    #[test]
+    fn aggregates_kept_row_by_row_equal_the_ones_over_all_rows() {
+        use crate::scoring::aggregate::breakdown_by_metadata;
+        use crate::scoring::bias::position_bias;
+        let mut rng = PyRandom::new(7);
+        let mut below = |k: usize| ((rng.random() * k as f64) as usize).min(k - 1);
+        let n = 300;
+        let items: Vec<ItemView> = (0..n)
+            .map(|i| {
+                let width = 2 + below(4);
+                let mut it = item(i, ["en", "dz", "am"][below(3)], below(width));
+                it.choices = (0..width).map(|c| format!("c{c}")).collect();
+                it.metadata.insert("subject".into(), format!("s{}", below(5)));
+                it.metadata.insert("id_like".into(), format!("{i}"));
+                it
+            })
+            .collect();
+        let mut run = Run::new("m", "t", "f", RunSettings::default(), items.clone());
+        let order = PyRandom::new(8).sample(n, n);
+        for (k, &i) in order.iter().enumerate() {
+            let width = items[i].choices.len();
+            let chosen = below(width);
+            let mut r = row(i, [-1.0, -2.0, -3.0], items[i].gold);
+            r.chosen = chosen;
+            r.correct = chosen == items[i].gold;
+            assert!(run.record(r.clone()));
+            assert!(!run.record(r), "a second row for an item changes nothing");
+            if k % 37 != 0 && k != n - 1 {
+                continue;
+            }
+            // From scratch, over the rows in item order.
+            let rows: Vec<&ItemRow> = run.rows.values().collect();
+            let correct = rows.iter().filter(|r| r.correct).count();
+            let acc = run.accuracy().unwrap();
+            assert_eq!((acc.n, acc.correct), (rows.len(), correct));
+            let values: Vec<f64> = rows.iter().map(|r| if r.correct { 1.0 } else { 0.0 }).collect();
+            let metadata: Vec<&BTreeMap<String, String>> = rows.iter().map(|r| &run.items[r.index].metadata).collect();
+            let expected: Vec<Breakdown> = breakdown_by_metadata(&values, &metadata)
+                .unwrap()
+                .into_iter()
+                .filter(|(_, by_value)| (2..=MAX_BREAKDOWN_VALUES).contains(&by_value.len()))
+                .flat_map(|(field, by_value)| {
+                    by_value.into_iter().map(move |(value, s)| Breakdown { field: field.clone(), value, n: s.n, accuracy: s.mean })
+                })
+                .collect();
+            assert_eq!(run.breakdown(), expected, "after {} rows", rows.len());
+            let triples: Vec<(usize, usize, usize)> = rows.iter().map(|r| (run.items[r.index].gold, r.chosen, run.items[r.index].choices.len())).collect();
+            let expected = position_bias(&triples).unwrap();
+            let ours = run.position_bias();
+            assert_eq!(ours.len(), expected.len());
+            for (a, b) in ours.iter().zip(&expected) {
+                assert_eq!(
+                    (a.position, a.items_with_position, a.gold_count, a.correct_when_gold, a.chosen_count),
+                    (b.position, b.items_with_position, b.gold_count, b.correct_when_gold, b.chosen_count)
+                );
+                assert_eq!((a.accuracy_when_gold, a.chosen_share, a.gold_share), (b.accuracy_when_gold, b.chosen_share, b.gold_share));
+                // Summed in another order: equal to rounding.
+                assert!((a.uniform_share - b.uniform_share).abs() < 1e-12, "{} vs {}", a.uniform_share, b.uniform_share);
+            }
+        }
+        // A row whose choice is not one of its options: no position table, as position_bias says.
+        let mut bad = Run::new("m", "t", "f", RunSettings::default(), vec![item(0, "en", 0)]);
+        let mut r = row(0, [-1.0, -2.0, -3.0], 0);
+        r.chosen = 7;
+        bad.record(r);
+        assert!(bad.position_bias().is_empty());
+        assert!(Run::new("m", "t", "f", RunSettings::default(), Vec::new()).position_bias().is_empty());
+    }
+
     #[test]
     fn exported_samples_import_to_the_same_rows() {
         let mut run = Run::new("m", "t", "f", RunSettings::default(), (0..2).map(|i| item(i, "en", i)).collect());
@@ -824,7 +1036,7 @@ mod tests {
     fn dropped_files_sort_into_a_model_and_task_files() {
         let names = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
         let d = sort_dropped(&names(&["task.YAML", "Qwen3-0.6B-Q8_0.gguf", "data.jsonl", "notes.txt"])).unwrap();
-        assert_eq!(d, DroppedFiles { model: vec![1], task: vec![0, 2], ignored: vec!["notes.txt".into()] });
+        assert_eq!(d, DroppedFiles { model: vec![1], task: vec![0, 2], ignored: vec!["notes.txt".into()], model_folder: None });
         let d = sort_dropped(&names(&["m.GGUF"])).unwrap();
         assert_eq!((d.model, d.task.len()), (vec![0], 0));
         let e = sort_dropped(&names(&["a.gguf", "b.gguf"])).unwrap_err();
@@ -834,9 +1046,54 @@ mod tests {
         // A Hugging Face folder's files are the model; its JSON files are not taken for data.
         let hf = ["config.json", "model-00001-of-00002.safetensors", "tokenizer.json", "model.safetensors.index.json", "dzen_en.yaml", "dzen_common_yaml", "8th-Math.csv", "README.md"];
         let d = sort_dropped(&names(&hf)).unwrap();
-        assert_eq!(d, DroppedFiles { model: vec![0, 1, 2, 3], task: vec![4, 5, 6], ignored: vec!["README.md".into()] });
+        assert_eq!(d, DroppedFiles { model: vec![0, 1, 2, 3], task: vec![4, 5, 6], ignored: vec!["README.md".into()], model_folder: None });
         let e = sort_dropped(&names(&["a.gguf", "config.json", "model.safetensors"])).unwrap_err();
         assert!(e.contains("a.gguf") && e.contains("config.json, model.safetensors"), "{e}");
+    }
+
+    #[test]
+    fn dropped_folders_are_a_model_folder_or_a_data_folder() {
+        let paths = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        // A model folder dropped with DZEN's data folder and a loose YAML: the model is the
+        // folder's own files (its gguf/ and ref/ subfolders are left out, its vocab.json is the
+        // model's, not data); the data is every task file under the data folder.
+        let drop = paths(&[
+            "llama3_tied/config.json",
+            "llama3_tied/model.safetensors",
+            "llama3_tied/vocab.json",
+            "llama3_tied/gguf/llama3_tied-Q8_0.gguf",
+            "llama3_tied/ref/logits.npy",
+            "dzen/SOURCE.md",
+            "dzen/DZEN/8th-Math.csv",
+            "dzen/DZEN-Few_Shots/8th-Math-few_shot.csv",
+            "task.yaml",
+        ]);
+        let d = sort_dropped(&drop).unwrap();
+        assert_eq!(
+            d,
+            DroppedFiles {
+                model: vec![0, 1, 2],
+                task: vec![8, 6, 7],
+                ignored: paths(&["llama3_tied/gguf/llama3_tied-Q8_0.gguf", "llama3_tied/ref/logits.npy", "dzen/SOURCE.md"]),
+                model_folder: Some("llama3_tied".into()),
+            }
+        );
+        // A folder holding a GGUF file and data: the GGUF file is the model, the data the task.
+        let d = sort_dropped(&paths(&["run/m.gguf", "run/q.jsonl", "run/old/m2.gguf"])).unwrap();
+        assert_eq!((d.model, d.task, d.ignored, d.model_folder), (vec![0], vec![1], paths(&["run/old/m2.gguf"]), None));
+        // Two models, however they come, are refused, naming them.
+        let e = sort_dropped(&paths(&["a/config.json", "a/model.safetensors", "b/config.json", "b/model.safetensors"])).unwrap_err();
+        assert!(e.contains("the model folder a") && e.contains("the model folder b"), "{e}");
+        let e = sort_dropped(&paths(&["a/config.json", "m.gguf"])).unwrap_err();
+        assert!(e.contains("m.gguf") && e.contains("the model folder a"), "{e}");
+        let e = sort_dropped(&paths(&["a/config.json", "tokenizer.json"])).unwrap_err();
+        assert!(e.contains("tokenizer.json") && e.contains("the model folder a"), "{e}");
+        // A task finds files by name: two data files with one name are ambiguous.
+        let e = sort_dropped(&paths(&["d/x/test.csv", "d/y/test.csv"])).unwrap_err();
+        assert!(e.contains("d/x/test.csv and d/y/test.csv"), "{e}");
+        // A folder with nothing usable names what it held.
+        let e = sort_dropped(&paths(&["photos/a.png", "photos/b.png"])).unwrap_err();
+        assert!(e.contains("photos/a.png, photos/b.png"), "{e}");
     }
 
     #[test]

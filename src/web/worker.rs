@@ -90,7 +90,7 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
     };
     let stage = match &request {
         ToWorker::SelfTest { .. } => "selftest",
-        ToWorker::LoadModel { .. } | ToWorker::LoadModelFile { .. } | ToWorker::LoadModelFiles { .. } | ToWorker::CheckModel { .. } | ToWorker::CheckModelFile { .. } => "model",
+        ToWorker::LoadModel { .. } | ToWorker::LoadModelFile { .. } | ToWorker::LoadModelFiles { .. } | ToWorker::CheckModel { .. } | ToWorker::CheckModelFile { .. } | ToWorker::CheckModelFiles { .. } => "model",
         ToWorker::PrepareTask { .. } => "task",
         ToWorker::ScoreItem { .. } | ToWorker::Score { .. } | ToWorker::Tokenize { .. } => "item",
         ToWorker::Fertility => "analysis",
@@ -132,6 +132,14 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
             Some(blob) => check_model(state, name.clone(), BlobSource::new(name, blob), backend, budget_mib).await,
             None => Err(format!("{name}: the file did not reach the worker")),
         },
+        ToWorker::CheckModelFiles { folder, names, backend, budget_mib } => {
+            if files.len() != names.len() {
+                Err(format!("{folder}: {} of its {} files reached the worker", files.len(), names.len()))
+            } else {
+                let sources = names.into_iter().zip(files).map(|(name, blob)| (name.clone(), BlobSource::new(name, blob))).collect();
+                check_model_folder(state, folder, sources, backend, budget_mib).await
+            }
+        }
         ToWorker::LoadModelFile { name, backend } => match file {
             Some(blob) => load_model(state, BlobSource::new(name, blob), backend).await,
             None => Err(format!("{name}: the file did not reach the worker")),
@@ -166,13 +174,34 @@ async fn check_model<S: ByteSource>(
     let compute = ensure_device(state, backend).await?;
     let file = GgufFile::read(&source).await.map_err(|e| e.to_string())?;
     let needs = fit::ModelNeeds::from_gguf(&file, compute.info.backend, None).map_err(|e| e.to_string())?;
-    let mut budget = fit::Budget::browser(compute.info.backend, device_memory_gib());
+    Ok(fit_answer(name, needs, compute.info.backend, budget_mib))
+}
+
+/// [`check_model`] for a Hugging Face folder: its config.json and its safetensors headers (only
+/// the header bytes of each file are read). A missing or broken file is an error, named.
+async fn check_model_folder(
+    state: &Rc<RefCell<State>>,
+    folder: String,
+    files: Vec<(String, BlobSource)>,
+    backend: BackendPreference,
+    budget_mib: Option<u64>,
+) -> Result<FromWorker, String> {
+    let compute = ensure_device(state, backend).await?;
+    let opened = engine::open_hf_files(&folder, files).await.map_err(|e| e.to_string())?;
+    let needs = fit::ModelNeeds::from_safetensors(&folder, &opened.config, opened.weights.entries(), compute.info.backend, None)
+        .map_err(|e| e.to_string())?;
+    Ok(fit_answer(folder, needs, compute.info.backend, budget_mib))
+}
+
+/// The answer to a fit check: `needs` against the browser's budget for `backend` (or the forced one).
+fn fit_answer(name: String, needs: fit::ModelNeeds, backend: BackendKind, budget_mib: Option<u64>) -> FromWorker {
+    let mut budget = fit::Budget::browser(backend, device_memory_gib());
     if let Some(mib) = budget_mib {
         budget = budget.forced(mib);
     }
     let refused = fit::check(&name, &needs, &budget).err();
     let summary = fit::summary(&needs, &budget);
-    Ok(FromWorker::ModelFit { name, needs: Some(needs), budget: Some(budget), summary, refused, unchecked: None })
+    FromWorker::ModelFit { name, needs: Some(needs), budget: Some(budget), summary, refused, unchecked: None }
 }
 
 fn unchecked(name: String, why: String) -> FromWorker {

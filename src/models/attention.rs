@@ -9,6 +9,8 @@
 
 use burn::tensor::{activation, Device, Tensor, TensorData};
 
+use crate::models::host_ops;
+
 /// q `[h, t, d]`, k and v `[kv, t_k, d]`, mask `[t, t_k]` (0 where a query may look, -inf where
 /// not) → `[t, h·d]`.
 pub fn attention(q: Tensor<3>, k: Tensor<3>, v: Tensor<3>, mask: Tensor<2>, scale: f64, softcap: Option<f64>) -> Tensor<2> {
@@ -140,12 +142,9 @@ fn head_body<const AVX2: bool>(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask:
             weights.push(score + m);
         }
         let max = weights.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
-        let mut sum = 0f32;
-        for w in weights.iter_mut() {
-            *w = (*w - max).exp();
-            sum += *w;
-        }
-        let inv_sum = 1.0 / sum;
+        weights.iter_mut().for_each(|w| *w -= max);
+        host_ops::exp_in_place(&mut weights);
+        let inv_sum = 1.0 / weights.iter().sum::<f32>();
         weights.iter_mut().for_each(|w| *w *= inv_sum);
         let span = &values[first * d..(last + 1) * d];
         #[cfg(target_arch = "x86_64")]

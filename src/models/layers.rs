@@ -3,13 +3,14 @@
 
 use std::sync::Arc;
 
-use burn::tensor::{Device, Int, Tensor, TensorData};
+use burn::tensor::{activation, Device, Int, Tensor, TensorData};
 
 use crate::error::Result;
 use crate::formats::source::ByteSource;
 use crate::models::config::ModelConfig;
 use crate::models::weights::{HostTensor, Weight, WeightFile};
 use crate::gpu::{self, GpuQMatrix};
+use crate::models::host_ops;
 use crate::quant::{int8_supports, qmatmul, qmatmul_int8, QMatrix};
 
 pub fn tensor1(t: HostTensor, device: &Device) -> Tensor<1> {
@@ -357,6 +358,20 @@ pub fn split_heads(x: Tensor<2>, heads: usize) -> Tensor<3> {
 pub fn token_ids(tokens: &[u32], device: &Device) -> Tensor<1, Int> {
     let ids: Vec<i64> = tokens.iter().map(|&t| t as i64).collect();
     Tensor::from_data(TensorData::new(ids, [tokens.len()]), device)
+}
+
+/// `silu(gate) · up`, Llama's MLP activation; on the CPU backend one loop over host memory
+/// ([`host_ops::swiglu_in_place`]) instead of three tensor ops and a libm `exp` per element.
+pub fn swiglu(gate: Tensor<2>, up: Tensor<2>) -> Tensor<2> {
+    let device = gate.device();
+    if device != Device::flex() {
+        return activation::silu(gate) * up;
+    }
+    let dims = gate.dims();
+    let mut g = gate.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
+    let u = up.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
+    host_ops::swiglu_in_place(&mut g, &u);
+    Tensor::from_data(TensorData::new(g, dims), &device)
 }
 
 /// GELU with the tanh approximation (`gelu_pytorch_tanh`).

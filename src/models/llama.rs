@@ -4,13 +4,13 @@
 //!
 //! Reference: transformers' `modeling_llama.py`, `modeling_qwen2.py`, `modeling_qwen3.py`.
 
-use burn::tensor::{activation, Device, Tensor};
+use burn::tensor::{Device, Tensor};
 
 use crate::error::Result;
 use crate::formats::source::ByteSource;
 use crate::models::config::ModelConfig;
 use crate::models::attention::attention;
-use crate::models::layers::{split_heads, Embedding, KvCache, Linear, Positions, RmsNorm, Rope};
+use crate::models::layers::{split_heads, swiglu, Embedding, KvCache, Linear, Positions, RmsNorm, Rope};
 use crate::models::weights::WeightFile;
 
 struct Attention {
@@ -128,7 +128,7 @@ impl Llama {
             x = x + block.attn.o.forward(a);
             // 2. MLP, pre-norm, residual: down(silu(gate(h)) * up(h)).
             let h = block.ffn_norm.forward(x.clone());
-            let m = activation::silu(block.mlp.gate.forward(h.clone())) * block.mlp.up.forward(h);
+            let m = swiglu(block.mlp.gate.forward(h.clone()), block.mlp.up.forward(h));
             x = x + block.mlp.down.forward(m);
         }
         cache.advance(t);

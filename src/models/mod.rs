@@ -13,6 +13,7 @@ pub mod attention;
 pub mod config;
 pub mod fit;
 pub mod gemma3;
+pub mod host_ops;
 pub mod layers;
 pub mod llama;
 pub mod weights;

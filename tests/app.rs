@@ -347,15 +347,17 @@ fn the_committed_demo_model_is_what_the_script_makes() {
     assert!(fresh == committed, "models/demo differs from tools/fixtures/demo_model.py's output: run it and commit");
 }
 
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
 #[test]
 fn a_model_download_is_checked_cached_and_read_from_the_cache_next_time() {
     let test = "app_download_cache";
     let Some(dist) = browser_or_skip(test) else { return };
     let bytes = std::fs::read(demo_model()).unwrap();
-    let sha256 = {
-        use sha2::Digest;
-        sha2::Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect::<String>()
-    };
+    let sha256 = sha256_hex(&bytes);
     let server = StaticServer::start_with_mounts(
         dist,
         vec![("m".into(), repo().join("models/demo")), ("other".into(), repo().join("models/demo"))],
@@ -764,10 +766,7 @@ fn a_download_interrupted_by_a_reload_continues_from_where_it_stopped() {
     let test = "app_download_resume";
     let Some(dist) = browser_or_skip(test) else { return };
     let bytes = std::fs::read(demo_model()).unwrap();
-    let sha256 = {
-        use sha2::Digest;
-        sha2::Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect::<String>()
-    };
+    let sha256 = sha256_hex(&bytes);
     let server = StaticServer::start_with_mounts(dist, vec![("m".into(), repo().join("models/demo"))]);
     // 205 KB at 40 KB/s: about five seconds, long enough to reload in the middle.
     server.throttle("/m/", 40_000);

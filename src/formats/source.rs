@@ -19,6 +19,15 @@ pub trait ByteSource {
     }
 }
 
+/// The end of a read of `len` bytes at `offset` from `name` of `total` bytes, or the error every
+/// source gives when it runs past the end.
+fn range_end(name: &str, offset: u64, len: usize, total: u64) -> Result<u64> {
+    offset
+        .checked_add(len as u64)
+        .filter(|&end| end <= total)
+        .ok_or_else(|| Error::new(format!("{name}: read of {len} bytes at {offset} runs past the end ({total} bytes)")))
+}
+
 /// Bytes in memory: small fixtures and tests.
 pub struct MemorySource {
     name: String,
@@ -41,11 +50,8 @@ impl ByteSource for MemorySource {
     }
 
     async fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
-        let start = usize::try_from(offset).map_err(|_| Error::new("offset too large"))?;
-        let end = start.checked_add(len).filter(|&end| end <= self.bytes.len()).ok_or_else(|| {
-            Error::new(format!("{}: read of {len} bytes at {offset} runs past the end ({} bytes)", self.name, self.bytes.len()))
-        })?;
-        Ok(self.bytes[start..end].to_vec())
+        let end = range_end(&self.name, offset, len, self.bytes.len() as u64)?;
+        Ok(self.bytes[offset as usize..end as usize].to_vec())
     }
 }
 
@@ -80,12 +86,7 @@ impl ByteSource for FileSource {
 
     async fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
         use std::os::unix::fs::FileExt;
-        if offset.checked_add(len as u64).is_none_or(|end| end > self.len) {
-            return Err(Error::new(format!(
-                "{}: read of {len} bytes at {offset} runs past the end ({} bytes)",
-                self.name, self.len
-            )));
-        }
+        range_end(&self.name, offset, len, self.len)?;
         let mut buffer = vec![0u8; len];
         self.file
             .read_exact_at(&mut buffer, offset)
@@ -140,10 +141,7 @@ impl ByteSource for BlobSource {
 
     async fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
         use wasm_bindgen_futures::JsFuture;
-        let end = offset + len as u64;
-        if end > self.len() {
-            return Err(Error::new(format!("{}: read of {len} bytes at {offset} runs past the end ({} bytes)", self.name, self.len())));
-        }
+        let end = range_end(&self.name, offset, len, self.len())?;
         let slice = self
             .blob
             .slice_with_f64_and_f64(offset as f64, end as f64)
@@ -193,9 +191,7 @@ impl ByteSource for UrlPrefixSource {
     }
 
     async fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
-        let end = offset.checked_add(len as u64).filter(|&e| e <= self.len).ok_or_else(|| {
-            Error::new(format!("{}: read of {len} bytes at {offset} runs past the end ({} bytes)", self.url, self.len))
-        })?;
+        let end = range_end(&self.url, offset, len, self.len)?;
         let have = self.prefix.borrow().len() as u64;
         if end > have {
             // At least double what is held, so a header read in small steps costs few requests.

@@ -22,6 +22,7 @@ pub fn attention(q: Tensor<3>, k: Tensor<3>, v: Tensor<3>, mask: Tensor<2>, scal
     let host = |x: Tensor<3>| x.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
     let mask = mask.into_data().try_to_vec::<f32>().expect("the mask is f32");
     let shape = Shape { heads: h, kv_heads: kv, t, t_k, d };
+    let mask = Mask::new(&mask, t, t_k);
     let out = attention_host(&host(q), &host(k), &host(v), &mask, shape, scale as f32, softcap.map(|c| c as f32));
     Tensor::from_data(TensorData::new(out, [t, h * d]), &device)
 }
@@ -53,9 +54,27 @@ struct Shape {
 #[cfg(not(target_arch = "wasm32"))]
 const MIN_MACS_PER_THREAD: usize = 1 << 18;
 
+/// The additive mask `[t][t_k]` with each query's span of keys, from its first visible key to its
+/// last: found once here rather than again for every head. Keys hidden inside a span (other
+/// packed sequences) get -inf from the mask and weigh exactly 0.
+struct Mask<'a> {
+    values: &'a [f32],
+    spans: Vec<Option<(usize, usize)>>,
+}
+
+impl<'a> Mask<'a> {
+    fn new(values: &'a [f32], t: usize, t_k: usize) -> Mask<'a> {
+        let spans = values[..t * t_k]
+            .chunks_exact(t_k)
+            .map(|row| Some((row.iter().position(|&m| m != f32::NEG_INFINITY)?, row.iter().rposition(|&m| m != f32::NEG_INFINITY)?)))
+            .collect();
+        Mask { values, spans }
+    }
+}
+
 /// [`attention`] on row-major host slices: q `[h][t][d]`, k and v `[kv][t_k][d]`, mask `[t][t_k]`;
 /// returns `[t][h·d]`.
-fn attention_host(q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scale: f32, softcap: Option<f32>) -> Vec<f32> {
+fn attention_host(q: &[f32], k: &[f32], v: &[f32], mask: &Mask, s: Shape, scale: f32, softcap: Option<f32>) -> Vec<f32> {
     let mut by_head = vec![0f32; s.heads * s.t * s.d]; // [h][t][d]
     let heads = |first: usize, out: &mut [f32]| {
         for (i, out_head) in out.chunks_exact_mut(s.t * s.d).enumerate() {
@@ -93,7 +112,7 @@ fn attention_host(q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scale
 /// Query head `hh` for every token, into `out` (`[t][d]`); with AVX2 and FMA where the CPU has
 /// them and `d` is a multiple of 8.
 #[allow(clippy::too_many_arguments)]
-fn head(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
+fn head(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &Mask, s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
     if s.d.is_multiple_of(8) && std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
         // SAFETY: the CPU has AVX2 and FMA, checked just above.
@@ -105,14 +124,14 @@ fn head(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scal
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 #[allow(clippy::too_many_arguments)]
-fn head_avx2(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
+fn head_avx2(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &Mask, s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
     head_body::<true>(hh, q, k, v, mask, s, scale, softcap, out)
 }
 
 /// The head loop; `AVX2`: inside [`head_avx2`], where [`x86`]'s kernels may be called.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn head_body<const AVX2: bool>(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &[f32], s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
+fn head_body<const AVX2: bool>(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &Mask, s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
     let d = s.d;
     let kv = hh / (s.heads / s.kv_heads);
     let keys = &k[kv * s.t_k * d..(kv + 1) * s.t_k * d];
@@ -120,12 +139,10 @@ fn head_body<const AVX2: bool>(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask:
     let mut weights = Vec::with_capacity(s.t_k);
     for (i, out_row) in out.chunks_exact_mut(d).enumerate() {
         let query = &q[(hh * s.t + i) * d..][..d];
-        let mask_row = &mask[i * s.t_k..(i + 1) * s.t_k];
+        let mask_row = &mask.values[i * s.t_k..(i + 1) * s.t_k];
         out_row.fill(0.0);
-        // Only the span from the first to the last visible key is computed; keys hidden inside
-        // it (other packed sequences) get -inf from the mask and weigh exactly 0.
-        let (Some(first), Some(last)) = (mask_row.iter().position(|&m| m != f32::NEG_INFINITY), mask_row.iter().rposition(|&m| m != f32::NEG_INFINITY))
-        else {
+        // Only the span from the first to the last visible key is computed.
+        let Some((first, last)) = mask.spans[i] else {
             continue; // no key to look at: burn's softmax would give NaN; nothing reads this row
         };
         weights.clear();
@@ -278,6 +295,7 @@ mod tests {
             let s = Shape { heads: 2, kv_heads: 1, t: at.len(), t_k: 4 + at.len(), d };
             let (q, k, v) = (random(2 * s.t * d, 4), random(s.t_k * d, 5), random(s.t_k * d, 6));
             let mask = at.mask(None, &Device::flex()).into_data().try_to_vec::<f32>().unwrap();
+            let mask = Mask::new(&mask, s.t, s.t_k);
             for hh in 0..2 {
                 let (mut portable, mut dispatched) = (vec![f32::NAN; s.t * d], vec![f32::NAN; s.t * d]);
                 head_body::<false>(hh, &q, &k, &v, &mask, s, 0.25, None, &mut portable);

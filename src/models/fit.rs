@@ -430,6 +430,17 @@ mod tests {
         assert!(why.contains("navigator.deviceMemory = 4 GiB") && why.contains("CPU backend"), "{why}");
     }
 
+    /// `$LINGUALENS_FIXTURES`, or `None` after saying the test was skipped (a panic instead under
+    /// `LINGUALENS_REQUIRE_FIXTURES=1`).
+    fn fixtures_root(test: &str) -> Option<std::path::PathBuf> {
+        let root = std::env::var_os("LINGUALENS_FIXTURES").map(std::path::PathBuf::from);
+        if root.is_none() {
+            assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "LINGUALENS_FIXTURES is not set");
+            eprintln!("SKIPPED {test}: LINGUALENS_FIXTURES is not set");
+        }
+        root
+    }
+
     /// A Hugging Face folder's needs, from config.json and the safetensors headers, equal those of
     /// the F32 GGUF export of the same weights (made by llama.cpp's converter, an independent
     /// reading of the same model): the same tensors held as f32, the same cache and working memory.
@@ -438,13 +449,7 @@ mod tests {
     fn needs_of_fixture_hf_folders_equal_those_of_their_f32_gguf() {
         use crate::formats::safetensors::SafetensorsShards;
         use crate::formats::source::FileSource;
-        let Some(root) = std::env::var_os("LINGUALENS_FIXTURES").map(std::path::PathBuf::from) else {
-            if std::env::var("LINGUALENS_REQUIRE_FIXTURES").is_ok_and(|v| v == "1") {
-                panic!("LINGUALENS_FIXTURES is not set");
-            }
-            eprintln!("SKIPPED needs_of_fixture_hf_folders_equal_those_of_their_f32_gguf: LINGUALENS_FIXTURES is not set");
-            return;
-        };
+        let Some(root) = fixtures_root("needs_of_fixture_hf_folders_equal_those_of_their_f32_gguf") else { return };
         let mut checked = 0;
         for (model, folder) in [("llama3_tied", ""), ("llama3_untied", ""), ("qwen2", ""), ("qwen3", ""), ("qwen3", "sharded"), ("gemma3", "")] {
             let dir = root.join(format!("models/{model}")).join(folder);
@@ -500,13 +505,7 @@ mod tests {
     fn needs_of_fixture_ggufs_equal_the_loaded_weights() {
         use crate::formats::source::FileSource;
         use crate::models::weights::{Weight, WeightFile};
-        let Some(root) = std::env::var_os("LINGUALENS_FIXTURES").map(std::path::PathBuf::from) else {
-            if std::env::var("LINGUALENS_REQUIRE_FIXTURES").is_ok_and(|v| v == "1") {
-                panic!("LINGUALENS_FIXTURES is not set");
-            }
-            eprintln!("SKIPPED needs_of_fixture_ggufs_equal_the_loaded_weights: LINGUALENS_FIXTURES is not set");
-            return;
-        };
+        let Some(root) = fixtures_root("needs_of_fixture_ggufs_equal_the_loaded_weights") else { return };
         let mut checked = 0;
         for (model, quant) in [("llama3_h256", "Q4_K"), ("llama3_h256", "Q6_K"), ("llama3_h256", "F16"), ("gemma3", "Q8_0"), ("qwen2", "Q4_0")] {
             let path = root.join(format!("models/{model}/gguf/{model}-{quant}.gguf"));

@@ -13,7 +13,7 @@
 //! where the inner sum is exact in i32. This is not the exact path: quantizing activations moves
 //! logits by about as much as llama.cpp's own difference from transformers, which
 //! `tests/model_parity.rs` measures. [`qmatmul`](super::qmatmul) with f32 activations stays the
-//! default; this one is asked for (`--activations int8`).
+//! default; this one is asked for (`--backend cpu-int8`).
 //!
 //! It takes the QMatrix forms whose quants fit in an i8 with 32-weight blocks and no offset:
 //! Q8_0, Q5_0 (8-bit fields) and Q4_0 (signed nibbles). [`supports`] says which.

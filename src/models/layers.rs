@@ -11,7 +11,7 @@ use crate::models::config::ModelConfig;
 use crate::models::weights::{HostTensor, Weight, WeightFile};
 use crate::gpu::{self, GpuQMatrix};
 use crate::models::host_ops;
-use crate::quant::{int8_supports, qmatmul, qmatmul_int8, QMatrix};
+use crate::quant::{qmatmul, qmatmul_int8, Int8Matrix, QMatrix};
 
 pub fn tensor1(t: HostTensor, device: &Device) -> Tensor<1> {
     let n = t.values.len();
@@ -44,12 +44,13 @@ fn row_pieces(t: HostTensor, limit: Option<u64>, device: &Device) -> Vec<Tensor<
 
 /// `y = x Wᵀ + b`. A float W is kept transposed (`[in, out]`, in pieces of output columns when it
 /// is larger than a binding) so the forward pass is one matmul per piece. A quantized W stays
-/// packed: on the host for the CPU backend (`quant::qmatmul`), on the device for wgpu
+/// packed: on the host for the CPU backend (`quant::qmatmul`, or repacked for
+/// `quant::qmatmul_int8` when activations are quantized too), on the device for wgpu
 /// (`gpu::GpuQMatrix`, dequantized inside the kernel).
 pub enum Linear {
     Float { weight_t: Vec<Tensor<2>>, bias: Option<Tensor<1>> },
-    /// `int8_activations`: multiply with `quant::qmatmul_int8` where the form allows it.
-    Quantized { weight: Arc<QMatrix>, bias: Option<Tensor<1>>, int8_activations: bool },
+    Quantized { weight: Arc<QMatrix>, bias: Option<Tensor<1>> },
+    Int8 { weight: Arc<Int8Matrix>, bias: Option<Tensor<1>> },
     Gpu { weight: Arc<GpuQMatrix>, bias: Option<Tensor<1>> },
 }
 
@@ -67,9 +68,17 @@ impl Linear {
             (Weight::Float(t), limit) => {
                 Linear::Float { weight_t: row_pieces(t, limit, device).into_iter().map(|w| w.transpose()).collect(), bias }
             }
-            (Weight::Quantized(m), None) => Linear::Quantized { weight: Arc::new(m), bias, int8_activations },
+            (Weight::Quantized(m), None) => Linear::host_quantized(m, bias, int8_activations),
             (Weight::Quantized(m), Some(limit)) => Linear::Gpu { weight: Arc::new(GpuQMatrix::upload(&m, device, limit)?), bias },
         })
+    }
+
+    /// A quantized W on the host: repacked for 8-bit activations when asked and its form allows.
+    fn host_quantized(m: QMatrix, bias: Option<Tensor<1>>, int8_activations: bool) -> Linear {
+        match int8_activations.then(|| Int8Matrix::new(&m)).flatten() {
+            Some(weight) => Linear::Int8 { weight: Arc::new(weight), bias },
+            None => Linear::Quantized { weight: Arc::new(m), bias },
+        }
     }
 
     /// `[t, in]` → `[t, out]`
@@ -79,19 +88,8 @@ impl Linear {
                 [w] => (x.matmul(w.clone()), bias),
                 pieces => (Tensor::cat(pieces.iter().map(|w| x.clone().matmul(w.clone())).collect(), 1), bias),
             },
-            Linear::Quantized { weight, bias, int8_activations } => {
-                let [t, _] = x.dims();
-                let device = x.device();
-                // The CPU backend's tensors live in host memory: this read is a copy, not a transfer.
-                let input = x.into_data().try_to_vec::<f32>().expect("activations are f32");
-                let mut out = vec![0f32; t * weight.rows()];
-                if *int8_activations && int8_supports(weight) {
-                    qmatmul_int8(&input, weight, &mut out);
-                } else {
-                    qmatmul(&input, weight, &mut out);
-                }
-                (Tensor::from_data(TensorData::new(out, [t, weight.rows()]), &device), bias)
-            }
+            Linear::Quantized { weight, bias } => (host_matmul(x, weight.rows(), |input, out| qmatmul(input, weight, out)), bias),
+            Linear::Int8 { weight, bias } => (host_matmul(x, weight.rows(), |input, out| qmatmul_int8(input, weight, out)), bias),
             Linear::Gpu { weight, bias } => (weight.matmul(x), bias),
         };
         match bias {
@@ -99,6 +97,17 @@ impl Linear {
             None => y,
         }
     }
+}
+
+/// `[t, in]` → `[t, rows]` by a matmul over host memory: the CPU backend's tensors live there, so
+/// reading them is a copy, not a transfer.
+fn host_matmul(x: Tensor<2>, rows: usize, matmul: impl FnOnce(&[f32], &mut [f32])) -> Tensor<2> {
+    let [t, _] = x.dims();
+    let device = x.device();
+    let input = x.into_data().try_to_vec::<f32>().expect("activations are f32");
+    let mut out = vec![0f32; t * rows];
+    matmul(&input, &mut out);
+    Tensor::from_data(TensorData::new(out, [t, rows]), &device)
 }
 
 /// The token embedding, which doubles as the output projection when embeddings are tied.
@@ -163,9 +172,12 @@ impl Embedding {
         match self {
             Embedding::Float(pieces) => Linear::Float { weight_t: pieces.iter().map(|p| p.clone().transpose()).collect(), bias: None },
             Embedding::Quantized { gpu: Some(gpu), .. } => Linear::Gpu { weight: gpu.clone(), bias: None },
-            Embedding::Quantized { table, gpu: None, int8_activations } => {
-                Linear::Quantized { weight: table.clone(), bias: None, int8_activations: *int8_activations }
-            }
+            // The lookup keeps the table as it is; with 8-bit activations the projection gets its
+            // own repacked copy.
+            Embedding::Quantized { table, gpu: None, int8_activations } => match int8_activations.then(|| Int8Matrix::new(table)).flatten() {
+                Some(weight) => Linear::Int8 { weight: Arc::new(weight), bias: None },
+                None => Linear::Quantized { weight: table.clone(), bias: None },
+            },
         }
     }
 }

@@ -16,36 +16,178 @@
 //! default; this one is asked for (`--backend cpu-int8`).
 //!
 //! It takes the QMatrix forms whose quants fit in an i8 with 32-weight blocks and no offset:
-//! Q8_0, Q5_0 (8-bit fields) and Q4_0 (signed nibbles). [`supports`] says which.
+//! Q8_0, Q5_0 (8-bit fields) and Q4_0 (signed nibbles). [`supports`] says which. They are
+//! repacked once, at load, into an [`Int8Matrix`]: rows in groups of 16, their quants interleaved
+//! four columns at a time, so that one 64-byte load holds four columns of sixteen rows. A SIMD
+//! multiply of that load by four bytes of one token's activations (repeated in every lane) adds
+//! four products to each of the sixteen rows' sums at once; after a block's 32 columns each lane
+//! holds one row's whole integer dot product for the block, ready to scale, with no horizontal
+//! sums. (llama.cpp repacks Q4_0 the same way for its x86 and Arm GEMMs.)
 //!
-//! On x86-64 with AVX-512 VNNI a tile of 4 weight rows × 3 tokens is summed with `vpdpbusd`
-//! straight from the packed weights (see [`avx512`]); with AVX2 the dot products are `vpmaddubsw` +
-//! `vpmaddwd` (llama.cpp's sign trick makes one side unsigned); elsewhere, including wasm32, plain
-//! Rust computes the same integers.
+//! Kernels: on x86-64 with AVX-512 VNNI, 2 groups × 6 tokens in registers with `vpdpbusd` (see
+//! [`avx512`]); with AVX2, 1 group × 2 tokens with `vpmaddubsw` + `vpmaddwd` (see [`avx2`]);
+//! elsewhere, including wasm32, plain Rust computes the same integers.
 
 use std::ops::Range;
 
-#[cfg(not(target_arch = "wasm32"))]
-use super::matmul::split_rows_across_threads;
-use super::matmul::tokens_to_multiply;
 use super::QMatrix;
 
 const BLOCK: usize = 32;
-/// Tokens per microkernel call: each weight block is loaded once for this many tokens.
-const MR: usize = 4;
+/// Rows that share one interleaved group: one 64-byte vector holds 4 columns of each.
+const GROUP: usize = 16;
 /// Below this many multiply-adds per thread, another thread costs more than it saves.
 #[cfg(not(target_arch = "wasm32"))]
 const MIN_MACS_PER_THREAD: usize = 1 << 21;
 
-/// Whether [`qmatmul_int8`] takes `w`: 32-weight blocks, no offsets, quants in -128..=127.
+/// Whether [`Int8Matrix::new`] takes `w`: 32-weight blocks, no offsets, quants in -128..=127.
 pub fn supports(w: &QMatrix) -> bool {
     w.block() == BLOCK && w.offsets().is_none() && w.signed() && matches!(w.bits(), 4 | 8)
 }
 
-/// Activations of `t` tokens as 8-bit blocks: `x[t][k] ≈ scales[t][k / 32] · quants[t][k]`.
+/// A [`QMatrix`] of a [`supports`]ed form, repacked for [`qmatmul_int8`]: the same quants and
+/// scales, reordered.
+///
+/// # Layout
+///
+/// Rows are taken in groups of [`GROUP`] = 16 (the last group padded with zero weights and zero
+/// scales). The quants of group `g`, block `b` (columns `32b .. 32b + 32`) are the
+/// `16 · 32 · bits / 8` bytes starting at `(g · blocks + b)` times that:
+///
+/// - 8 bits: eight 64-byte chunks. Byte `4r + j` of chunk `c` is the quant of row `16g + r`,
+///   column `32b + 4c + j`, in two's complement.
+/// - 4 bits: four 64-byte chunks. Byte `4r + j` of chunk `c` holds column `32b + 4c + j` of row
+///   `16g + r` in its low nibble and column `32b + 4(c + 4) + j` in its high nibble, each as
+///   `q + 8` (0..=15, unsigned).
+///
+/// `scales` holds the 16 rows' scales of each (group, block), in that order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Int8Matrix {
+    rows: usize,
+    cols: usize,
+    bits: usize,
+    quants: Vec<u8>,
+    scales: Vec<f32>,
+}
+
+impl Int8Matrix {
+    /// `w` repacked, or `None` if its form is not [`supports`]ed.
+    pub fn new(w: &QMatrix) -> Option<Int8Matrix> {
+        if !supports(w) {
+            return None;
+        }
+        let (rows, cols, bits) = (w.rows(), w.cols(), w.bits() as usize);
+        let blocks = cols / BLOCK;
+        let groups = rows.div_ceil(GROUP);
+        let block_bytes = GROUP * BLOCK * bits / 8;
+        let mut quants = vec![0u8; groups * blocks * block_bytes];
+        let mut scales = vec![0f32; groups * blocks * GROUP];
+        let mut row = vec![0i8; cols];
+        for n in 0..groups * GROUP {
+            let (g, r) = (n / GROUP, n % GROUP);
+            if n < rows {
+                unpack_row(w, n, &mut row);
+            } else {
+                row.fill(0);
+            }
+            for (b, block) in row.chunks_exact(BLOCK).enumerate() {
+                let at = g * blocks + b;
+                if n < rows {
+                    scales[at * GROUP + r] = w.scales()[n * blocks + b];
+                }
+                let dst = &mut quants[at * block_bytes..(at + 1) * block_bytes];
+                for (col, &q) in block.iter().enumerate() {
+                    let (c, j) = (col / 4, col % 4);
+                    if bits == 8 {
+                        dst[64 * c + 4 * r + j] = q as u8;
+                    } else {
+                        let nibble = (q + 8) as u8;
+                        dst[64 * (c % 4) + 4 * r + j] |= if c < 4 { nibble } else { nibble << 4 };
+                    }
+                }
+            }
+        }
+        Some(Int8Matrix { rows, cols, bits, quants, scales })
+    }
+
+    /// N, output features.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// K, input features.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// Heap bytes held: quants and scales.
+    pub fn memory_bytes(&self) -> usize {
+        self.quants.len() + 4 * self.scales.len()
+    }
+
+    fn groups(&self) -> usize {
+        self.rows.div_ceil(GROUP)
+    }
+
+    fn blocks(&self) -> usize {
+        self.cols / BLOCK
+    }
+
+    fn block_bytes(&self) -> usize {
+        GROUP * BLOCK * self.bits / 8
+    }
+
+    /// The quants of group `g`, block `b`, read back from the layout: `q[r][col]`.
+    fn unpack_block(&self, g: usize, b: usize, q: &mut [[i32; BLOCK]; GROUP]) {
+        let at = (g * self.blocks() + b) * self.block_bytes();
+        let bytes = &self.quants[at..at + self.block_bytes()];
+        for (r, row) in q.iter_mut().enumerate() {
+            for (col, v) in row.iter_mut().enumerate() {
+                let (c, j) = (col / 4, col % 4);
+                *v = if self.bits == 8 {
+                    bytes[64 * c + 4 * r + j] as i8 as i32
+                } else {
+                    let byte = bytes[64 * (c % 4) + 4 * r + j];
+                    (if c < 4 { byte & 0xF } else { byte >> 4 }) as i32 - 8
+                };
+            }
+        }
+    }
+
+    /// The 16 scales of group `g`, block `b`.
+    fn block_scales(&self, g: usize, b: usize) -> &[f32] {
+        let at = (g * self.blocks() + b) * GROUP;
+        &self.scales[at..at + GROUP]
+    }
+}
+
+/// Row `n`'s quants as i8, in column order.
+fn unpack_row(w: &QMatrix, n: usize, row: &mut [i8]) {
+    let k = w.cols();
+    if w.bits() == 8 {
+        let words = &w.values()[n * k / 4..(n + 1) * k / 4];
+        for (chunk, word) in row.chunks_exact_mut(4).zip(words) {
+            for (q, b) in chunk.iter_mut().zip(word.to_le_bytes()) {
+                *q = b as i8;
+            }
+        }
+    } else {
+        let words = &w.values()[n * k / 8..(n + 1) * k / 8];
+        for (chunk, word) in row.chunks_exact_mut(8).zip(words) {
+            for (i, q) in chunk.iter_mut().enumerate() {
+                // Shift the nibble to the top of an i32 and back: sign-extends.
+                *q = (((*word << (28 - 4 * i)) as i32) >> 28) as i8;
+            }
+        }
+    }
+}
+
+/// Activations of `t` tokens as 8-bit blocks: `x[t][k] ≈ scales[t][k / 32] · quants[t][k]`, and
+/// each block's sum of quants (`sums`), which the kernels need when a weight is stored with an
+/// offset (`q + 8`, or `q + 128` in a register).
 struct Int8Activations {
     quants: Vec<i8>,
     scales: Vec<f32>,
+    sums: Vec<i32>,
 }
 
 fn quantize_activations(x: &[f32]) -> Int8Activations {
@@ -55,6 +197,13 @@ fn quantize_activations(x: &[f32]) -> Int8Activations {
         return unsafe { quantize_activations_avx2(x) };
     }
     quantize_blocks(x)
+}
+
+impl Int8Activations {
+    fn new(quants: Vec<i8>, scales: Vec<f32>) -> Int8Activations {
+        let sums = quants.chunks_exact(BLOCK).map(|b| b.iter().map(|&q| q as i32).sum()).collect();
+        Int8Activations { quants, scales, sums }
+    }
 }
 
 /// [`quantize_blocks`] with 8 lanes at a time: the same values (max, `127 / max`, the product, the
@@ -82,7 +231,7 @@ fn quantize_activations_avx2(x: &[f32]) -> Int8Activations {
         unsafe { _mm256_storeu_si256(qb.as_mut_ptr() as *mut __m256i, ordered) };
         scales.push(half::f16::from_f32(amax / 127.0).to_f32());
     }
-    Int8Activations { quants, scales }
+    Int8Activations::new(quants, scales)
 }
 
 /// As llama.cpp's SIMD `quantize_row_q8_0` (x86 AVX/AVX2 and wasm), which is what it runs:
@@ -99,7 +248,61 @@ fn quantize_blocks(x: &[f32]) -> Int8Activations {
         }
         scales.push(half::f16::from_f32(amax / 127.0).to_f32());
     }
-    Int8Activations { quants, scales }
+    Int8Activations::new(quants, scales)
+}
+
+/// Where a kernel writes: `out[t][n]` with `stride` = N. Threads hold copies and write disjoint
+/// columns (their own groups' rows).
+#[derive(Clone, Copy)]
+struct Output {
+    ptr: *mut f32,
+    stride: usize,
+}
+
+// SAFETY: each thread writes only the columns of its own groups (see `qmatmul_int8`).
+unsafe impl Send for Output {}
+unsafe impl Sync for Output {}
+
+/// The kernels; [`Kernel::best`] is the one this CPU runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kernel {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    #[cfg(target_arch = "x86_64")]
+    Avx512Vnni,
+}
+
+impl Kernel {
+    fn best() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if avx512::available() {
+                return Kernel::Avx512Vnni;
+            }
+            if avx2::available() {
+                return Kernel::Avx2;
+            }
+        }
+        Kernel::Portable
+    }
+
+    /// Groups `groups` of every token into `out`.
+    ///
+    /// # Safety
+    /// `out` must be writable at `[t][n]` for every token and every row of `groups`, and no other
+    /// thread may write those places meanwhile; `self` must be available on this CPU.
+    unsafe fn run(self, xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
+        assert!(groups.end <= w.groups() && xq.quants.len() == t * w.cols && xq.scales.len() == t * w.blocks());
+        match self {
+            Kernel::Portable => unsafe { matmul_groups(xq, t, w, groups, out) },
+            // SAFETY (both): the caller's promises.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => unsafe { avx2::matmul_groups(xq, t, w, groups, out) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512Vnni => unsafe { avx512::matmul_groups(xq, t, w, groups, out) },
+        }
+    }
 }
 
 /// `out = x · Wᵀ` with `x` quantized to 8 bits per block (see the module docs); `x` is `[T][K]`,
@@ -107,204 +310,117 @@ fn quantize_blocks(x: &[f32]) -> Int8Activations {
 ///
 /// # Panics
 ///
-/// If `w` is not [`supports`]ed, or the shapes disagree: programming errors, not bad input.
-pub fn qmatmul_int8(x: &[f32], w: &QMatrix, out: &mut [f32]) {
-    assert!(supports(w), "qmatmul_int8: {}-bit, block {}, offsets {} is not an int8 form", w.bits(), w.block(), w.offsets().is_some());
-    let Some(t) = tokens_to_multiply("qmatmul_int8", x, w, out) else { return };
-    let n = w.rows();
+/// If the shapes disagree: programming errors, not bad input.
+pub fn qmatmul_int8(x: &[f32], w: &Int8Matrix, out: &mut [f32]) {
+    qmatmul_int8_with(Kernel::best(), x, w, out)
+}
+
+fn qmatmul_int8_with(kernel: Kernel, x: &[f32], w: &Int8Matrix, out: &mut [f32]) {
+    let (n, k) = (w.rows, w.cols);
+    assert!(x.len().is_multiple_of(k.max(1)), "qmatmul_int8: x has {} values, not a whole number of rows of {k}", x.len());
+    let t = x.len().checked_div(k).unwrap_or(0);
+    assert!(k == 0 || out.len() == t * n, "qmatmul_int8: out has {} values, expected {t} x {n}", out.len());
+    if k == 0 {
+        out.fill(0.0);
+        return;
+    }
+    if t == 0 || n == 0 {
+        return;
+    }
     let xq = quantize_activations(x);
+    let groups = w.groups();
+    let output = Output { ptr: out.as_mut_ptr(), stride: n };
 
     #[cfg(not(target_arch = "wasm32"))]
     {
         let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
-        let threads = cores.min(t * n * w.cols() / MIN_MACS_PER_THREAD).max(1);
-        if threads > 1 && n >= 2 * threads {
-            split_rows_across_threads(n, t, n.div_ceil(threads), out, |rows, part| matmul_rows(&xq, t, w, rows, part));
+        let threads = cores.min(t * n * k / MIN_MACS_PER_THREAD).max(1);
+        if threads > 1 && groups >= 2 * threads {
+            // Runs of an even number of groups: the AVX-512 tile takes two at a time.
+            let per_thread = groups.div_ceil(threads).next_multiple_of(2);
+            let xq = &xq;
+            std::thread::scope(|scope| {
+                let mut runs = (0..groups).step_by(per_thread).map(|g| g..(g + per_thread).min(groups));
+                let mine = runs.next().expect("groups > 0");
+                for run in runs {
+                    // SAFETY: the runs are disjoint, so each thread writes its own columns of `out`,
+                    // which outlives the scope; `kernel` was chosen for this CPU.
+                    scope.spawn(move || unsafe { kernel.run(xq, t, w, run, output) });
+                }
+                unsafe { kernel.run(xq, t, w, mine, output) };
+            });
             return;
         }
     }
-    matmul_rows(&xq, t, w, 0..n, out);
+    // SAFETY: one thread writes all of `out`, which is `[t][n]`.
+    unsafe { kernel.run(&xq, t, w, 0..groups, output) };
 }
 
-/// Columns `rows` of every token into `out` (`[t][rows.len()]`).
-fn matmul_rows(xq: &Int8Activations, t: usize, w: &QMatrix, rows: Range<usize>, out: &mut [f32]) {
-    let k = w.cols();
-    #[cfg(target_arch = "x86_64")]
-    if avx512::available() && k.is_multiple_of(2 * BLOCK) {
-        // SAFETY: the CPU has AVX-512 F/BW and VNNI, checked just above.
-        unsafe { avx512::matmul_rows(xq, t, w, rows, out) };
-        return;
-    }
-    let blocks = k / BLOCK;
-    let stride = rows.len();
-    let mut row_quants = vec![0i8; k];
-    for (col, n) in rows.enumerate() {
-        unpack_row(w, n, &mut row_quants);
-        let row_scales = &w.scales()[n * blocks..(n + 1) * blocks];
-        let mut t0 = 0;
-        while t0 < t {
-            let m = MR.min(t - t0);
-            let mut sums = [0f32; MR];
-            dot_tokens(xq, k, t0, m, &row_quants, row_scales, &mut sums);
-            for (i, s) in sums[..m].iter().enumerate() {
-                out[(t0 + i) * stride + col] = *s;
-            }
-            t0 += m;
-        }
-    }
-}
-
-/// Row `n`'s quants as i8, in column order.
-fn unpack_row(w: &QMatrix, n: usize, row: &mut [i8]) {
-    let k = w.cols();
-    if w.bits() == 8 {
-        let words = &w.values()[n * k / 4..(n + 1) * k / 4];
-        for (chunk, word) in row.chunks_exact_mut(4).zip(words) {
-            for (q, b) in chunk.iter_mut().zip(word.to_le_bytes()) {
-                *q = b as i8;
-            }
-        }
-    } else {
-        let words = &w.values()[n * k / 8..(n + 1) * k / 8];
-        for (chunk, word) in row.chunks_exact_mut(8).zip(words) {
-            for (i, q) in chunk.iter_mut().enumerate() {
-                // Shift the nibble to the top of an i32 and back: sign-extends.
-                *q = (((*word << (28 - 4 * i)) as i32) >> 28) as i8;
-            }
-        }
-    }
-}
-
-/// `sums[i] = Σ_b dx[t0 + i][b] · s[b] · (qx[t0 + i] · q)_b` for `m` ≤ [`MR`] tokens.
-fn dot_tokens(xq: &Int8Activations, k: usize, t0: usize, m: usize, row: &[i8], row_scales: &[f32], sums: &mut [f32; MR]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-        // SAFETY: the CPU has AVX2 and FMA, checked just above.
-        unsafe { avx2::dot_tokens(xq, k, t0, m, row, row_scales, sums) };
-        return;
-    }
-    let blocks = k / BLOCK;
-    for i in 0..m {
-        let xt = &xq.quants[(t0 + i) * k..(t0 + i + 1) * k];
-        let dx = &xq.scales[(t0 + i) * blocks..(t0 + i + 1) * blocks];
-        let mut sum = 0f32;
+/// The portable kernel: one group and one token at a time, in plain Rust.
+///
+/// # Safety
+/// As [`Kernel::run`].
+unsafe fn matmul_groups(xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
+    let (k, blocks) = (w.cols, w.blocks());
+    let mut q = [[0i32; BLOCK]; GROUP];
+    let mut sums = vec![0f32; t * GROUP];
+    for g in groups {
+        sums.fill(0.0);
         for b in 0..blocks {
-            let dot: i32 = xt[b * BLOCK..(b + 1) * BLOCK].iter().zip(&row[b * BLOCK..(b + 1) * BLOCK]).map(|(&a, &c)| a as i32 * c as i32).sum();
-            sum += dx[b] * row_scales[b] * dot as f32;
+            w.unpack_block(g, b, &mut q);
+            let s = w.block_scales(g, b);
+            for (ti, token_sums) in sums.chunks_exact_mut(GROUP).enumerate() {
+                let xb = &xq.quants[ti * k + b * BLOCK..][..BLOCK];
+                let dx = xq.scales[ti * blocks + b];
+                for ((sum, row), &s) in token_sums.iter_mut().zip(&q).zip(s) {
+                    let dot: i32 = row.iter().zip(xb).map(|(&a, &c)| a * c as i32).sum();
+                    *sum += dot as f32 * (s * dx);
+                }
+            }
         }
-        sums[i] = sum;
+        let valid = w.rows.saturating_sub(g * GROUP).min(GROUP);
+        for (ti, token_sums) in sums.chunks_exact(GROUP).enumerate() {
+            for (r, &s) in token_sums[..valid].iter().enumerate() {
+                // SAFETY: the caller's promise: (ti, g * 16 + r) is in `out` and ours to write.
+                unsafe { *out.ptr.add(ti * out.stride + g * GROUP + r) = s };
+            }
+        }
     }
 }
 
+/// AVX2 (no VNNI): one group (two 8-lane halves) × 2 tokens.
+///
+/// `vpmaddubsw` multiplies unsigned bytes by signed bytes, so 8-bit weights use llama.cpp's sign
+/// trick (|w| times x with w's sign), and 4-bit weights go in as stored, `q + 8`, with the
+/// `8 · Σx` this adds taken off by starting each sum from `-8 · Σx`.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::*;
-
-    use super::{Int8Activations, BLOCK, MR};
-
-    /// [`super::dot_tokens`] with 32 lanes of i8 at a time.
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) fn dot_tokens(xq: &Int8Activations, k: usize, t0: usize, m: usize, row: &[i8], row_scales: &[f32], sums: &mut [f32; MR]) {
-        let blocks = k / BLOCK;
-        let ones = _mm256_set1_epi16(1);
-        let mut acc = [_mm256_setzero_ps(); MR];
-        for b in 0..blocks {
-            // SAFETY: b * 32 + 32 <= k = row.len(); each token row below has k quants too.
-            let w = unsafe { _mm256_loadu_si256(row.as_ptr().add(b * BLOCK) as *const __m256i) };
-            let aw = _mm256_sign_epi8(w, w);
-            for i in 0..m {
-                let t = t0 + i;
-                let x = unsafe { _mm256_loadu_si256(xq.quants.as_ptr().add(t * k + b * BLOCK) as *const __m256i) };
-                // maddubs multiplies unsigned by signed: |w| · (x with w's sign) = x · w. The sign
-                // goes onto x, which is never -128 (so never overflows when negated); |w| ≤ 128
-                // is exact as unsigned. Pairs sum to at most 2 · 128 · 127 < 2^15: no saturation.
-                let sx = _mm256_sign_epi8(x, w);
-                let dot = _mm256_madd_epi16(_mm256_maddubs_epi16(aw, sx), ones);
-                let scale = _mm256_set1_ps(xq.scales[t * blocks + b] * row_scales[b]);
-                acc[i] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), scale, acc[i]);
-            }
-        }
-        for i in 0..m {
-            let mut lanes = [0f32; 8];
-            // SAFETY: lanes holds 8 f32.
-            unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), acc[i]) };
-            sums[i] = lanes.iter().sum();
-        }
-    }
-}
-
-/// The AVX-512 VNNI path: a tile of 4 weight rows × 3 tokens in registers, weights read straight
-/// from the packed matrix (Q4_0 rows widened to bytes first when many tokens will read them).
-///
-/// `vpdpbusd` multiplies 64 unsigned bytes by 64 signed bytes and sums each four into one of 16
-/// i32 lanes (lanes 0–7 are one block, 8–15 the next). The activations go in unsigned, as
-/// `x + 128`, and the weights as they are stored (Q4_0's nibbles widened in registers), so nothing
-/// is unpacked to memory; the `128 · Σw` this adds is taken off by starting each sum from
-/// `-(128 · Σw)`, computed once per row and shared by the tile's tokens. The integer sums stay
-/// exact, as on the other paths.
-#[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use std::arch::x86_64::*;
     use std::ops::Range;
 
-    use super::{Int8Activations, QMatrix, BLOCK};
+    use super::{Int8Activations, Int8Matrix, Output, BLOCK, GROUP};
 
-    /// Weight rows per tile.
-    const ROWS: usize = 4;
-    /// Tokens per tile: 4 × 3 sums leave registers for the operands.
-    const TOKENS: usize = 3;
+    const TOKENS: usize = 2;
 
     pub(super) fn available() -> bool {
-        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") && std::is_x86_feature_detected!("avx512vnni")
+        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
     }
 
-    /// [`super::matmul_rows`] for `k` a multiple of 64.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    pub(super) fn matmul_rows(xq: &Int8Activations, t: usize, w: &QMatrix, rows: Range<usize>, out: &mut [f32]) {
-        let k = w.cols();
-        let blocks = k / BLOCK;
-        let (words, scales) = (w.values(), w.scales());
-        let row_bytes = k * w.bits() as usize / 8;
-        assert!(rows.end * row_bytes <= words.len() * 4 && rows.end * blocks <= scales.len());
-        // Q4_0 rows are widened to bytes once per tile of rows when more than one tile of tokens
-        // will read them; for one tile, in registers.
-        let widen = w.bits() == 4 && t > TOKENS;
-        let mut widened = vec![0i8; if widen { ROWS * k } else { 0 }];
-        let stride = rows.len();
-        for n0 in rows.clone().step_by(ROWS) {
-            let nr = ROWS.min(rows.end - n0);
-            // Rows past the end repeat the last one; their sums are not written.
-            let tile_rows: [usize; ROWS] = std::array::from_fn(|r| n0 + r.min(nr - 1));
-            // SAFETY: the assert above bounds every row.
-            let mut row_ptr: [*const u8; ROWS] = tile_rows.map(|n| unsafe { (words.as_ptr() as *const u8).add(n * row_bytes) });
-            if widen {
-                for (r, dst) in widened.chunks_exact_mut(k).enumerate() {
-                    for p in 0..k / 64 {
-                        // SAFETY: row r holds k / 2 bytes; dst has room for 64 more bytes at p * 64.
-                        unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(p * 64) as *mut _, load_weights::<4>(row_ptr[r], p)) };
-                    }
-                    row_ptr[r] = dst.as_ptr() as *const u8;
-                }
-            }
-            let row_scales = tile_rows.map(|n| &scales[n * blocks..(n + 1) * blocks]);
+    /// # Safety
+    /// As [`super::Kernel::run`], on a CPU with AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn matmul_groups(xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
+        for g in groups {
             let mut t0 = 0;
             while t0 < t {
                 let m = TOKENS.min(t - t0);
-                let mut sums = [[0f32; TOKENS]; ROWS];
-                // SAFETY (all): row_ptr rows hold k weights of the given width (checked above).
+                // SAFETY (all): the caller's promises; t0 + m <= t.
                 unsafe {
-                    match (w.bits() == 8 || widen, m) {
-                        (true, 3) => tile::<3, 8>(xq, k, row_ptr, row_scales, t0, &mut sums),
-                        (true, 2) => tile::<2, 8>(xq, k, row_ptr, row_scales, t0, &mut sums),
-                        (true, _) => tile::<1, 8>(xq, k, row_ptr, row_scales, t0, &mut sums),
-                        (false, 3) => tile::<3, 4>(xq, k, row_ptr, row_scales, t0, &mut sums),
-                        (false, 2) => tile::<2, 4>(xq, k, row_ptr, row_scales, t0, &mut sums),
-                        (false, _) => tile::<1, 4>(xq, k, row_ptr, row_scales, t0, &mut sums),
-                    }
-                }
-                for (r, row_sums) in sums[..nr].iter().enumerate() {
-                    for (i, s) in row_sums[..m].iter().enumerate() {
-                        out[(t0 + i) * stride + n0 - rows.start + r] = *s;
+                    match (w.bits, m) {
+                        (8, 2) => tile::<2, 8>(xq, w, g, t0, out),
+                        (8, _) => tile::<1, 8>(xq, w, g, t0, out),
+                        (_, 2) => tile::<2, 4>(xq, w, g, t0, out),
+                        (_, _) => tile::<1, 4>(xq, w, g, t0, out),
                     }
                 }
                 t0 += m;
@@ -312,74 +428,194 @@ mod avx512 {
         }
     }
 
-    /// `sums[r][i]` for the weight rows at `row_ptr` (`k` weights of `BITS` bits each, block
-    /// scales `row_scales`) and tokens `t0 .. t0 + M`.
-    ///
-    /// # Safety
-    /// Each `row_ptr[r]` must be readable for `k * BITS / 8` bytes.
+    /// Rows of group `g` × tokens `t0 .. t0 + T`.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    unsafe fn tile<const M: usize, const BITS: usize>(
-        xq: &Int8Activations,
-        k: usize,
-        row_ptr: [*const u8; ROWS],
-        row_scales: [&[f32]; ROWS],
-        t0: usize,
-        sums: &mut [[f32; TOKENS]; ROWS],
-    ) {
-        let (blocks, pairs) = (k / BLOCK, k / (2 * BLOCK));
-        assert!(row_scales.iter().all(|s| s.len() == blocks));
-        assert!(xq.quants.len() >= (t0 + M) * k && xq.scales.len() >= (t0 + M) * blocks);
-        let (x_ptr, dx_ptr) = (unsafe { xq.quants.as_ptr().add(t0 * k) }, unsafe { xq.scales.as_ptr().add(t0 * blocks) });
-        let zero = _mm512_setzero_si512();
-        let all_128 = _mm512_set1_epi8(-128); // 0x80
-        let mut acc = [[_mm512_setzero_ps(); M]; ROWS];
-        for p in 0..pairs {
-            // SAFETY (every read below): the caller's promise and the asserts above.
-            let wv: [__m512i; ROWS] = std::array::from_fn(|r| unsafe { load_weights::<BITS>(row_ptr[r], p) });
-            let minus_128_sum_w = wv.map(|w| _mm512_sub_epi32(zero, _mm512_dpbusd_epi32(zero, all_128, w)));
-            let sw: [__m512; ROWS] = std::array::from_fn(|r| unsafe { pair_scales(row_scales[r].as_ptr().add(2 * p)) });
-            for i in 0..M {
-                let x = _mm512_xor_si512(unsafe { _mm512_loadu_si512(x_ptr.add(i * k + p * 64) as *const _) }, all_128);
-                let dx = unsafe { pair_scales(dx_ptr.add(i * blocks + 2 * p)) };
-                for r in 0..ROWS {
-                    let dot = _mm512_dpbusd_epi32(minus_128_sum_w[r], x, wv[r]);
-                    acc[r][i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(dx, sw[r]), acc[r][i]);
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn tile<const T: usize, const BITS: usize>(xq: &Int8Activations, w: &Int8Matrix, g: usize, t0: usize, out: Output) {
+        let (k, blocks, block_bytes) = (w.cols, w.blocks(), w.block_bytes());
+        assert!(xq.quants.len() >= (t0 + T) * k && (g + 1) * blocks * block_bytes <= w.quants.len());
+        let ones = _mm256_set1_epi16(1);
+        let low_nibbles = _mm256_set1_epi8(0x0F);
+        let mut acc_f = [[_mm256_setzero_ps(); 2]; T];
+        for b in 0..blocks {
+            // SAFETY (every read below): the asserts above and in Kernel::run bound the block.
+            let p = unsafe { w.quants.as_ptr().add((g * blocks + b) * block_bytes) };
+            let x = |i: usize, c: usize| unsafe { _mm256_set1_epi32((xq.quants.as_ptr().add((t0 + i) * k + b * BLOCK + 4 * c) as *const i32).read_unaligned()) };
+            let load = |at: usize| unsafe { _mm256_loadu_si256(p.add(at) as *const __m256i) };
+            let mut acc: [[__m256i; 2]; T] = if BITS == 8 {
+                [[_mm256_setzero_si256(); 2]; T]
+            } else {
+                std::array::from_fn(|i| [_mm256_set1_epi32(-8 * xq.sums[(t0 + i) * blocks + b]); 2])
+            };
+            if BITS == 8 {
+                for c in 0..8 {
+                    let wv = [load(64 * c), load(64 * c + 32)];
+                    let aw = wv.map(|w| _mm256_sign_epi8(w, w));
+                    for (i, acc) in acc.iter_mut().enumerate() {
+                        let xv = x(i, c);
+                        for h in 0..2 {
+                            // |w| ≤ 128 is exact as unsigned; x is never -128, so negating it is
+                            // exact; pairs sum to at most 2 · 128 · 127 < 2^15: no saturation.
+                            let products = _mm256_maddubs_epi16(aw[h], _mm256_sign_epi8(xv, wv[h]));
+                            acc[h] = _mm256_add_epi32(acc[h], _mm256_madd_epi16(products, ones));
+                        }
+                    }
+                }
+            } else {
+                for c in 0..4 {
+                    let raw = [load(64 * c), load(64 * c + 32)];
+                    let lo = raw.map(|v| _mm256_and_si256(v, low_nibbles));
+                    let hi = raw.map(|v| _mm256_and_si256(_mm256_srli_epi16::<4>(v), low_nibbles));
+                    for (i, acc) in acc.iter_mut().enumerate() {
+                        let (xlo, xhi) = (x(i, c), x(i, c + 4));
+                        for h in 0..2 {
+                            // Each pair is at most 2 · 15 · 127, two of them 7620: no saturation.
+                            let products = _mm256_add_epi16(_mm256_maddubs_epi16(lo[h], xlo), _mm256_maddubs_epi16(hi[h], xhi));
+                            acc[h] = _mm256_add_epi32(acc[h], _mm256_madd_epi16(products, ones));
+                        }
+                    }
+                }
+            }
+            let s = w.block_scales(g, b);
+            let s = unsafe { [_mm256_loadu_ps(s.as_ptr()), _mm256_loadu_ps(s.as_ptr().add(8))] };
+            for (i, (acc, acc_f)) in acc.iter().zip(&mut acc_f).enumerate() {
+                let dx = _mm256_set1_ps(xq.scales[(t0 + i) * blocks + b]);
+                for h in 0..2 {
+                    acc_f[h] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(acc[h]), _mm256_mul_ps(s[h], dx), acc_f[h]);
                 }
             }
         }
-        for r in 0..ROWS {
-            for i in 0..M {
-                sums[r][i] = _mm512_reduce_add_ps(acc[r][i]);
+        let valid = w.rows.saturating_sub(g * GROUP).min(GROUP);
+        for (i, acc_f) in acc_f.iter().enumerate() {
+            let mut lanes = [0f32; GROUP];
+            // SAFETY: lanes holds 16 f32; the caller's promise covers the row's valid columns.
+            unsafe {
+                _mm256_storeu_ps(lanes.as_mut_ptr(), acc_f[0]);
+                _mm256_storeu_ps(lanes.as_mut_ptr().add(8), acc_f[1]);
+                std::ptr::copy_nonoverlapping(lanes.as_ptr(), out.ptr.add((t0 + i) * out.stride + g * GROUP), valid);
+            }
+        }
+    }
+}
+
+/// AVX-512 VNNI: 2 groups (32 rows) × 6 tokens in registers.
+///
+/// `vpdpbusd` multiplies 64 unsigned bytes by 64 signed bytes and adds each four into one of 16
+/// i32 lanes: here the lanes are the group's 16 rows and the signed side is four bytes of one
+/// token, repeated. The weights go in unsigned, `q + 8` for 4 bits as stored and `q + 128` for
+/// 8 bits (one XOR with 0x80), and each sum starts from `-8 · Σx` or `-128 · Σx` to take that
+/// offset off again; the integer sums stay exact, as on the other paths.
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::*;
+    use std::ops::Range;
+
+    use super::{Int8Activations, Int8Matrix, Output, BLOCK, GROUP};
+
+    /// Groups per tile.
+    const GROUPS: usize = 2;
+    /// Tokens per tile: 2 × 6 integer sums and 2 × 6 float sums leave registers for the operands.
+    const TOKENS: usize = 6;
+
+    pub(super) fn available() -> bool {
+        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") && std::is_x86_feature_detected!("avx512vnni")
+    }
+
+    /// # Safety
+    /// As [`super::Kernel::run`], on a CPU with AVX-512 F/BW and VNNI.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    pub(super) unsafe fn matmul_groups(xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
+        for g0 in groups.clone().step_by(GROUPS) {
+            // An odd last group is computed twice; the copies write the same values.
+            let tile_groups = [g0, (g0 + 1).min(groups.end - 1)];
+            let mut t0 = 0;
+            while t0 < t {
+                let m = TOKENS.min(t - t0);
+                // SAFETY: the caller's promises; t0 + m <= t.
+                unsafe {
+                    match w.bits {
+                        8 => tiles::<8>(m, xq, w, tile_groups, t0, out),
+                        _ => tiles::<4>(m, xq, w, tile_groups, t0, out),
+                    }
+                }
+                t0 += m;
             }
         }
     }
 
-    /// The 64 weights of pair of blocks `p` of a row, as signed bytes in column order.
-    ///
-    /// # Safety
-    /// `row` must be readable for `(p + 1) * 64 * BITS / 8` bytes.
+    /// [`tile`] for `m` ≤ [`TOKENS`] tokens.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn load_weights<const BITS: usize>(row: *const u8, p: usize) -> __m512i {
-        if BITS == 8 {
-            return unsafe { _mm512_loadu_si512(row.add(p * 64) as *const _) };
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    unsafe fn tiles<const BITS: usize>(m: usize, xq: &Int8Activations, w: &Int8Matrix, groups: [usize; GROUPS], t0: usize, out: Output) {
+        // SAFETY (all): the caller's promises.
+        unsafe {
+            match m {
+                1 => tile::<1, BITS>(xq, w, groups, t0, out),
+                2 => tile::<2, BITS>(xq, w, groups, t0, out),
+                3 => tile::<3, BITS>(xq, w, groups, t0, out),
+                4 => tile::<4, BITS>(xq, w, groups, t0, out),
+                5 => tile::<5, BITS>(xq, w, groups, t0, out),
+                _ => tile::<TOKENS, BITS>(xq, w, groups, t0, out),
+            }
         }
-        // Byte j holds columns 2j (low nibble) and 2j+1 (high), two's complement: widen each byte
-        // to 16 bits, put the high nibble in the upper byte, then sign-extend: (v ^ 8) - 8.
-        let wide = _mm512_cvtepu8_epi16(unsafe { _mm256_loadu_si256(row.add(p * 32) as *const __m256i) });
-        let nibbles = _mm512_or_si512(_mm512_and_si512(wide, _mm512_set1_epi16(0x000F)), _mm512_and_si512(_mm512_slli_epi16::<4>(wide), _mm512_set1_epi16(0x0F00)));
-        _mm512_sub_epi8(_mm512_xor_si512(nibbles, _mm512_set1_epi8(8)), _mm512_set1_epi8(8))
     }
 
-    /// `[s[0] × 8, s[1] × 8]`.
-    ///
-    /// # Safety
-    /// `s` must be readable for 2 floats.
+    /// Rows of `groups` × tokens `t0 .. t0 + T`.
     #[inline]
-    #[target_feature(enable = "avx512f")]
-    unsafe fn pair_scales(s: *const f32) -> __m512 {
-        unsafe { _mm512_shuffle_f32x4::<0>(_mm512_set1_ps(*s), _mm512_set1_ps(*s.add(1))) }
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    unsafe fn tile<const T: usize, const BITS: usize>(xq: &Int8Activations, w: &Int8Matrix, groups: [usize; GROUPS], t0: usize, out: Output) {
+        let (k, blocks, block_bytes) = (w.cols, w.blocks(), w.block_bytes());
+        assert!(xq.quants.len() >= (t0 + T) * k && groups.iter().all(|&g| (g + 1) * blocks * block_bytes <= w.quants.len()));
+        let offset: i32 = if BITS == 8 { 128 } else { 8 };
+        let flip = _mm512_set1_epi8(-128); // 0x80
+        let low_nibbles = _mm512_set1_epi8(0x0F);
+        let mut acc_f = [[_mm512_setzero_ps(); T]; GROUPS];
+        for b in 0..blocks {
+            // SAFETY (every read below): the asserts above and in Kernel::run bound the block.
+            let p = groups.map(|g| unsafe { w.quants.as_ptr().add((g * blocks + b) * block_bytes) });
+            let x = |i: usize, c: usize| unsafe { _mm512_set1_epi32((xq.quants.as_ptr().add((t0 + i) * k + b * BLOCK + 4 * c) as *const i32).read_unaligned()) };
+            let load = |p: *const u8, c: usize| unsafe { _mm512_loadu_si512(p.add(64 * c) as *const _) };
+            let seeds: [__m512i; T] = std::array::from_fn(|i| _mm512_set1_epi32(-offset * xq.sums[(t0 + i) * blocks + b]));
+            let mut acc = [seeds; GROUPS];
+            if BITS == 8 {
+                for c in 0..8 {
+                    let wv = p.map(|p| _mm512_xor_si512(load(p, c), flip));
+                    for i in 0..T {
+                        let xv = x(i, c);
+                        for (acc, wv) in acc.iter_mut().zip(&wv) {
+                            acc[i] = _mm512_dpbusd_epi32(acc[i], *wv, xv);
+                        }
+                    }
+                }
+            } else {
+                for c in 0..4 {
+                    let raw = p.map(|p| load(p, c));
+                    let lo = raw.map(|v| _mm512_and_si512(v, low_nibbles));
+                    let hi = raw.map(|v| _mm512_and_si512(_mm512_srli_epi16::<4>(v), low_nibbles));
+                    for i in 0..T {
+                        let (xlo, xhi) = (x(i, c), x(i, c + 4));
+                        for r in 0..GROUPS {
+                            acc[r][i] = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(acc[r][i], lo[r], xlo), hi[r], xhi);
+                        }
+                    }
+                }
+            }
+            for (r, &g) in groups.iter().enumerate() {
+                let s = unsafe { _mm512_loadu_ps(w.block_scales(g, b).as_ptr()) };
+                for i in 0..T {
+                    let dx = _mm512_set1_ps(xq.scales[(t0 + i) * blocks + b]);
+                    acc_f[r][i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(acc[r][i]), _mm512_mul_ps(s, dx), acc_f[r][i]);
+                }
+            }
+        }
+        for (r, &g) in groups.iter().enumerate() {
+            let valid = w.rows.saturating_sub(g * GROUP).min(GROUP);
+            let mask = ((1u32 << valid) - 1) as __mmask16;
+            for i in 0..T {
+                // SAFETY: the caller's promise covers the group's valid columns of each token.
+                unsafe { _mm512_mask_storeu_ps(out.ptr.add((t0 + i) * out.stride + g * GROUP), mask, acc_f[r][i]) };
+            }
+        }
     }
 }
 
@@ -407,19 +643,77 @@ mod tests {
         out
     }
 
+    /// Every kernel this CPU can run: the portable one always.
+    fn kernels() -> Vec<Kernel> {
+        let mut kernels = vec![Kernel::Portable];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if avx2::available() {
+                kernels.push(Kernel::Avx2);
+            }
+            if avx512::available() {
+                kernels.push(Kernel::Avx512Vnni);
+            }
+        }
+        kernels
+    }
+
     #[test]
-    fn equals_the_definition_on_every_int8_form() {
+    fn every_kernel_equals_the_definition_on_every_int8_form() {
         // Random Q8_0 blocks include -128, which llama.cpp never writes but a file may hold.
+        // Shapes: partial groups, odd group counts, token counts that leave every remainder of
+        // the 6- and 2-token tiles, and matmuls large enough to be split across threads.
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-        for (ty, rows, cols, tokens) in [(GgmlType::Q8_0, 13, 96, 7), (GgmlType::Q4_0, 21, 544, 5), (GgmlType::Q5_0, 9, 64, 1), (GgmlType::Q4_0, 130, 256, 9), (GgmlType::Q8_0, 3, 128, 6), (GgmlType::Q8_0, 66, 192, 3), (GgmlType::Q4_0, 7, 128, 2), (GgmlType::Q4_0, 5, 192, 4)] {
-            let w = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / 32, &mut rng), rows, cols).unwrap();
-            assert!(supports(&w), "{ty:?}");
+        let cases = [
+            (GgmlType::Q8_0, 13, 96, 7),
+            (GgmlType::Q4_0, 21, 544, 5),
+            (GgmlType::Q5_0, 9, 64, 1),
+            (GgmlType::Q4_0, 130, 256, 9),
+            (GgmlType::Q8_0, 3, 128, 6),
+            (GgmlType::Q8_0, 66, 192, 3),
+            (GgmlType::Q4_0, 7, 128, 2),
+            (GgmlType::Q4_0, 5, 192, 4),
+            (GgmlType::Q8_0, 48, 32, 11),
+            (GgmlType::Q4_0, 300, 512, 20),
+            (GgmlType::Q8_0, 260, 1024, 13),
+        ];
+        for (ty, rows, cols, tokens) in cases {
+            let q = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / 32, &mut rng), rows, cols).unwrap();
+            let w = Int8Matrix::new(&q).unwrap_or_else(|| panic!("{ty:?} is an int8 form"));
             let x: Vec<f32> = (0..tokens * cols).map(|_| (rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).collect();
-            let expected = reference(&x, &w);
-            let mut out = vec![f32::NAN; tokens * rows];
-            qmatmul_int8(&x, &w, &mut out);
-            for (i, (&o, &(e, magnitude))) in out.iter().zip(&expected).enumerate() {
-                assert!((o as f64 - e).abs() <= 1e-6 * (1.0 + magnitude), "{ty:?} out[{i}]: {o} vs {e} (terms' magnitude {magnitude})");
+            let expected = reference(&x, &q);
+            for kernel in kernels() {
+                let mut out = vec![f32::NAN; tokens * rows];
+                qmatmul_int8_with(kernel, &x, &w, &mut out);
+                for (i, (&o, &(e, magnitude))) in out.iter().zip(&expected).enumerate() {
+                    assert!((o as f64 - e).abs() <= 1e-6 * (1.0 + magnitude), "{kernel:?} {ty:?} {rows}x{cols}, {tokens} tokens: out[{i}] = {o}, expected {e} (terms' magnitude {magnitude})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_repacked_layout_holds_every_quant_and_scale_where_its_docs_say() {
+        let mut rng = Rng(11);
+        for ty in [GgmlType::Q8_0, GgmlType::Q4_0, GgmlType::Q5_0] {
+            let (rows, cols) = (19, 96);
+            let q = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / 32, &mut rng), rows, cols).unwrap();
+            let w = Int8Matrix::new(&q).unwrap();
+            assert_eq!((w.rows(), w.cols(), w.groups(), w.blocks()), (19, 96, 2, 3));
+            let mut block = [[0i32; BLOCK]; GROUP];
+            for g in 0..2 {
+                for b in 0..3 {
+                    w.unpack_block(g, b, &mut block);
+                    for r in 0..GROUP {
+                        let n = g * GROUP + r;
+                        for col in 0..BLOCK {
+                            let expected = if n < rows { q.q(n, b * BLOCK + col) } else { 0 };
+                            assert_eq!(block[r][col], expected, "{ty:?} row {n} column {}", b * BLOCK + col);
+                        }
+                        let scale = if n < rows { q.scales()[n * 3 + b] } else { 0.0 };
+                        assert_eq!(w.block_scales(g, b)[r], scale, "{ty:?} row {n} block {b}");
+                    }
+                }
             }
         }
     }
@@ -431,6 +725,7 @@ mod tests {
         assert_eq!(xq.scales, vec![half::f16::from_f32(1.55 / 127.0).to_f32()]);
         // 0.05 / (1.55 / 127) = 4.097: rounds to 4.
         assert_eq!((xq.quants[0], xq.quants[31], xq.quants[16]), (-127, 127, 4));
+        assert_eq!(xq.sums, vec![xq.quants.iter().map(|&q| q as i32).sum::<i32>()]);
     }
 
     #[test]
@@ -453,6 +748,7 @@ mod tests {
         let used = quantize_activations(&x);
         assert_eq!(used.quants, portable.quants);
         assert_eq!(used.scales, portable.scales);
+        assert_eq!(used.sums, portable.sums);
     }
 
     #[test]
@@ -461,7 +757,7 @@ mod tests {
         for ty in [GgmlType::Q4_1, GgmlType::Q5_1, GgmlType::Q4_K, GgmlType::Q6_K] {
             let (qk, _) = ty.block_layout();
             let w = QMatrix::from_ggml(ty, &random_blocks(ty, 256 / qk, &mut rng), 1, 256).unwrap();
-            assert!(!supports(&w), "{ty:?}");
+            assert!(!supports(&w) && Int8Matrix::new(&w).is_none(), "{ty:?}");
         }
     }
 }

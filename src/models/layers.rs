@@ -75,7 +75,7 @@ impl Linear {
 
     /// A quantized W on the host: repacked for 8-bit activations when asked and its form allows.
     fn host_quantized(m: QMatrix, bias: Option<Tensor<1>>, int8_activations: bool) -> Linear {
-        match int8_activations.then(|| Int8Matrix::new(&m)).flatten() {
+        match int8_form(&m, int8_activations) {
             Some(weight) => Linear::Int8 { weight: Arc::new(weight), bias },
             None => Linear::Quantized { weight: Arc::new(m), bias },
         }
@@ -99,6 +99,20 @@ impl Linear {
     }
 }
 
+fn row_indices(tokens: &[u32]) -> Vec<usize> {
+    tokens.iter().map(|&t| t as usize).collect()
+}
+
+/// `m` repacked for `quant::qmatmul_int8`, when 8-bit activations are asked for and `m`'s form
+/// allows them (Q8_0, Q5_0, Q4_0); otherwise `None`, and `m` is multiplied with f32 activations.
+fn int8_form(m: &QMatrix, int8_activations: bool) -> Option<Int8Matrix> {
+    if int8_activations {
+        Int8Matrix::new(m)
+    } else {
+        None
+    }
+}
+
 /// `[t, in]` → `[t, rows]` by a matmul over host memory: the CPU backend's tensors live there, so
 /// reading them is a copy, not a transfer.
 fn host_matmul(x: Tensor<2>, rows: usize, matmul: impl FnOnce(&[f32], &mut [f32])) -> Tensor<2> {
@@ -116,7 +130,10 @@ pub enum Embedding {
     Float(Vec<Tensor<2>>),
     /// Packed rows, looked up on the host; `gpu` holds the same matrix on a wgpu device for the
     /// tied output projection.
-    Quantized { table: Arc<QMatrix>, gpu: Option<Arc<GpuQMatrix>>, int8_activations: bool },
+    Quantized { table: Arc<QMatrix>, gpu: Option<Arc<GpuQMatrix>> },
+    /// Rows repacked for 8-bit activations (the CPU's `cpu-int8`): one copy serves the lookup
+    /// and the tied output projection.
+    Int8(Arc<Int8Matrix>),
 }
 
 impl Embedding {
@@ -124,13 +141,16 @@ impl Embedding {
         let limit = gpu::binding_limit(device);
         Ok(match w.get_weight("token_embd.weight", cfg).await? {
             Weight::Float(t) => Embedding::Float(row_pieces(t, limit, device)),
-            Weight::Quantized(m) => {
-                let gpu = match limit {
-                    Some(limit) => Some(Arc::new(GpuQMatrix::upload(&m, device, limit).map_err(|e| e.context("tensor token_embd.weight"))?)),
-                    None => None,
-                };
-                Embedding::Quantized { table: Arc::new(m), gpu, int8_activations: w.int8_activations() }
-            }
+            Weight::Quantized(m) => match limit {
+                Some(limit) => {
+                    let gpu = GpuQMatrix::upload(&m, device, limit).map_err(|e| e.context("tensor token_embd.weight"))?;
+                    Embedding::Quantized { table: Arc::new(m), gpu: Some(Arc::new(gpu)) }
+                }
+                None => match int8_form(&m, w.int8_activations()) {
+                    Some(int8) => Embedding::Int8(Arc::new(int8)),
+                    None => Embedding::Quantized { table: Arc::new(m), gpu: None },
+                },
+            },
         })
     }
 
@@ -161,8 +181,10 @@ impl Embedding {
                 Tensor::cat(gathered, 0).select(0, token_ids(&position, device))
             }
             Embedding::Quantized { table, .. } => {
-                let rows: Vec<usize> = tokens.iter().map(|&t| t as usize).collect();
-                Tensor::from_data(TensorData::new(table.dequantize_rows(&rows), [tokens.len(), table.cols()]), device)
+                Tensor::from_data(TensorData::new(table.dequantize_rows(&row_indices(tokens)), [tokens.len(), table.cols()]), device)
+            }
+            Embedding::Int8(table) => {
+                Tensor::from_data(TensorData::new(table.dequantize_rows(&row_indices(tokens)), [tokens.len(), table.cols()]), device)
             }
         }
     }
@@ -172,12 +194,8 @@ impl Embedding {
         match self {
             Embedding::Float(pieces) => Linear::Float { weight_t: pieces.iter().map(|p| p.clone().transpose()).collect(), bias: None },
             Embedding::Quantized { gpu: Some(gpu), .. } => Linear::Gpu { weight: gpu.clone(), bias: None },
-            // The lookup keeps the table as it is; with 8-bit activations the projection gets its
-            // own repacked copy.
-            Embedding::Quantized { table, gpu: None, int8_activations } => match int8_activations.then(|| Int8Matrix::new(table)).flatten() {
-                Some(weight) => Linear::Int8 { weight: Arc::new(weight), bias: None },
-                None => Linear::Quantized { weight: table.clone(), bias: None },
-            },
+            Embedding::Quantized { table, gpu: None } => Linear::Quantized { weight: table.clone(), bias: None },
+            Embedding::Int8(table) => Linear::Int8 { weight: table.clone(), bias: None },
         }
     }
 }

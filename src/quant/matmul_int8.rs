@@ -18,11 +18,12 @@
 //! It takes the QMatrix forms whose quants fit in an i8 with 32-weight blocks and no offset:
 //! Q8_0, Q5_0 (8-bit fields) and Q4_0 (signed nibbles). [`supports`] says which. They are
 //! repacked once, at load, into an [`Int8Matrix`]: rows in groups of 16, their quants interleaved
-//! four columns at a time, so that one 64-byte load holds four columns of sixteen rows. A SIMD
-//! multiply of that load by four bytes of one token's activations (repeated in every lane) adds
-//! four products to each of the sixteen rows' sums at once; after a block's 32 columns each lane
-//! holds one row's whole integer dot product for the block, ready to scale, with no horizontal
-//! sums. (llama.cpp repacks Q4_0 the same way for its x86 and Arm GEMMs.)
+//! four columns at a time, so that 64 bytes hold four columns of sixteen rows (eight columns as
+//! two nibbles each for Q4_0). A SIMD multiply of four such columns by four bytes of one token's
+//! activations (repeated in every lane) adds four products to each of the sixteen rows' sums at
+//! once; after a block's 32 columns each lane holds one row's whole integer dot product for the
+//! block, ready to scale, with no horizontal sums. (llama.cpp's x86 and Arm GEMMs repack Q4_0
+//! similarly, interleaving 4 or 8 rows.)
 //!
 //! Kernels: on x86-64 with AVX-512 VNNI, 2 groups × 6 tokens in registers with `vpdpbusd` (see
 //! [`avx512`]); with AVX2, 1 group × 2 tokens with `vpmaddubsw` + `vpmaddwd` (see [`avx2`]);
@@ -136,21 +137,46 @@ impl Int8Matrix {
         GROUP * BLOCK * self.bits / 8
     }
 
-    /// The quants of group `g`, block `b`, read back from the layout: `q[r][col]`.
+    /// The quant of row `r` of group `g`, column `col` of block `b`, read back from the layout.
+    fn quant(&self, g: usize, b: usize, r: usize, col: usize) -> i32 {
+        let bytes = &self.quants[(g * self.blocks() + b) * self.block_bytes()..];
+        let (c, j) = (col / 4, col % 4);
+        if self.bits == 8 {
+            bytes[64 * c + 4 * r + j] as i8 as i32
+        } else {
+            let byte = bytes[64 * (c % 4) + 4 * r + j];
+            (if c < 4 { byte & 0xF } else { byte >> 4 }) as i32 - 8
+        }
+    }
+
+    /// The quants of group `g`, block `b`: `q[r][col]`.
     fn unpack_block(&self, g: usize, b: usize, q: &mut [[i32; BLOCK]; GROUP]) {
-        let at = (g * self.blocks() + b) * self.block_bytes();
-        let bytes = &self.quants[at..at + self.block_bytes()];
         for (r, row) in q.iter_mut().enumerate() {
             for (col, v) in row.iter_mut().enumerate() {
-                let (c, j) = (col / 4, col % 4);
-                *v = if self.bits == 8 {
-                    bytes[64 * c + 4 * r + j] as i8 as i32
-                } else {
-                    let byte = bytes[64 * (c % 4) + 4 * r + j];
-                    (if c < 4 { byte & 0xF } else { byte >> 4 }) as i32 - 8
-                };
+                *v = self.quant(g, b, r, col);
             }
         }
+    }
+
+    /// The weights of the given rows as f32, row after row (an embedding lookup): `scale · q`,
+    /// the same bits as [`QMatrix::dequantize_rows`].
+    ///
+    /// # Panics
+    ///
+    /// If a row is out of range (the caller checks token ids against the vocabulary).
+    pub fn dequantize_rows(&self, rows: &[usize]) -> Vec<f32> {
+        let mut out = vec![0f32; rows.len() * self.cols];
+        for (row_out, &n) in out.chunks_exact_mut(self.cols).zip(rows) {
+            assert!(n < self.rows, "row {n} of a {}-row matrix", self.rows);
+            let (g, r) = (n / GROUP, n % GROUP);
+            for (b, y) in row_out.chunks_exact_mut(BLOCK).enumerate() {
+                let scale = self.block_scales(g, b)[r];
+                for (col, y) in y.iter_mut().enumerate() {
+                    *y = self.quant(g, b, r, col) as f32 * scale;
+                }
+            }
+        }
+        out
     }
 
     /// The 16 scales of group `g`, block `b`.
@@ -251,12 +277,13 @@ fn quantize_blocks(x: &[f32]) -> Int8Activations {
     Int8Activations::new(quants, scales)
 }
 
-/// Where a kernel writes: `out[t][n]` with `stride` = N. Threads hold copies and write disjoint
-/// columns (their own groups' rows).
+/// Where a kernel writes: `out[t][n]` with `stride` = N, `len` floats in all. Threads hold copies
+/// and write disjoint columns (their own groups' rows).
 #[derive(Clone, Copy)]
 struct Output {
     ptr: *mut f32,
     stride: usize,
+    len: usize,
 }
 
 // SAFETY: each thread writes only the columns of its own groups (see `qmatmul_int8`).
@@ -287,16 +314,28 @@ impl Kernel {
         Kernel::Portable
     }
 
-    /// Groups `groups` of every token into `out`.
+    fn available(self) -> bool {
+        match self {
+            Kernel::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => avx2::available(),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512Vnni => avx512::available(),
+        }
+    }
+
+    /// The output columns of the rows in `groups`, for every token, written into `out`.
     ///
     /// # Safety
-    /// `out` must be writable at `[t][n]` for every token and every row of `groups`, and no other
-    /// thread may write those places meanwhile; `self` must be available on this CPU.
+    /// `out.ptr` must be valid for writes of `out.len` floats, and no other thread may write the
+    /// columns of `groups` meanwhile. (The shapes and this CPU's support for `self` are checked.)
     unsafe fn run(self, xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
+        assert!(self.available(), "{self:?} is not available on this CPU");
         assert!(groups.end <= w.groups() && xq.quants.len() == t * w.cols && xq.scales.len() == t * w.blocks());
+        assert!(out.stride == w.rows && out.len == t * w.rows, "out is not [{t}][{}]", w.rows);
         match self {
+            // SAFETY (all): the caller's promises and the checks above.
             Kernel::Portable => unsafe { matmul_groups(xq, t, w, groups, out) },
-            // SAFETY (both): the caller's promises.
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => unsafe { avx2::matmul_groups(xq, t, w, groups, out) },
             #[cfg(target_arch = "x86_64")]
@@ -306,16 +345,22 @@ impl Kernel {
 }
 
 /// `out = x · Wᵀ` with `x` quantized to 8 bits per block (see the module docs); `x` is `[T][K]`,
-/// `out` `[T][N]`, row-major; natively split over N across the available cores.
+/// `out` `[T][N]`, row-major. On native targets the rows are split across the available cores
+/// when the matmul is large enough to pay for the threads.
 ///
 /// # Panics
 ///
 /// If the shapes disagree: programming errors, not bad input.
 pub fn qmatmul_int8(x: &[f32], w: &Int8Matrix, out: &mut [f32]) {
-    qmatmul_int8_with(Kernel::best(), x, w, out)
+    #[cfg(not(target_arch = "wasm32"))]
+    let threads = std::thread::available_parallelism().map_or(1, |p| p.get()).min(x.len() * w.rows / MIN_MACS_PER_THREAD).max(1);
+    #[cfg(target_arch = "wasm32")]
+    let threads = 1;
+    qmatmul_int8_with(Kernel::best(), threads, x, w, out)
 }
 
-fn qmatmul_int8_with(kernel: Kernel, x: &[f32], w: &Int8Matrix, out: &mut [f32]) {
+/// [`qmatmul_int8`] with a given kernel (checked against this CPU) on up to `threads` threads.
+fn qmatmul_int8_with(kernel: Kernel, threads: usize, x: &[f32], w: &Int8Matrix, out: &mut [f32]) {
     let (n, k) = (w.rows, w.cols);
     assert!(x.len().is_multiple_of(k.max(1)), "qmatmul_int8: x has {} values, not a whole number of rows of {k}", x.len());
     let t = x.len().checked_div(k).unwrap_or(0);
@@ -329,14 +374,13 @@ fn qmatmul_int8_with(kernel: Kernel, x: &[f32], w: &Int8Matrix, out: &mut [f32])
     }
     let xq = quantize_activations(x);
     let groups = w.groups();
-    let output = Output { ptr: out.as_mut_ptr(), stride: n };
+    let output = Output { ptr: out.as_mut_ptr(), stride: n, len: out.len() };
 
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
-        let threads = cores.min(t * n * k / MIN_MACS_PER_THREAD).max(1);
-        if threads > 1 && groups >= 2 * threads {
-            // Runs of an even number of groups: the AVX-512 tile takes two at a time.
+        if threads > 1 && groups > 2 {
+            // Runs of an even number of groups, so that the AVX-512 tile (two groups at a time)
+            // computes no group twice.
             let per_thread = groups.div_ceil(threads).next_multiple_of(2);
             let xq = &xq;
             std::thread::scope(|scope| {
@@ -344,7 +388,7 @@ fn qmatmul_int8_with(kernel: Kernel, x: &[f32], w: &Int8Matrix, out: &mut [f32])
                 let mine = runs.next().expect("groups > 0");
                 for run in runs {
                     // SAFETY: the runs are disjoint, so each thread writes its own columns of `out`,
-                    // which outlives the scope; `kernel` was chosen for this CPU.
+                    // which outlives the scope.
                     scope.spawn(move || unsafe { kernel.run(xq, t, w, run, output) });
                 }
                 unsafe { kernel.run(xq, t, w, mine, output) };
@@ -352,6 +396,8 @@ fn qmatmul_int8_with(kernel: Kernel, x: &[f32], w: &Int8Matrix, out: &mut [f32])
             return;
         }
     }
+    #[cfg(target_arch = "wasm32")]
+    let _ = threads; // wasm32 runs on the calling thread only.
     // SAFETY: one thread writes all of `out`, which is `[t][n]`.
     unsafe { kernel.run(&xq, t, w, 0..groups, output) };
 }
@@ -440,8 +486,18 @@ mod avx2 {
         for b in 0..blocks {
             // SAFETY (every read below): the asserts above and in Kernel::run bound the block.
             let p = unsafe { w.quants.as_ptr().add((g * blocks + b) * block_bytes) };
-            let x = |i: usize, c: usize| unsafe { _mm256_set1_epi32((xq.quants.as_ptr().add((t0 + i) * k + b * BLOCK + 4 * c) as *const i32).read_unaligned()) };
-            let load = |at: usize| unsafe { _mm256_loadu_si256(p.add(at) as *const __m256i) };
+            // Four activation bytes of token t0 + i, columns 4c .. 4c + 4 of the block, in every lane.
+            let x = |i: usize, c: usize| {
+                assert!(i < T && c < 8);
+                // SAFETY: inside token t0 + i's block b (the asserts above bound the tokens).
+                unsafe { _mm256_set1_epi32((xq.quants.as_ptr().add((t0 + i) * k + b * BLOCK + 4 * c) as *const i32).read_unaligned()) }
+            };
+            // 32 bytes of the block's quants at byte `at`.
+            let load = |at: usize| {
+                assert!(at + 32 <= block_bytes);
+                // SAFETY: inside block b of group g.
+                unsafe { _mm256_loadu_si256(p.add(at) as *const __m256i) }
+            };
             let mut acc: [[__m256i; 2]; T] = if BITS == 8 {
                 [[_mm256_setzero_si256(); 2]; T]
             } else {
@@ -454,8 +510,9 @@ mod avx2 {
                     for (i, acc) in acc.iter_mut().enumerate() {
                         let xv = x(i, c);
                         for h in 0..2 {
-                            // |w| ≤ 128 is exact as unsigned; x is never -128, so negating it is
-                            // exact; pairs sum to at most 2 · 128 · 127 < 2^15: no saturation.
+                            // |w| ≤ 128 is exact as unsigned; x is never -128 for finite input
+                            // (the quantizer's range is -127..=127), so negating it is exact;
+                            // pairs sum to at most 2 · 128 · 127 < 2^15: no saturation.
                             let products = _mm256_maddubs_epi16(aw[h], _mm256_sign_epi8(xv, wv[h]));
                             acc[h] = _mm256_add_epi32(acc[h], _mm256_madd_epi16(products, ones));
                         }
@@ -573,8 +630,18 @@ mod avx512 {
         for b in 0..blocks {
             // SAFETY (every read below): the asserts above and in Kernel::run bound the block.
             let p = groups.map(|g| unsafe { w.quants.as_ptr().add((g * blocks + b) * block_bytes) });
-            let x = |i: usize, c: usize| unsafe { _mm512_set1_epi32((xq.quants.as_ptr().add((t0 + i) * k + b * BLOCK + 4 * c) as *const i32).read_unaligned()) };
-            let load = |p: *const u8, c: usize| unsafe { _mm512_loadu_si512(p.add(64 * c) as *const _) };
+            // Four activation bytes of token t0 + i, columns 4c .. 4c + 4 of the block, in every lane.
+            let x = |i: usize, c: usize| {
+                assert!(i < T && c < 8);
+                // SAFETY: inside token t0 + i's block b (the asserts above bound the tokens).
+                unsafe { _mm512_set1_epi32((xq.quants.as_ptr().add((t0 + i) * k + b * BLOCK + 4 * c) as *const i32).read_unaligned()) }
+            };
+            // Chunk c (64 bytes) of the block's quants in one group.
+            let load = |p: *const u8, c: usize| {
+                assert!(64 * (c + 1) <= block_bytes);
+                // SAFETY: p is one of this tile's groups' block b, as computed just above.
+                unsafe { _mm512_loadu_si512(p.add(64 * c) as *const _) }
+            };
             let seeds: [__m512i; T] = std::array::from_fn(|i| _mm512_set1_epi32(-offset * xq.sums[(t0 + i) * blocks + b]));
             let mut acc = [seeds; GROUPS];
             if BITS == 8 {
@@ -662,7 +729,8 @@ mod tests {
     fn every_kernel_equals_the_definition_on_every_int8_form() {
         // Random Q8_0 blocks include -128, which llama.cpp never writes but a file may hold.
         // Shapes: partial groups, odd group counts, token counts that leave every remainder of
-        // the 6- and 2-token tiles, and matmuls large enough to be split across threads.
+        // the 6- and 2-token tiles; each on 1 to 4 threads, which split the groups into runs
+        // (of even length, the last one odd when the group count is).
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
         let cases = [
             (GgmlType::Q8_0, 13, 96, 7),
@@ -683,12 +751,53 @@ mod tests {
             let x: Vec<f32> = (0..tokens * cols).map(|_| (rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).collect();
             let expected = reference(&x, &q);
             for kernel in kernels() {
-                let mut out = vec![f32::NAN; tokens * rows];
-                qmatmul_int8_with(kernel, &x, &w, &mut out);
-                for (i, (&o, &(e, magnitude))) in out.iter().zip(&expected).enumerate() {
-                    assert!((o as f64 - e).abs() <= 1e-6 * (1.0 + magnitude), "{kernel:?} {ty:?} {rows}x{cols}, {tokens} tokens: out[{i}] = {o}, expected {e} (terms' magnitude {magnitude})");
+                for threads in 1..=4 {
+                    let mut out = vec![f32::NAN; tokens * rows];
+                    qmatmul_int8_with(kernel, threads, &x, &w, &mut out);
+                    for (i, (&o, &(e, magnitude))) in out.iter().zip(&expected).enumerate() {
+                        assert!(
+                            (o as f64 - e).abs() <= 1e-6 * (1.0 + magnitude),
+                            "{kernel:?} on {threads} threads, {ty:?} {rows}x{cols}, {tokens} tokens: out[{i}] = {o}, expected {e} (terms' magnitude {magnitude})"
+                        );
+                    }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn extreme_quants_neither_overflow_nor_saturate() {
+        // Every Q8_0 weight -128 (scale 1) against activations all +127 or alternating ±127: the
+        // largest products the AVX2 pairs and the VNNI offsets see. Each block's dot product is
+        // exact in f32, so every kernel must give the exact sum.
+        let (rows, cols) = (19, 128);
+        let block = |_| {
+            let mut b = half::f16::from_f32(1.0).to_le_bytes().to_vec();
+            b.extend([0x80u8; 32]);
+            b
+        };
+        let bytes: Vec<u8> = (0..rows * cols / 32).flat_map(block).collect();
+        let w = Int8Matrix::new(&QMatrix::from_ggml(GgmlType::Q8_0, &bytes, rows, cols).unwrap()).unwrap();
+        for (x, expected) in [(vec![1f32; cols], -128.0 * cols as f32), (vec![1f32, -1.0].repeat(cols / 2), 0.0)] {
+            // Activation blocks of ±1 quantize to ±127 with scale 1/127 (rounded to f16).
+            let dx = half::f16::from_f32(1.0 / 127.0).to_f32();
+            let expected = expected * 127.0 * dx;
+            for kernel in kernels() {
+                let mut out = vec![f32::NAN; rows];
+                qmatmul_int8_with(kernel, 1, &x, &w, &mut out);
+                assert!(out.iter().all(|&o| (o - expected).abs() <= 1e-5 * expected.abs().max(1.0)), "{kernel:?}: {out:?}, expected {expected}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_int8_lookup_equals_the_packed_one_bit_for_bit() {
+        let mut rng = Rng(5);
+        for ty in [GgmlType::Q8_0, GgmlType::Q4_0, GgmlType::Q5_0] {
+            let q = QMatrix::from_ggml(ty, &random_blocks(ty, 37 * 64 / 32, &mut rng), 37, 64).unwrap();
+            let rows = [0, 36, 17, 16, 15, 17];
+            let (ours, packed) = (Int8Matrix::new(&q).unwrap().dequantize_rows(&rows), q.dequantize_rows(&rows));
+            assert_eq!(ours.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), packed.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), "{ty:?}");
         }
     }
 

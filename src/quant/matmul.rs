@@ -49,7 +49,7 @@ pub fn qmatmul(x: &[f32], w: &QMatrix, out: &mut [f32]) {
 /// [`qmatmul`] on at most `threads` threads (1 = the calling thread only; always 1 on wasm32).
 /// The result does not depend on `threads`.
 pub fn qmatmul_with_threads(x: &[f32], w: &QMatrix, out: &mut [f32], threads: usize) {
-    let Some(t) = tokens_to_multiply("qmatmul", x, w, out) else { return };
+    let Some(t) = tokens_to_multiply("qmatmul", x, w.rows(), w.cols(), out) else { return };
     let n = w.rows();
 
     #[cfg(not(target_arch = "wasm32"))]
@@ -65,15 +65,14 @@ pub fn qmatmul_with_threads(x: &[f32], w: &QMatrix, out: &mut [f32], threads: us
     matmul_rows(x, t, w, 0..n, out, n);
 }
 
-/// The checks every quantized matmul makes: `x` is `[T][K]` and `out` `[T][N]` for `w`'s `N x K`.
-/// Returns `T`, or `None` when there is nothing to multiply (`out` is then already right: zeros
-/// when `K` is 0).
+/// The checks every quantized matmul makes: `x` is `[T][K]` and `out` `[T][N]` for an `N x K`
+/// weight. Returns `T`, or `None` when there is nothing to multiply (`out` is then already right:
+/// zeros when `K` is 0).
 ///
 /// # Panics
 ///
 /// If the shapes disagree: programming errors, not bad input.
-pub(super) fn tokens_to_multiply(name: &str, x: &[f32], w: &QMatrix, out: &mut [f32]) -> Option<usize> {
-    let (n, k) = (w.rows(), w.cols());
+pub(super) fn tokens_to_multiply(name: &str, x: &[f32], n: usize, k: usize, out: &mut [f32]) -> Option<usize> {
     if k == 0 {
         out.fill(0.0);
         return None;
@@ -88,7 +87,7 @@ pub(super) fn tokens_to_multiply(name: &str, x: &[f32], w: &QMatrix, out: &mut [
 /// `multiply(rows, part)` writes `[t][rows.len()]` into a buffer of its own, copied into its
 /// columns of `out` (`[t][n]`) afterwards.
 #[cfg(not(target_arch = "wasm32"))]
-pub(super) fn split_rows_across_threads(
+fn split_rows_across_threads(
     n: usize,
     t: usize,
     rows_per_thread: usize,

@@ -31,6 +31,7 @@
 
 use std::ops::Range;
 
+use super::matmul::tokens_to_multiply;
 use super::QMatrix;
 
 const BLOCK: usize = 32;
@@ -118,11 +119,6 @@ impl Int8Matrix {
     /// K, input features.
     pub fn cols(&self) -> usize {
         self.cols
-    }
-
-    /// Heap bytes held: quants and scales.
-    pub fn memory_bytes(&self) -> usize {
-        self.quants.len() + 4 * self.scales.len()
     }
 
     fn groups(&self) -> usize {
@@ -361,17 +357,8 @@ pub fn qmatmul_int8(x: &[f32], w: &Int8Matrix, out: &mut [f32]) {
 
 /// [`qmatmul_int8`] with a given kernel (checked against this CPU) on up to `threads` threads.
 fn qmatmul_int8_with(kernel: Kernel, threads: usize, x: &[f32], w: &Int8Matrix, out: &mut [f32]) {
-    let (n, k) = (w.rows, w.cols);
-    assert!(x.len().is_multiple_of(k.max(1)), "qmatmul_int8: x has {} values, not a whole number of rows of {k}", x.len());
-    let t = x.len().checked_div(k).unwrap_or(0);
-    assert!(k == 0 || out.len() == t * n, "qmatmul_int8: out has {} values, expected {t} x {n}", out.len());
-    if k == 0 {
-        out.fill(0.0);
-        return;
-    }
-    if t == 0 || n == 0 {
-        return;
-    }
+    let n = w.rows;
+    let Some(t) = tokens_to_multiply("qmatmul_int8", x, n, w.cols, out) else { return };
     let xq = quantize_activations(x);
     let groups = w.groups();
     let output = Output { ptr: out.as_mut_ptr(), stride: n, len: out.len() };

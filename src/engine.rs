@@ -248,20 +248,21 @@ pub async fn load_hf<S: crate::formats::source::ByteSource>(
 /// The files a Hugging Face model folder must have, for messages.
 const HF_FOLDER_NEEDS: &str = "config.json, tokenizer.json and model.safetensors (or model.safetensors.index.json and its shards)";
 
-/// A Hugging Face folder given as named files, its small JSON files read and its safetensors
-/// headers parsed (no weight read yet): what both the fit check and the load need.
+/// A Hugging Face folder given as named files, its config.json read and its safetensors headers
+/// parsed (no weight read yet): what the fit check needs. The tokenizer files stay unread until
+/// the load, since a tokenizer.json can be tens of MB.
 pub struct HfFolderFiles<S> {
     pub config: String,
-    pub tokenizer: String,
-    pub tokenizer_config: Option<String>,
+    pub tokenizer: S,
+    pub tokenizer_config: Option<S>,
     pub weights: crate::formats::safetensors::SafetensorsShards<S>,
 }
 
 /// A Hugging Face folder given as named files (what the page gets from a folder picker, a
 /// multiple-file picker or a drop): config.json, tokenizer.json, tokenizer_config.json if there is
 /// one, and model.safetensors or model.safetensors.index.json with its shards, each found by its
-/// file name. Other files (generation_config.json, a README, …) are ignored. Only the small JSON
-/// files are read whole, and the safetensors headers. `folder` names the folder in messages; a
+/// file name. Other files (generation_config.json, a README, …) are ignored. Only config.json and
+/// the index are read whole, and the safetensors headers. `folder` names the folder in messages; a
 /// missing file is named with what the folder needs.
 pub async fn open_hf_files<S: crate::formats::source::ByteSource>(folder: &str, files: Vec<(String, S)>) -> Result<HfFolderFiles<S>> {
     use crate::formats::safetensors::{SafetensorsShards, INDEX_FILE, SINGLE_FILE};
@@ -282,30 +283,28 @@ pub async fn open_hf_files<S: crate::formats::source::ByteSource>(folder: &str, 
     if !by_name.contains_key(SINGLE_FILE) && !by_name.contains_key(INDEX_FILE) {
         return Err(missing(SINGLE_FILE));
     }
-    async fn text<S: crate::formats::source::ByteSource>(folder: &str, name: &str, source: &S) -> Result<String> {
-        let len = usize::try_from(source.len()).map_err(|_| Error::new(format!("{folder}/{name}: too large")))?;
-        let bytes = source.read_at(0, len).await.map_err(|e| e.context(format!("{folder}/{name}")))?;
-        String::from_utf8(bytes).map_err(|_| Error::new(format!("{folder}/{name}: not UTF-8 text")))
-    }
-    let read = |name: &'static str| {
-        let source = by_name.get(name);
-        async move {
-            match source {
-                Some(s) => text(folder, name, s).await.map(Some),
-                None => Ok(None),
-            }
-        }
+    let (Some(config), Some(tokenizer)) = (by_name.remove("config.json"), by_name.remove("tokenizer.json")) else {
+        return Err(Error::new(format!("{folder}: config.json or tokenizer.json is missing"))); // checked above
     };
-    let config = read("config.json").await?.unwrap_or_default();
-    let tokenizer = read("tokenizer.json").await?.unwrap_or_default();
-    let tokenizer_config = read("tokenizer_config.json").await?;
-    let index = read(INDEX_FILE).await?;
+    let config = read_text(folder, "config.json", &config).await?;
+    let tokenizer_config = by_name.remove("tokenizer_config.json");
+    let index = match by_name.get(INDEX_FILE) {
+        Some(source) => Some(read_text(folder, INDEX_FILE, source).await?),
+        None => None,
+    };
     let weights = match (by_name.remove(SINGLE_FILE), index) {
         (Some(single), _) => SafetensorsShards::single(single).await?,
         (None, Some(index)) => SafetensorsShards::from_index(&format!("{folder}/{INDEX_FILE}"), &index, by_name.into_iter().collect()).await?,
         (None, None) => return Err(Error::new(format!("{folder}: {SINGLE_FILE} is missing"))),
     };
     Ok(HfFolderFiles { config, tokenizer, tokenizer_config, weights })
+}
+
+/// `source` read whole as UTF-8 text; `folder/name` in messages.
+async fn read_text<S: crate::formats::source::ByteSource>(folder: &str, name: &str, source: &S) -> Result<String> {
+    let len = usize::try_from(source.len()).map_err(|_| Error::new(format!("{folder}/{name}: too large")))?;
+    let bytes = source.read_at(0, len).await.map_err(|e| e.context(format!("{folder}/{name}")))?;
+    String::from_utf8(bytes).map_err(|_| Error::new(format!("{folder}/{name}: not UTF-8 text")))
 }
 
 /// A model from a Hugging Face folder given as named files ([`open_hf_files`]); the weights are
@@ -316,7 +315,12 @@ pub async fn load_hf_files<S: crate::formats::source::ByteSource>(
     compute: &ComputeDevice,
 ) -> Result<LanguageModel> {
     let f = open_hf_files(folder, files).await?;
-    load_hf(folder, &f.config, &f.tokenizer, f.tokenizer_config.as_deref(), f.weights, compute)
+    let tokenizer = read_text(folder, "tokenizer.json", &f.tokenizer).await?;
+    let tokenizer_config = match &f.tokenizer_config {
+        Some(source) => Some(read_text(folder, "tokenizer_config.json", source).await?),
+        None => None,
+    };
+    load_hf(folder, &f.config, &tokenizer, tokenizer_config.as_deref(), f.weights, compute)
         .await
         .map_err(|e| if e.to_string().starts_with("config.json") { e.context(folder) } else { e })
 }

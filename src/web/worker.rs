@@ -132,26 +132,18 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
             Some(blob) => check_model(state, name.clone(), BlobSource::new(name, blob), backend, budget_mib).await,
             None => Err(format!("{name}: the file did not reach the worker")),
         },
-        ToWorker::CheckModelFiles { folder, names, backend, budget_mib } => {
-            if files.len() != names.len() {
-                Err(format!("{folder}: {} of its {} files reached the worker", files.len(), names.len()))
-            } else {
-                let sources = names.into_iter().zip(files).map(|(name, blob)| (name.clone(), BlobSource::new(name, blob))).collect();
-                check_model_folder(state, folder, sources, backend, budget_mib).await
-            }
-        }
+        ToWorker::CheckModelFiles { folder, names, backend, budget_mib } => match folder_sources(&folder, names, files) {
+            Ok(sources) => check_model_folder(state, folder, sources, backend, budget_mib).await,
+            Err(e) => Err(e),
+        },
         ToWorker::LoadModelFile { name, backend } => match file {
             Some(blob) => load_model(state, BlobSource::new(name, blob), backend).await,
             None => Err(format!("{name}: the file did not reach the worker")),
         },
-        ToWorker::LoadModelFiles { folder, names, backend } => {
-            if files.len() != names.len() {
-                Err(format!("{folder}: {} of its {} files reached the worker", files.len(), names.len()))
-            } else {
-                let sources = names.into_iter().zip(files).map(|(name, blob)| (name.clone(), BlobSource::new(name, blob))).collect();
-                load_model_folder(state, &folder, sources, backend).await
-            }
-        }
+        ToWorker::LoadModelFiles { folder, names, backend } => match folder_sources(&folder, names, files) {
+            Ok(sources) => load_model_folder(state, &folder, sources, backend).await,
+            Err(e) => Err(e),
+        },
         ToWorker::PrepareTask { ticket, files, settings } => prepare_task(state, ticket, &files, &settings),
         ToWorker::ScoreItem { index } => score_item(state, index).await,
         ToWorker::Tokenize { index } => tokenize(state, index),
@@ -214,20 +206,33 @@ fn device_memory_gib() -> Option<f64> {
     Reflect::get(&scope.navigator(), &"deviceMemory".into()).ok()?.as_f64()
 }
 
+/// A folder's files as named sources, in the order of `names`; an error if some did not arrive.
+fn folder_sources(folder: &str, names: Vec<String>, files: Vec<web_sys::Blob>) -> Result<Vec<(String, BlobSource)>, String> {
+    if files.len() != names.len() {
+        return Err(format!("{folder}: {} of its {} files reached the worker", files.len(), names.len()));
+    }
+    Ok(names.into_iter().zip(files).map(|(name, blob)| (name.clone(), BlobSource::new(name, blob))).collect())
+}
+
 async fn load_model(state: &Rc<RefCell<State>>, source: BlobSource, backend: BackendPreference) -> Result<FromWorker, String> {
     let compute = ensure_device(state, backend).await?;
     let name = source.name().to_string();
     // The previous model's memory is freed before the next one is read.
     state.borrow_mut().model = None;
     let lm = engine::load_gguf(source, &compute).await.map_err(|e| e.to_string())?;
+    Ok(install(state, name.rsplit('/').next().unwrap_or(&name).to_string(), lm))
+}
+
+/// `lm` becomes the worker's model; the answer says what was loaded.
+fn install(state: &Rc<RefCell<State>>, name: String, lm: LanguageModel) -> FromWorker {
     let loaded = FromWorker::ModelLoaded {
-        name: name.rsplit('/').next().unwrap_or(&name).to_string(),
+        name,
         architecture: format!("{:?}", lm.config.architecture),
         layers: lm.config.num_layers,
         vocab_size: lm.config.vocab_size,
     };
     state.borrow_mut().model = Some(Rc::new(lm));
-    Ok(loaded)
+    loaded
 }
 
 /// A Hugging Face model folder from its files, each read by slices (the weights tensor by tensor).
@@ -240,14 +245,7 @@ async fn load_model_folder(
     let compute = ensure_device(state, backend).await?;
     state.borrow_mut().model = None;
     let lm = engine::load_hf_files(folder, files, &compute).await.map_err(|e| e.to_string())?;
-    let loaded = FromWorker::ModelLoaded {
-        name: folder.to_string(),
-        architecture: format!("{:?}", lm.config.architecture),
-        layers: lm.config.num_layers,
-        vocab_size: lm.config.vocab_size,
-    };
-    state.borrow_mut().model = Some(Rc::new(lm));
-    Ok(loaded)
+    Ok(install(state, folder.to_string(), lm))
 }
 
 fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, settings: &RunSettings) -> Result<FromWorker, String> {

@@ -94,7 +94,7 @@ impl ModelInfo {
             count.tensors += 1;
             count.parameters += entry.shape.iter().product::<usize>() as u64;
             count.bytes += entry.data_offsets[1] - entry.data_offsets[0];
-            if !matches!(entry.dtype.as_str(), "F32" | "F16" | "BF16") {
+            if entry.float_type().is_none() {
                 unsupported_tensors.push(format!("{name} ({})", entry.dtype));
             }
         }

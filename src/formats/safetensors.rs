@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
+use crate::formats::ggml::GgmlType;
 use crate::formats::source::ByteSource;
 
 /// Headers larger than this are refused: real ones are a few hundred KB.
@@ -21,6 +22,18 @@ pub struct TensorEntry {
     pub dtype: String,
     pub shape: Vec<usize>,
     pub data_offsets: [u64; 2],
+}
+
+impl TensorEntry {
+    /// The float type of a dtype lingualens reads (F32, F16, BF16), or `None` for any other.
+    pub fn float_type(&self) -> Option<GgmlType> {
+        match self.dtype.as_str() {
+            "F32" => Some(GgmlType::F32),
+            "F16" => Some(GgmlType::F16),
+            "BF16" => Some(GgmlType::BF16),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -74,11 +87,11 @@ impl SafetensorsFile {
             .ok_or_else(|| Error::new(format!("{}: no tensor named {tensor}", self.name)))?;
         let [start, end] = entry.data_offsets;
         let bytes = source.read_at(self.data_start + start, (end - start) as usize).await?;
-        let values = match entry.dtype.as_str() {
-            "F32" => bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
-            "F16" => bytes.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
-            "BF16" => bytes.chunks_exact(2).map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
-            other => return Err(Error::new(format!("{}: tensor {tensor} has dtype {other}; only F32, F16 and BF16 weights are read", self.name))),
+        let values = match entry.float_type() {
+            Some(GgmlType::F32) => bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
+            Some(GgmlType::F16) => bytes.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
+            Some(GgmlType::BF16) => bytes.chunks_exact(2).map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
+            _ => return Err(Error::new(format!("{}: tensor {tensor} has dtype {}; only F32, F16 and BF16 weights are read", self.name, entry.dtype))),
         };
         Ok((values, entry.shape.clone()))
     }

@@ -178,13 +178,10 @@ impl ModelNeeds {
     pub fn from_gguf(file: &GgufFile, backend: BackendKind, context: Option<usize>) -> Result<ModelNeeds> {
         let cfg = ModelConfig::from_gguf(file)?;
         let arch = file.get_str("general.architecture")?.unwrap_or("");
-        let trained = file.get_u64(&format!("{arch}.context_length"))?.map(|c| c as usize);
-        let context = context.unwrap_or(DEFAULT_CONTEXT).min(trained.unwrap_or(usize::MAX)).max(1);
-        Ok(ModelNeeds::new(&file.tensors, Shape::of(&cfg), backend, context))
+        let trained = file.get_u64(&format!("{arch}.context_length"))?;
+        Ok(ModelNeeds::new(&file.tensors, Shape::of(&cfg), backend, capped_context(context, trained)))
     }
-}
 
-impl ModelNeeds {
     /// The needs of a Hugging Face model on `backend`: its `config.json` text and its safetensors
     /// tensors (name, header entry), each held as f32 as `models::weights` reads them. `context`
     /// defaults to [`DEFAULT_CONTEXT`], capped by `max_position_embeddings`. A dtype the loader
@@ -197,20 +194,14 @@ impl ModelNeeds {
         context: Option<usize>,
     ) -> Result<ModelNeeds> {
         let cfg = ModelConfig::from_hf_json(&format!("{folder}/config.json"), config_json)?;
+        // The trained context is not part of ModelConfig; Gemma 3 keeps it under text_config.
         let json: serde_json::Value = serde_json::from_str(config_json).unwrap_or_default();
-        let trained = ["max_position_embeddings"]
-            .iter()
-            .find_map(|k| json.get(k).or_else(|| json.get("text_config").and_then(|t| t.get(k))))
-            .and_then(serde_json::Value::as_u64)
-            .map(|c| c as usize);
-        let context = context.unwrap_or(DEFAULT_CONTEXT).min(trained.unwrap_or(usize::MAX)).max(1);
+        let key = "max_position_embeddings";
+        let trained = json.get(key).or_else(|| json.get("text_config").and_then(|t| t.get(key))).and_then(serde_json::Value::as_u64);
         let mut infos = Vec::new();
         for (name, entry) in tensors {
-            let ggml_type = match entry.dtype.as_str() {
-                "F32" => GgmlType::F32,
-                "F16" => GgmlType::F16,
-                "BF16" => GgmlType::BF16,
-                other => crate::bail!("{folder}: tensor {name} is {other}; lingualens reads F32, F16 and BF16 safetensors"),
+            let Some(ggml_type) = entry.float_type() else {
+                crate::bail!("{folder}: tensor {name} is {}; lingualens reads F32, F16 and BF16 safetensors", entry.dtype);
             };
             infos.push(TensorInfo {
                 name: name.to_string(),
@@ -221,8 +212,15 @@ impl ModelNeeds {
                 n_bytes: entry.data_offsets[1].saturating_sub(entry.data_offsets[0]),
             });
         }
-        Ok(ModelNeeds::new(&infos, Shape::of(&cfg), backend, context))
+        Ok(ModelNeeds::new(&infos, Shape::of(&cfg), backend, capped_context(context, trained)))
     }
+}
+
+/// The context a check is for: `requested`, or [`DEFAULT_CONTEXT`], capped by the model's trained
+/// context where it says one; at least 1.
+fn capped_context(requested: Option<usize>, trained: Option<u64>) -> usize {
+    let trained = trained.map_or(usize::MAX, |c| usize::try_from(c).unwrap_or(usize::MAX));
+    requested.unwrap_or(DEFAULT_CONTEXT).min(trained).max(1)
 }
 
 /// Where a model must fit.

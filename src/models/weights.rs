@@ -54,17 +54,8 @@ impl<S: ByteSource> WeightFile<S> {
             if let Some(info) = file.tensor(gguf_name).filter(|t| t.dims.len() == 2 && is_quantized(t.ggml_type)) {
                 let bytes = file.read_tensor_bytes(source, info).await?;
                 let mut m = QMatrix::from_tensor(info, &bytes).map_err(|e| e.context(&file.name))?;
-                if cfg.architecture == Architecture::Llama {
-                    let heads = if gguf_name.ends_with("attn_q.weight") {
-                        Some(cfg.num_heads)
-                    } else if gguf_name.ends_with("attn_k.weight") {
-                        Some(cfg.num_kv_heads)
-                    } else {
-                        None
-                    };
-                    if let Some(heads) = heads {
-                        m = m.permute_rows(&unpermuted_order(m.rows(), heads));
-                    }
+                if let Some(heads) = permuted_heads(gguf_name, cfg) {
+                    m = m.permute_rows(&unpermuted_order(m.rows(), heads));
                 }
                 return Ok(Weight::Quantized(m));
             }
@@ -85,12 +76,8 @@ impl<S: ByteSource> WeightFile<S> {
                 // GGUF dims are innermost first.
                 let shape = info.dims.iter().rev().map(|&d| d as usize).collect();
                 let mut t = HostTensor { values, shape };
-                if arch == Architecture::Llama {
-                    if gguf_name.ends_with("attn_q.weight") {
-                        unpermute_rows(&mut t, cfg.num_heads);
-                    } else if gguf_name.ends_with("attn_k.weight") {
-                        unpermute_rows(&mut t, cfg.num_kv_heads);
-                    }
+                if let Some(heads) = permuted_heads(gguf_name, cfg) {
+                    unpermute_rows(&mut t, heads);
                 }
                 t
             }
@@ -115,6 +102,20 @@ impl<S: ByteSource> WeightFile<S> {
 fn is_quantized(t: crate::formats::ggml::GgmlType) -> bool {
     use crate::formats::ggml::GgmlType::*;
     matches!(t, Q8_0 | Q4_0 | Q4_1 | Q5_0 | Q5_1 | Q4_K | Q5_K | Q6_K)
+}
+
+/// The head count a GGUF tensor's rows were permuted by, if they were: llama.cpp's converter
+/// permutes Llama's Q (by the query heads) and K (by the KV heads); see [`unpermute_rows`].
+fn permuted_heads(gguf_name: &str, cfg: &ModelConfig) -> Option<usize> {
+    if cfg.architecture != Architecture::Llama {
+        None
+    } else if gguf_name.ends_with("attn_q.weight") {
+        Some(cfg.num_heads)
+    } else if gguf_name.ends_with("attn_k.weight") {
+        Some(cfg.num_kv_heads)
+    } else {
+        None
+    }
 }
 
 /// For each unpermuted row, the GGUF row it comes from (see [`unpermute_rows`]).

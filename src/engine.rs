@@ -268,7 +268,7 @@ pub async fn open_hf_files<S: crate::formats::source::ByteSource>(folder: &str, 
     use crate::formats::safetensors::{SafetensorsShards, INDEX_FILE, SINGLE_FILE};
     let mut by_name: std::collections::BTreeMap<String, S> = std::collections::BTreeMap::new();
     for (name, source) in files {
-        let base = name.rsplit(['/', '\\']).next().unwrap_or(&name).to_string();
+        let base = crate::formats::source::base_name(&name).to_string();
         if by_name.insert(base.clone(), source).is_some() {
             return Err(Error::new(format!("{folder}: two files are named {base}")));
         }

@@ -6,6 +6,12 @@ use std::future::Future;
 
 use crate::error::{Error, Result};
 
+/// The file name at the end of `path` (a native path, or a picked folder's relative path), after
+/// the last `/` or `\`.
+pub fn base_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
 pub trait ByteSource {
     /// A name for messages: the file name or URL.
     fn name(&self) -> &str;

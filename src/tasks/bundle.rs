@@ -18,6 +18,7 @@ use super::item::Item;
 use super::table::Format;
 use super::yaml::{docs_from_file, item_split_docs, items_docs, load_task, DataSource, LoadOptions, TaskSpec};
 use crate::error::{Error, Result};
+use crate::formats::source::base_name;
 
 /// The task a data file without a task file runs under.
 pub const GENERIC_MULTIPLE_CHOICE: &str = include_str!("../../datasets/tasks/generic/multiple_choice.yaml");
@@ -45,10 +46,6 @@ pub struct PreparedTask {
     pub pool: Vec<Json>,
     /// What the user should know: loader anomalies (file:row), task warnings.
     pub notes: Vec<String>,
-}
-
-fn base_name(path: &str) -> &str {
-    path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
 fn is_yaml(name: &str) -> bool {
@@ -134,11 +131,8 @@ impl TaskFiles {
             }
             let loaded = loader_items(loader, &tables)?;
             notes.push(loaded.summary());
-            const SHOWN: usize = 20;
-            notes.extend(loaded.anomalies.iter().take(SHOWN).map(|a| a.to_string()));
-            if loaded.anomalies.len() > SHOWN {
-                notes.push(format!("… and {} more anomalies", loaded.anomalies.len() - SHOWN));
-            }
+            // Every anomaly, as for tables: the page shows the first ones and counts the rest.
+            notes.extend(loaded.anomalies.iter().map(|a| a.to_string()));
             let (docs, pool) = item_task_docs(&spec, &loaded.items);
             if docs.is_empty() {
                 crate::bail!("{}: no `{loader}` items of split {} in the files given{}", spec.file, spec.eval_split().unwrap_or("test"), loader_hint(loader));

@@ -24,7 +24,7 @@ use web_sys::{Element, MessageEvent, Worker};
 use super::checkpoint::Checkpoint;
 use super::dom;
 use super::protocol::{Facet, FertilityRow, FromWorker, ItemRow, ModelCheck, RunSettings, ToWorker, WORKER_SCRIPT};
-use super::run::{is_task_file, probabilities, sort_dropped, top_level_files, Run};
+use super::run::{is_gguf, is_task_file, probabilities, sort_dropped, top_level_files, Run};
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::selftest::SelfTestReport;
 use crate::tasks::bundle::{NamedFile, TaskFiles};
@@ -856,13 +856,13 @@ fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sys::File>), 
     }
     let chosen = dom::files("model-file");
     if let [file] = chosen.as_slice() {
-        if file.name().to_ascii_lowercase().ends_with(".gguf") {
+        if is_gguf(&file.name()) {
             let id = format!("file:{}:{}", file.name(), file.size());
             return Ok((id, ToWorker::LoadModelFile { name: file.name(), backend }, vec![file.clone()]));
         }
     }
     if !chosen.is_empty() {
-        if let Some(gguf) = chosen.iter().find(|f| f.name().to_ascii_lowercase().ends_with(".gguf")) {
+        if let Some(gguf) = chosen.iter().find(|f| is_gguf(&f.name())) {
             return Err(format!("{}: choose one GGUF file, or a model folder's files without it", gguf.name()));
         }
         // Files dropped as a folder keep its name (`use_dropped`); picked ones have none.

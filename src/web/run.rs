@@ -12,6 +12,7 @@ use serde_json::Value as Json;
 use super::protocol::{Facet, FertilityRow, ItemRow, ItemView, RunSettings};
 use crate::pyrandom::PyRandom;
 use crate::error::{Error, Result};
+use crate::formats::source::base_name;
 use crate::scoring::aggregate::{wilson_interval, Summary};
 use crate::scoring::bias::PositionStats;
 use crate::scoring::fertility::fertility_by_language;
@@ -436,11 +437,8 @@ const HF_MODEL_FILES: [&str; 6] = [
     "special_tokens_map.json",
 ];
 
-fn base_name(path: &str) -> &str {
-    path.rsplit(['/', '\\']).next().unwrap_or(path)
-}
-
-fn is_gguf(path: &str) -> bool {
+/// Whether `path` names a GGUF file.
+pub fn is_gguf(path: &str) -> bool {
     base_name(path).to_ascii_lowercase().ends_with(".gguf")
 }
 

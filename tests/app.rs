@@ -213,8 +213,7 @@ fn a_local_gguf_and_a_data_file_load_through_the_file_inputs_and_html_stays_text
     let server = StaticServer::start(dist);
     let browser = Browser::start(&[]);
     browser.set_window_size(1366, 768);
-    browser.goto(&server.url("index.html?task=files"));
-    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+    goto_ready(&browser, &server.url("index.html?task=files"));
     browser.send_keys("#model-file", model.to_str().unwrap());
     browser.send_keys("#task-files", data.to_str().unwrap());
     browser.click("#run-start");
@@ -248,8 +247,7 @@ fn malformed_model_and_data_files_get_clear_errors_and_the_page_stays_usable() {
     let server = StaticServer::start(dist);
     let browser = Browser::start(&[]);
     browser.set_window_size(1366, 768);
-    browser.goto(&server.url("index.html?task=demo"));
-    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+    goto_ready(&browser, &server.url("index.html?task=demo"));
     let error_shown = "const e = document.getElementById('error');
         return e.dataset.visible === 'true' ? e.textContent : null;";
 
@@ -457,8 +455,7 @@ fn files_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
     let server = StaticServer::start(dist);
     let browser = Browser::start(&[]);
     browser.set_window_size(1366, 768);
-    browser.goto(&server.url("index.html?task=demo"));
-    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+    goto_ready(&browser, &server.url("index.html?task=demo"));
 
     // Two models at once: refused, naming both, and the inputs stay empty.
     let two = drop_files(&browser, "#setup .settings", json!([["a.gguf", "x", null], ["b.gguf", "y", null]]));
@@ -591,8 +588,7 @@ fn the_same_questions_across_languages_and_tokenizer_fertility_by_language() {
     let server = StaticServer::start(dist);
     let browser = Browser::start(&[]);
     browser.set_window_size(1366, 768);
-    browser.goto(&server.url("index.html?backend=cpu&task=files"));
-    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+    goto_ready(&browser, &server.url("index.html?backend=cpu&task=files"));
     browser.send_keys("#task-files", data.to_str().unwrap());
     browser.click("#run-start");
     let page = finish(&browser, test);
@@ -814,21 +810,30 @@ fn a_download_interrupted_by_a_reload_continues_from_where_it_stopped() {
 }
 
 /// DZEN's CSVs under `LINGUALENS_SHARED` (default `../shared`), if they are there.
-fn dzen_data() -> Option<PathBuf> {
+/// The DZEN dataset folder (canonical: chromedriver takes canonical paths only), or `None` after
+/// saying the test is skipped (a failure when fixtures are required).
+fn dzen_or_skip(test: &str) -> Option<PathBuf> {
     let shared = std::env::var_os("LINGUALENS_SHARED").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared"));
     let dir = shared.join("datasets/dzen");
-    dir.join("DZEN").is_dir().then_some(dir)
+    if !dir.join("DZEN").is_dir() {
+        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "{test}: shared/datasets/dzen is missing");
+        eprintln!("SKIPPED {test}: shared/datasets/dzen is missing (set LINGUALENS_SHARED)");
+        return None;
+    }
+    Some(dir.canonicalize().expect("the DZEN folder's canonical path"))
+}
+
+/// Opens `url` and waits until the worker has said which backend it runs on.
+fn goto_ready(browser: &Browser, url: &str) {
+    browser.goto(url);
+    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
 }
 
 #[test]
 fn english_dzongkha_and_dzongkha_with_the_translation_appended_side_by_side() {
     let test = "app_dzen_variants";
     let Some(dist) = browser_or_skip(test) else { return };
-    let Some(dzen) = dzen_data() else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "{test}: shared/datasets/dzen is missing");
-        eprintln!("SKIPPED {test}: shared/datasets/dzen is missing (set LINGUALENS_SHARED)");
-        return;
-    };
+    let Some(dzen) = dzen_or_skip(test) else { return };
     // Three runs of the command line on the same DZEN items, saved as lm-eval samples files.
     let tmp = TempDir::new("app-dzen");
     let tasks = ["dzen_en", "dzen_dz", "dzen_dz_en"];
@@ -1006,8 +1011,7 @@ fn hugging_face_folders_load_from_their_files_sharded_and_single_and_equal_the_c
     browser.set_window_size(1366, 768);
     // A forced 1 MiB budget first: the folder is checked from config.json and its safetensors
     // headers, and refused with the reason, before any weight is read.
-    browser.goto(&server.url("index.html?task=files&budget_mib=1"));
-    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+    goto_ready(&browser, &server.url("index.html?task=files&budget_mib=1"));
     browser.send_keys("#task-files", data.to_str().unwrap());
 
     // The sharded folder's files, picked together (index, four shards, config, tokenizer, …).
@@ -1069,8 +1073,7 @@ fn an_incomplete_hugging_face_folder_gets_a_clear_error_and_the_page_stays_usabl
     let Some(sharded) = fixture_folder(test, "qwen3/sharded") else { return };
     let server = StaticServer::start(dist);
     let browser = Browser::start(&[]);
-    browser.goto(&server.url("index.html?task=demo&backend=cpu"));
-    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+    goto_ready(&browser, &server.url("index.html?task=demo&backend=cpu"));
     let failed = "const i = document.getElementById('model-info');
         return i.dataset.status === 'error' && document.getElementById('error').dataset.visible === 'true' ? true : null;";
     let cases = [
@@ -1107,13 +1110,7 @@ fn an_incomplete_hugging_face_folder_gets_a_clear_error_and_the_page_stays_usabl
 fn a_dzen_task_runs_in_the_page_over_the_csvs_given_and_equals_the_cli() {
     let test = "app_dzen_task";
     let Some(dist) = browser_or_skip(test) else { return };
-    let Some(dzen) = dzen_data() else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "{test}: shared/datasets/dzen is missing");
-        eprintln!("SKIPPED {test}: shared/datasets/dzen is missing (set LINGUALENS_SHARED)");
-        return;
-    };
-    // chromedriver takes canonical paths only.
-    let dzen = dzen.canonicalize().unwrap();
+    let Some(dzen) = dzen_or_skip(test) else { return };
     let tmp = TempDir::new("app-dzen-task");
     let model = demo_model();
     let server = StaticServer::start(dist);
@@ -1122,8 +1119,7 @@ fn a_dzen_task_runs_in_the_page_over_the_csvs_given_and_equals_the_cli() {
     // dzen_dz_en over the folder (picked whole), dzen_en over the CSV files picked one by one.
     for (task, by_folder) in [("dzen_dz_en", true), ("dzen_en", false)] {
         let cli = cli_eval(test, &model, task, &dzen, &["--limit", "6"], &tmp.path.join(task));
-        browser.goto(&server.url(&format!("index.html?model=demo&task={task}&limit=6&backend=cpu")));
-        browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+        goto_ready(&browser, &server.url(&format!("index.html?model=demo&task={task}&limit=6&backend=cpu")));
         if by_folder {
             browser.send_keys("#task-folder", dzen.to_str().unwrap());
             let picked = wait_for_folder(&browser, "#task-folder");
@@ -1222,12 +1218,7 @@ fn folders_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
     let test = "app_drop_folders";
     let Some(dist) = browser_or_skip(test) else { return };
     let Some(model) = fixture_folder(test, "llama3_tied") else { return };
-    let Some(dzen) = dzen_data() else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "{test}: shared/datasets/dzen is missing");
-        eprintln!("SKIPPED {test}: shared/datasets/dzen is missing (set LINGUALENS_SHARED)");
-        return;
-    };
-    let dzen = dzen.canonicalize().unwrap();
+    let Some(dzen) = dzen_or_skip(test) else { return };
     let tmp = TempDir::new("app-drop-folders");
     let cli = cli_eval(test, &model, "dzen_en", &dzen, &["--limit", "4"], &tmp.path.join("cli"));
 
@@ -1258,8 +1249,7 @@ fn folders_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
     let server = StaticServer::start_with_mounts(dist, vec![("hf".into(), model.clone()), ("dzen".into(), dzen.clone())]);
     let browser = Browser::start(&[]);
     browser.set_window_size(1366, 768);
-    browser.goto(&server.url("index.html?task=dzen_en&limit=4&backend=cpu"));
-    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+    goto_ready(&browser, &server.url("index.html?task=dzen_en&limit=4&backend=cpu"));
 
     // A folder that cannot be read: named, and the page stays usable.
     let taken = drop_folders(&browser, "#setup", json!([["unreadable/sub", null]]), 3);

@@ -92,22 +92,27 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
     for model in &args.models {
         println!("\n{}", model.display());
         let mut ours = Vec::new();
+        // The workload depends on the tokenizer only: made with the first backend's model, it is
+        // the same for every backend and for llama.cpp.
+        let mut work = None;
         for &backend in &args.backends {
             let device = super::device(backend)?;
             let lm = pollster::block_on(engine::load(model, &device))?;
-            let (prompt, items) = workload(&lm.tokenizer, lm.config.vocab_size, args.prompt, args.context, args.items)?;
-            let figures = measure(&lm, &prompt, &items, args.runs)?;
-            ours.push((backend.label(), figures, prompt, items));
+            if work.is_none() {
+                work = Some(workload(&lm.tokenizer, lm.config.vocab_size, args.prompt, args.context, args.items)?);
+            }
+            let (prompt, items) = work.as_ref().expect("made just above");
+            ours.push((backend.label(), measure(&lm, prompt, items, args.runs)?));
         }
-        let peer = match (&args.peer_python, ours.first()) {
-            (Some(python), Some((_, _, prompt, items))) => Some(run_peer(python, model, args, prompt, items)?),
+        let peer = match (&args.peer_python, &work) {
+            (Some(python), Some((prompt, items))) => Some(run_peer(python, model, args, prompt, items)?),
             _ => None,
         };
         println!("  {:<10} {:>14} {:>8} {:>14} {:>8}", "", "prompt tok/s", "ratio", "MC items/s", "ratio");
         if let Some(p) = &peer {
             println!("  {:<10} {:>14.1} {:>8} {:>14.2} {:>8}", "llama.cpp", p.pp_tokens_per_s, "1.00", p.mc_items_per_s, "1.00");
         }
-        for (name, f, _, _) in &ours {
+        for (name, f) in &ours {
             let ratio = |ours: f64, theirs: Option<f64>| theirs.map_or("-".to_string(), |t| format!("{:.2}", ours / t));
             println!(
                 "  {:<10} {:>14.1} {:>8} {:>14.2} {:>8}",
@@ -119,7 +124,7 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
             );
         }
         if let Some(p) = &peer {
-            for (name, f, _, _) in &ours {
+            for (name, f) in &ours {
                 let d = max_abs_diff(&f.loglikelihoods, &p.loglikelihoods);
                 println!("  check: max |Δ log-likelihood| {name} vs llama.cpp = {d:.3e} (llama.cpp quantizes activations; F16 KV cache)");
             }
@@ -132,8 +137,7 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
 /// `benches/browser.rs`): `prompt` seeded random token ids below `vocab`, and `items`
 /// multiple-choice items of at least `context` tokens with 4 choices, from the seeded word stream,
 /// with the token ids `tokenizer` gives them under lm-eval's rule.
-pub fn workload(tokenizer: &Tokenizer, vocab: usize, prompt: usize, context: usize, items: usize) -> Result<(Vec<u32>, Vec<Item>)> {
-    let (prompt_len, context_len, n_items) = (prompt, context, items);
+pub fn workload(tokenizer: &Tokenizer, vocab: usize, prompt_len: usize, context_len: usize, n_items: usize) -> Result<(Vec<u32>, Vec<Item>)> {
     let mut rng = Rng(0x5eed_1234_abcd_9876);
     let prompt = (0..prompt_len).map(|_| 3 + rng.below(vocab.saturating_sub(3).max(1)) as u32).collect();
     let mut items = Vec::with_capacity(n_items);

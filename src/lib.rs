@@ -8,8 +8,10 @@ pub mod error;
 
 pub mod backend;
 pub mod engine;
+#[cfg(feature = "engine")]
 pub mod eval;
 pub mod formats;
+#[cfg(feature = "engine")]
 pub mod gpu;
 pub mod models;
 pub mod pyrandom;
@@ -20,7 +22,7 @@ pub mod tokenizers;
 pub mod selftest;
 pub mod web;
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(feature = "engine", not(target_arch = "wasm32")))]
 pub mod cli;
 
 pub use error::{Error, Result};

@@ -5,11 +5,15 @@
 //! The shapes are odd on purpose (not multiples of any tile size), and the softmax inputs span
 //! ±40 so that a kernel which forgets to subtract the row maximum overflows and fails.
 
+#[cfg(feature = "engine")]
 use burn::tensor::{activation::softmax, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "engine")]
 use web_time::Instant;
 
-use crate::backend::{BackendInfo, ComputeDevice};
+use crate::backend::BackendInfo;
+#[cfg(feature = "engine")]
+use crate::backend::ComputeDevice;
 
 /// One compared computation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -32,12 +36,19 @@ pub struct SelfTestReport {
     pub elapsed_ms: f64,
 }
 
+// The checks themselves run on a burn device: only with the `engine` feature.
+#[cfg(feature = "engine")]
 const M: usize = 37;
+#[cfg(feature = "engine")]
 const K: usize = 70;
+#[cfg(feature = "engine")]
 const N: usize = 45;
+#[cfg(feature = "engine")]
 const SOFTMAX_ROWS: usize = 9;
+#[cfg(feature = "engine")]
 const SOFTMAX_COLS: usize = 131;
 
+#[cfg(feature = "engine")]
 /// Deterministic values in [-1, 1) without a random number generator.
 fn pattern(len: usize, seed: usize) -> Vec<f32> {
     (0..len).map(|i| ((i * 7919 + seed * 104_729) % 2003) as f32 / 1001.5 - 1.0).collect()
@@ -70,6 +81,7 @@ pub fn reference_softmax(x: &[f32], rows: usize, cols: usize) -> Vec<f32> {
     out
 }
 
+#[cfg(feature = "engine")]
 fn compare(name: &str, shape: &[usize], device: &[f32], reference: &[f32], tolerance: f64) -> Check {
     let max_abs_error = if device.len() != reference.len() {
         f64::INFINITY
@@ -91,6 +103,7 @@ fn compare(name: &str, shape: &[usize], device: &[f32], reference: &[f32], toler
     }
 }
 
+#[cfg(feature = "engine")]
 /// Runs both checks on `device`. Reads back asynchronously, as the browser requires.
 pub async fn run(device: &ComputeDevice) -> Result<SelfTestReport, String> {
     let started = Instant::now();
@@ -124,6 +137,7 @@ pub async fn run(device: &ComputeDevice) -> Result<SelfTestReport, String> {
     })
 }
 
+#[cfg(feature = "engine")]
 async fn read(tensor: Tensor<2>) -> Result<Vec<f32>, String> {
     let data = tensor.into_data_async().await.map_err(|e| format!("device read failed: {e:?}"))?;
     data.try_into_vec::<f32>().map_err(|e| format!("unexpected tensor data: {e:?}"))
@@ -155,6 +169,7 @@ mod tests {
         assert!(!compare("x", &[2], &[1.0], &[1.0, 2.0], 1e-6).passed);
     }
 
+    #[cfg(feature = "engine")]
     #[test]
     fn cpu_backend_passes() {
         let report = pollster::block_on(run(&ComputeDevice::cpu())).expect("self-test ran");

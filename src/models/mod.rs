@@ -9,32 +9,42 @@
 //! CPU backend and by the `gpu` kernel on wgpu. A tensor larger than the adapter's largest storage
 //! binding is split by rows (see `layers`).
 
+#[cfg(feature = "engine")]
 pub mod attention;
 pub mod config;
 pub mod fit;
+#[cfg(feature = "engine")]
 pub mod gemma3;
+#[cfg(feature = "engine")]
 pub mod host_ops;
+#[cfg(feature = "engine")]
 pub mod layers;
+#[cfg(feature = "engine")]
 pub mod llama;
 pub mod weights;
 
-use burn::tensor::{Device, Tensor};
-
-use crate::backend::{Activations, ComputeDevice};
-
-use crate::error::{Error, Result};
-use crate::formats::gguf::GgufFile;
-use crate::formats::safetensors::SafetensorsShards;
-use crate::formats::source::ByteSource;
-use config::{Architecture, ModelConfig};
+// The model itself is burn tensor code: only with the `engine` feature (the page builds without it).
+#[cfg(feature = "engine")]
+use {
+    crate::backend::{Activations, ComputeDevice},
+    crate::error::{Error, Result},
+    crate::formats::gguf::GgufFile,
+    crate::formats::safetensors::SafetensorsShards,
+    crate::formats::source::ByteSource,
+    burn::tensor::{Device, Tensor},
+    config::{Architecture, ModelConfig},
+    weights::WeightFile,
+};
+#[cfg(feature = "engine")]
 pub use layers::{KvCache, Positions};
-use weights::WeightFile;
 
+#[cfg(feature = "engine")]
 pub enum Model {
     Llama(llama::Llama),
     Gemma3(gemma3::Gemma3),
 }
 
+#[cfg(feature = "engine")]
 impl Model {
     async fn from_weights<S: ByteSource>(w: &WeightFile<S>, cfg: ModelConfig, device: &Device) -> Result<Model> {
         Ok(match cfg.architecture {

@@ -10,12 +10,12 @@ pub mod run;
 
 #[cfg(target_arch = "wasm32")]
 mod checkpoint;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "engine"))]
 mod download;
 
 #[cfg(target_arch = "wasm32")]
 mod dom;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "engine"))]
 pub mod worker;

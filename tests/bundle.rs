@@ -1,0 +1,75 @@
+//! The page's wasm is the first thing a visitor downloads, so it must link the UI and nothing of
+//! the engine. trunk builds it from `www/index.html`'s `lingualens-page` link with the cargo
+//! options written there; this test reads those options and asks cargo for the crate graph they
+//! give on wasm32, which must hold none of burn, cubecl or wgpu (the worker's crates).
+
+use std::path::Path;
+use std::process::Command;
+
+const ENGINE_CRATES: &[&str] = &["burn", "cubecl", "cubek", "wgpu", "naga", "pliron"];
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The attributes of the `<link data-trunk rel="rust" …>` tag whose `data-bin` is `bin`.
+fn rust_link(html: &str, bin: &str) -> String {
+    html.split("<link")
+        .map(|tag| &tag[..tag.find('>').unwrap_or(tag.len())])
+        .find(|tag| tag.contains("rel=\"rust\"") && tag.contains(&format!("data-bin=\"{bin}\"")))
+        .unwrap_or_else(|| panic!("www/index.html has no rust link for {bin}"))
+        .to_string()
+}
+
+fn crate_graph(cargo_args: &[&str]) -> Vec<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["tree", "--offline", "--target", "wasm32-unknown-unknown", "-e", "normal", "--prefix", "none", "--format", "{p}"])
+        .args(cargo_args)
+        .current_dir(repo())
+        .output()
+        .expect("cargo tree runs");
+    assert!(out.status.success(), "cargo tree failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).lines().map(|l| l.split_whitespace().next().unwrap_or("").to_string()).collect()
+}
+
+fn engine_crates_in(graph: &[String]) -> Vec<&String> {
+    let mut found: Vec<&String> = graph
+        .iter()
+        .filter(|name| ENGINE_CRATES.iter().any(|e| *name == e || name.starts_with(&format!("{e}-"))))
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
+#[test]
+fn the_page_is_built_without_the_engine() {
+    let html = std::fs::read_to_string(repo().join("www/index.html")).unwrap();
+    let page = rust_link(&html, "lingualens-page");
+    let mut args = vec![];
+    if page.contains("data-cargo-no-default-features") {
+        args.push("--no-default-features");
+    }
+    let features = page.split("data-cargo-features=\"").nth(1).and_then(|rest| rest.split('"').next()).map(str::to_string);
+    if let Some(features) = &features {
+        args.extend(["--features", features]);
+    }
+    let graph = crate_graph(&args);
+    assert!(graph.iter().any(|c| c == "wasm-bindgen"), "the graph looks wrong: {graph:?}");
+    let engine = engine_crates_in(&graph);
+    assert!(engine.is_empty(), "the page's wasm (www/index.html: {page}) would link {engine:?}");
+}
+
+/// The check above can fail: the worker, built with the default features, has them all.
+#[test]
+fn the_worker_is_built_with_the_engine() {
+    let html = std::fs::read_to_string(repo().join("www/index.html")).unwrap();
+    let worker = rust_link(&html, "lingualens-worker");
+    assert!(!worker.contains("data-cargo-no-default-features"), "{worker}");
+    let graph = crate_graph(&[]);
+    let engine = engine_crates_in(&graph);
+    for wanted in ["burn", "cubecl", "wgpu"] {
+        assert!(engine.iter().any(|c| *c == wanted), "{wanted} is not in the worker's graph: {engine:?}");
+    }
+}

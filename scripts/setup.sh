@@ -239,7 +239,8 @@ ensure_reference_tokenizers() {
 # differ, trunk compiles again: slower, never wrong.
 compile_wasm() {
     step "compiling the page's and the worker's wasm"
-    CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo build --target=wasm32-unknown-unknown --release --bin lingualens-worker
+    CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo build --target=wasm32-unknown-unknown --profile wasm-worker \
+        --bin lingualens-worker
     CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo build --target=wasm32-unknown-unknown --profile wasm-page \
         --no-default-features --bin lingualens-page
 }

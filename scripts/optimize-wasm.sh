@@ -27,19 +27,33 @@ optimize() {
     cp "$cache/$key.wasm" "$wasm"
 }
 
+# trunk wrote index.html's `integrity` (SRI) for the files before this hook changed them; a stale
+# digest makes the browser drop the preloaded wasm and fetch it a second time.
+sri() {
+    local hex
+    hex="$(sha384sum <"$1" | cut -d' ' -f1)"
+    printf 'sha384-'
+    printf '%b' "$(sed 's/../\\x&/g' <<<"$hex")" | base64 -w0
+}
+
 if [ "${TRUNK_PROFILE:-}" = "release" ]; then
     if ! command -v wasm-opt >/dev/null; then
         echo "error: wasm-opt is not on PATH: scripts/serve.sh and scripts/test.sh install it (npm binaryen)" >&2
         exit 1
     fi
     pids=()
+    declare -A before=()
     for spec in "$@"; do
         name="${spec%%=*}" level="${spec#*=}"
         [ -f "$dir/${name}_bg.wasm" ] || { echo "error: no ${name}_bg.wasm in $dir" >&2; exit 1; }
+        before["$name"]="$(sri "$dir/${name}_bg.wasm")"
         optimize "$dir/${name}_bg.wasm" "$level" &
         pids+=($!)
     done
     for pid in "${pids[@]}"; do wait "$pid"; done
+    for name in "${!before[@]}"; do
+        sed -i "s|${before[$name]}|$(sri "$dir/${name}_bg.wasm")|g" "$dir/index.html"
+    done
 fi
 
 printf 'bundle sizes:\n'

@@ -73,3 +73,41 @@ fn the_worker_is_built_with_the_engine() {
         assert!(engine.iter().any(|c| *c == wanted), "{wanted} is not in the worker's graph: {engine:?}");
     }
 }
+
+/// Standard base64 with padding (RFC 4648), for SRI digests.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
+        for i in 0..4 {
+            out.push(if i <= chunk.len() { ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char } else { '=' });
+        }
+    }
+    out
+}
+
+#[test]
+fn every_integrity_digest_in_the_built_page_matches_its_file() {
+    use sha2::{Digest, Sha384};
+    assert_eq!(base64(b"foob"), "Zm9vYg==");
+    assert_eq!(base64(b"fooba"), "Zm9vYmE=");
+    let Some(dist) = std::env::var_os("LINGUALENS_DIST").map(std::path::PathBuf::from) else {
+        assert!(std::env::var("LINGUALENS_REQUIRE_BROWSER").is_err(), "LINGUALENS_DIST is not set");
+        eprintln!("skipped: LINGUALENS_DIST is not set (scripts/test.sh sets it to the built bundle)");
+        return;
+    };
+    let html = std::fs::read_to_string(dist.join("index.html")).expect("dist/index.html");
+    let mut checked = 0;
+    for tag in html.split('<').filter(|t| t.contains("integrity=\"")) {
+        let attr = |name: &str| tag.split(&format!("{name}=\"")).nth(1).and_then(|r| r.split('"').next()).map(str::to_string);
+        let (Some(href), Some(integrity)) = (attr("href"), attr("integrity")) else { continue };
+        let bytes = std::fs::read(dist.join(href.trim_start_matches('/'))).unwrap_or_else(|e| panic!("{href}: {e}"));
+        let actual = format!("sha384-{}", base64(&Sha384::digest(&bytes)));
+        // A stale digest (a file changed after trunk wrote index.html, as wasm-opt does) makes the
+        // browser drop the preloaded file and download it again.
+        assert_eq!(integrity, actual, "{href}: index.html's integrity is not the file's");
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} integrity attributes found in index.html");
+}

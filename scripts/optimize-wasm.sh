@@ -2,7 +2,7 @@
 # trunk's post_build hook (Trunk.toml): runs wasm-opt on each wasm file trunk staged, then prints
 # every wasm file's size, raw and gzipped (the README keeps the figures).
 #
-#   optimize-wasm.sh NAME=LEVEL…      e.g. lingualens-page=z lingualens-worker=2 (wasm-opt -Oz, -O2)
+#   optimize-wasm.sh NAME=LEVEL…      e.g. lingualens-page=z lingualens-worker=1 (wasm-opt -Oz, -O1)
 #
 # Release builds only. An optimised file is kept in $LINGUALENS_CACHE/wasm-opt under the sha256 of
 # its input, level and wasm-opt version: wasm-bindgen's output is the same for the same code, so a

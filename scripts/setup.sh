@@ -161,8 +161,10 @@ locked_wasm_bindgen_version() {
 
 # Tools built by `cargo install` are built at opt-level 1: a quarter of the compile time of the
 # release profile's opt-level 3, and neither tool's own speed matters next to the builds it serves.
+# The tools are compiled with little optimisation (`tool_opt_level`, 1 unless a call says): they
+# orchestrate and copy, so on a fresh machine minutes of compile buy nothing.
 cargo_install() {
-    CARGO_TARGET_DIR="$LINGUALENS_CACHE/install-target" CARGO_PROFILE_RELEASE_OPT_LEVEL=1 \
+    CARGO_TARGET_DIR="$LINGUALENS_CACHE/install-target" CARGO_PROFILE_RELEASE_OPT_LEVEL="${tool_opt_level:-1}" \
         CARGO_PROFILE_RELEASE_CODEGEN_UNITS=64 CARGO_PROFILE_RELEASE_DEBUG=false \
         cargo install --root "$LINGUALENS_TOOLS" --force "$@"
 }
@@ -185,7 +187,9 @@ ensure_trunk() {
     [ "$have" = "$TRUNK_VERSION" ] && return 0
     installing "trunk $TRUNK_VERSION (found: ${have:-none}; several minutes, once)" || return 0
     # No default features: they add TLS and an update check, and trunk here never downloads.
-    cargo_install trunk --version "$TRUNK_VERSION" --locked --no-default-features
+    # opt-level 0: trunk runs cargo, wasm-bindgen and the hook, and serves files; nothing it does
+    # itself takes long. (wasm-bindgen keeps 1: it rewrites the 27 MB worker wasm on every build.)
+    tool_opt_level=0 cargo_install trunk --version "$TRUNK_VERSION" --locked --no-default-features
 }
 
 # wasm-opt from npm's binaryen (a wasm build of binaryen run by node), linked into tools/bin.
@@ -212,7 +216,10 @@ ensure_reference_venv() {
     installing "the Python reference packages into $venv (tools/fixtures/requirements.txt)" || return 0
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
     "$venv/bin/pip" install -q --upgrade pip
-    "$venv/bin/pip" install -q -r tools/fixtures/requirements.txt
+    # LLAVA_BUILD=OFF: llama-cpp-python's multimodal library, which nothing here loads (it is
+    # imported only by its image chat handlers), is not compiled. --no-compile: no .pyc for the
+    # thousands of modules of torch and transformers up front; Python writes them as it imports.
+    CMAKE_ARGS="-DLLAVA_BUILD=OFF" "$venv/bin/pip" install -q --no-compile -r tools/fixtures/requirements.txt
     echo "$stamp" > "$venv/.requirements"
 }
 

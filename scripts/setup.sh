@@ -40,6 +40,7 @@ on_error() {
     [ "$BASH_SUBSHELL" -eq "$error_depth" ] || exit "$status"
     printf '\nerror: %s:%s: `%s` exited with status %s (phase: %s)\n' \
         "$file" "$line" "$command" "$status" "${current_phase:-setup}" >&2
+    print_phases >&2
     exit "$status"
 }
 trap 'on_error $? "${BASH_SOURCE[0]}" "$LINENO" "$BASH_COMMAND"' ERR

@@ -160,10 +160,9 @@ locked_wasm_bindgen_version() {
     awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
 }
 
-# Tools built by `cargo install` are built at opt-level 1: a quarter of the compile time of the
-# release profile's opt-level 3, and neither tool's own speed matters next to the builds it serves.
-# The tools are compiled with little optimisation (`tool_opt_level`, 1 unless a call says): they
-# orchestrate and copy, so on a fresh machine minutes of compile buy nothing.
+# Tools built by `cargo install` get little optimisation (`tool_opt_level`, 1 unless a call says; the
+# release profile's 3 takes four times as long to compile): they orchestrate and copy, so on a fresh
+# machine minutes of compile would buy nothing.
 cargo_install() {
     CARGO_TARGET_DIR="$LINGUALENS_CACHE/install-target" CARGO_PROFILE_RELEASE_OPT_LEVEL="${tool_opt_level:-1}" \
         CARGO_PROFILE_RELEASE_CODEGEN_UNITS=64 CARGO_PROFILE_RELEASE_DEBUG=false \

@@ -215,8 +215,8 @@ fn log_prob(row: &[f32], target: usize) -> Option<(f32, bool)> {
     Some((value - max - sum.ln(), argmax == target))
 }
 
-#[cfg(feature = "engine")]
 /// A model and its tokenizer from a GGUF file in any byte source (a `Blob` in the browser).
+#[cfg(feature = "engine")]
 pub async fn load_gguf<S: crate::formats::source::ByteSource>(source: S, compute: &ComputeDevice) -> Result<LanguageModel> {
     let name = source.name().to_string();
     let header = crate::formats::gguf::GgufFile::read(&source).await?;
@@ -225,9 +225,9 @@ pub async fn load_gguf<S: crate::formats::source::ByteSource>(source: S, compute
     checked(LanguageModel { model, tokenizer, config }, &name)
 }
 
-#[cfg(feature = "engine")]
 /// A tokenizer that can produce ids the embedding does not have is refused at load, not at a
 /// lookup in the middle of a run.
+#[cfg(feature = "engine")]
 fn checked(lm: LanguageModel, name: &str) -> Result<LanguageModel> {
     if lm.tokenizer.vocab_size() > lm.config.vocab_size {
         return Err(Error::new(format!(
@@ -239,10 +239,10 @@ fn checked(lm: LanguageModel, name: &str) -> Result<LanguageModel> {
     Ok(lm)
 }
 
-#[cfg(feature = "engine")]
 /// A model and its tokenizer from a Hugging Face folder's files in any byte source: the text of
 /// config.json, tokenizer.json and tokenizer_config.json (if any), and the weights (one
 /// model.safetensors or shards: `SafetensorsShards`). `name` (the folder) is for messages.
+#[cfg(feature = "engine")]
 pub async fn load_hf<S: crate::formats::source::ByteSource>(
     name: &str,
     config_json: &str,
@@ -318,9 +318,9 @@ async fn read_text<S: crate::formats::source::ByteSource>(folder: &str, name: &s
     String::from_utf8(bytes).map_err(|_| Error::new(format!("{folder}/{name}: not UTF-8 text")))
 }
 
-#[cfg(feature = "engine")]
 /// A model from a Hugging Face folder given as named files ([`open_hf_files`]); the weights are
 /// read tensor by tensor from their sources.
+#[cfg(feature = "engine")]
 pub async fn load_hf_files<S: crate::formats::source::ByteSource>(
     folder: &str,
     files: Vec<(String, S)>,

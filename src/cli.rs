@@ -278,8 +278,11 @@ fn model_info_command(path: &std::path::Path, json: bool) -> ExitCode {
     let info = if path.is_dir() {
         (|| {
             let config_path = path.join("config.json");
-            let config = std::fs::read_to_string(&config_path).map_err(|e| crate::Error::new(format!("{}: {e}", config_path.display())))?;
-            let tokenizer = std::fs::read_to_string(path.join("tokenizer.json")).ok();
+            use crate::formats::source::{limits, read_text_capped};
+            let config = read_text_capped(&config_path, limits::TEXT_FILE, "config.json")?;
+            let tokenizer_path = path.join("tokenizer.json");
+            let tokenizer =
+                if tokenizer_path.exists() { Some(read_text_capped(&tokenizer_path, limits::TOKENIZER_FILE, "tokenizer.json")?) } else { None };
             let weights = pollster::block_on(crate::formats::safetensors::SafetensorsShards::open_folder(path))?;
             ModelInfo::from_hf(&path.display().to_string(), &config, tokenizer.as_deref(), &weights)
         })()
@@ -329,6 +332,14 @@ fn report(outcome: crate::Result<()>) -> ExitCode {
     }
 }
 
+/// The backend as `--backend` names it (`cpu`, `cpu-int8`, `wgpu`).
+pub(crate) fn backend_label(device: &ComputeDevice) -> String {
+    match (device.info.backend, device.activations) {
+        (crate::backend::BackendKind::Cpu, crate::backend::Activations::Int8) => "cpu-int8".into(),
+        (kind, _) => kind.name().into(),
+    }
+}
+
 fn device(backend: BackendArg) -> crate::Result<ComputeDevice> {
     match backend {
         BackendArg::Cpu => Ok(ComputeDevice::cpu()),
@@ -340,9 +351,10 @@ fn device(backend: BackendArg) -> crate::Result<ComputeDevice> {
 fn tokenize_command(model: &std::path::Path, text: &str) -> crate::Result<()> {
     // Only the tokenizer is needed, but loading it goes through the model's files either way.
     let tokenizer = if model.is_dir() {
-        let json = std::fs::read_to_string(model.join("tokenizer.json"))
-            .map_err(|e| crate::Error::new(format!("{}: {e}", model.join("tokenizer.json").display())))?;
-        let config = std::fs::read_to_string(model.join("tokenizer_config.json")).ok();
+        use crate::formats::source::{limits, read_text_capped};
+        let json = read_text_capped(&model.join("tokenizer.json"), limits::TOKENIZER_FILE, "tokenizer.json")?;
+        let config_path = model.join("tokenizer_config.json");
+        let config = if config_path.exists() { Some(read_text_capped(&config_path, limits::TEXT_FILE, "tokenizer_config.json")?) } else { None };
         crate::tokenizers::Tokenizer::from_hf_json(&json, config.as_deref())?
     } else {
         let file = pollster::block_on(GgufFile::read(&FileSource::open(model)?))?;

@@ -46,6 +46,10 @@ pub struct ContinuationScore {
     pub is_greedy: bool,
     pub context_tokens: Vec<u32>,
     pub continuation_tokens: Vec<u32>,
+    /// Context tokens left out on the left because context and continuation were longer than the
+    /// model's `max_length` (lm-eval's truncation); 0 when everything fit.
+    #[serde(default)]
+    pub truncated: usize,
 }
 
 /// Why generation ended.
@@ -70,6 +74,10 @@ pub struct Generation {
     /// Every generated token, the EOS token or the stop string's tokens included.
     pub tokens: Vec<u32>,
     pub stop: StopReason,
+    /// Prompt tokens left out on the left so that prompt and generation fit the model's
+    /// `max_length` (lm-eval's truncation); 0 when the prompt fit.
+    #[serde(default)]
+    pub truncated: usize,
 }
 
 /// `text` cut before the earliest occurrence of any non-empty stop string (lm-eval applies
@@ -115,6 +123,11 @@ impl LanguageModel {
         if let Some(i) = pairs.iter().position(|(_, cont)| cont.is_empty()) {
             return Err(Error::new(format!("continuation {:?} adds no token after the context", continuations[i])));
         }
+        // lm-eval reads at most `max_length` tokens: `(context + continuation)[-(max_length + 1):][:-1]`.
+        let max_length = self.config.max_length();
+        if pairs.iter().any(|(ctx, cont)| ctx.len() + cont.len() - 1 > max_length) {
+            return self.log_likelihoods_truncated(continuations, pairs, max_length).await;
+        }
         // lm-eval encodes the context the same way for every continuation (it does not depend on it).
         let ctx = &pairs[0].0;
         let mut cache = KvCache::new();
@@ -133,23 +146,66 @@ impl LanguageModel {
                 let vocab = after.len() / (cont.len() - 1);
                 rows.extend(after.chunks(vocab).map(<[f32]>::to_vec));
             }
-            let (mut total, mut greedy) = (0f64, true);
-            for (row, &target) in rows.iter().zip(cont) {
-                let (lp, is_max) = log_prob(row, target as usize).ok_or_else(|| {
-                    Error::new(format!("token {target} is outside the model's vocabulary ({})", self.config.vocab_size))
-                })?;
-                total += lp as f64;
-                greedy &= is_max;
-            }
+            let (loglikelihood, is_greedy) = self.score_rows(&rows, cont)?;
             scores.push(ContinuationScore {
                 continuation: continuation.clone(),
-                loglikelihood: total,
-                is_greedy: greedy,
+                loglikelihood,
+                is_greedy,
                 context_tokens: ctx.clone(),
                 continuation_tokens: cont.clone(),
+                truncated: 0,
             });
         }
         Ok(scores)
+    }
+
+    /// lm-eval's rule when context and continuation do not fit `max_length`: each continuation
+    /// reads the last `max_length` tokens of `context + continuation` but the final one, so the
+    /// context is cut on the left, by a different amount for each continuation (no shared cache).
+    async fn log_likelihoods_truncated(
+        &self,
+        continuations: &[String],
+        pairs: Vec<(Vec<u32>, Vec<u32>)>,
+        max_length: usize,
+    ) -> Result<Vec<ContinuationScore>> {
+        let mut scores = Vec::with_capacity(continuations.len());
+        for (continuation, (ctx, cont)) in continuations.iter().zip(pairs) {
+            if cont.len() > max_length {
+                return Err(Error::new(format!(
+                    "continuation {continuation:?} is {} tokens long, more than the model's max_length ({max_length})",
+                    cont.len()
+                )));
+            }
+            let whole: Vec<u32> = ctx.iter().chain(&cont).copied().collect();
+            let read = &whole[..whole.len() - 1];
+            let truncated = read.len().saturating_sub(max_length);
+            let input = &read[truncated..];
+            let logits = self.model.logits_last(input, cont.len()).await?;
+            let rows: Vec<Vec<f32>> = logits.chunks(logits.len() / cont.len()).map(<[f32]>::to_vec).collect();
+            let (loglikelihood, is_greedy) = self.score_rows(&rows, &cont)?;
+            scores.push(ContinuationScore {
+                continuation: continuation.clone(),
+                loglikelihood,
+                is_greedy,
+                context_tokens: ctx,
+                continuation_tokens: cont,
+                truncated,
+            });
+        }
+        Ok(scores)
+    }
+
+    /// The summed log-probability of `targets`, row `j` predicting `targets[j]`, and whether each
+    /// was the argmax.
+    fn score_rows(&self, rows: &[Vec<f32>], targets: &[u32]) -> Result<(f64, bool)> {
+        let (mut total, mut greedy) = (0f64, true);
+        for (row, &target) in rows.iter().zip(targets) {
+            let (lp, is_max) = log_prob(row, target as usize)
+                .ok_or_else(|| Error::new(format!("token {target} is outside the model's vocabulary ({})", self.config.vocab_size)))?;
+            total += lp as f64;
+            greedy &= is_max;
+        }
+        Ok((total, greedy))
     }
 }
 
@@ -157,9 +213,19 @@ impl LanguageModel {
 impl LanguageModel {
     /// Greedy generation after `prompt` until a stop string, an EOS token or `max_tokens` (see
     /// the module docs for lm-eval's rules).
+    ///
+    /// As lm-eval's HF backend, prompt and generation share the model's `max_length`: at most
+    /// `max_length - 1` tokens are generated, and the prompt keeps its last
+    /// `max_length - max_tokens` tokens (cut on the left).
     pub async fn generate(&self, prompt: &str, until: &[String], max_tokens: usize) -> Result<Generation> {
         let tokens = self.tokenizer.encode(prompt, true, true);
-        self.generate_tokens(&tokens, until, max_tokens, &self.tokenizer.eos_ids()).await
+        let max_length = self.config.max_length();
+        let max_tokens = max_tokens.min(max_length - 1);
+        let keep = max_length - max_tokens;
+        let truncated = tokens.len().saturating_sub(keep);
+        let mut generation = self.generate_tokens(&tokens[truncated..], until, max_tokens, &self.tokenizer.eos_ids()).await?;
+        generation.truncated = truncated;
+        Ok(generation)
     }
 
     /// [`generate`](Self::generate) from prompt tokens, with the end-of-generation ids given.
@@ -187,7 +253,7 @@ impl LanguageModel {
         }
         let text = self.decode_generated(&tokens);
         let text = cut_at_stop(&text, until).0.to_string();
-        Ok(Generation { text, prompt_tokens: prompt.to_vec(), tokens, stop })
+        Ok(Generation { text, prompt_tokens: prompt.to_vec(), tokens, stop, truncated: 0 })
     }
 
     /// The text of generated tokens without the special (control) ones, as HF's
@@ -344,10 +410,14 @@ pub async fn load(path: &std::path::Path, compute: &ComputeDevice) -> Result<Lan
     use crate::formats::safetensors::SafetensorsShards;
     use crate::formats::source::FileSource;
     if path.is_dir() {
-        let read = |name: &str| std::fs::read_to_string(path.join(name)).map_err(|e| Error::new(format!("{}: {e}", path.join(name).display())));
-        let (config, tokenizer) = (read("config.json")?, read("tokenizer.json")?);
+        use crate::formats::source::{limits, read_text_capped};
+        let config = read_text_capped(&path.join("config.json"), limits::TEXT_FILE, "config.json")?;
+        let tokenizer = read_text_capped(&path.join("tokenizer.json"), limits::TOKENIZER_FILE, "tokenizer.json")?;
+        let tokenizer_config = path.join("tokenizer_config.json");
+        let tokenizer_config =
+            if tokenizer_config.exists() { Some(read_text_capped(&tokenizer_config, limits::TEXT_FILE, "tokenizer_config.json")?) } else { None };
         let weights = SafetensorsShards::open_folder(path).await?;
-        load_hf(&path.display().to_string(), &config, &tokenizer, read("tokenizer_config.json").ok().as_deref(), weights, compute).await
+        load_hf(&path.display().to_string(), &config, &tokenizer, tokenizer_config.as_deref(), weights, compute).await
     } else {
         load_gguf(FileSource::open(path)?, compute).await
     }

@@ -46,6 +46,9 @@ pub struct ItemResult {
     /// permutation (`permutation[i]` = original index of the option shown at position i).
     pub variant: usize,
     pub permutation: Option<Vec<usize>>,
+    /// Context tokens left out on the left to fit the model's `max_length` (the most over the
+    /// continuations; see `engine`); 0 when everything fit.
+    pub truncated: usize,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -246,6 +249,7 @@ pub async fn score_item_with(lm: &LanguageModel, doc_id: u64, doc: Json, rendere
         unconditional,
         variant: 0,
         permutation: None,
+        truncated: scores.iter().map(|s| s.truncated).max().unwrap_or(0),
     })
 }
 

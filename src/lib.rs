@@ -24,5 +24,7 @@ pub mod web;
 
 #[cfg(all(feature = "engine", not(target_arch = "wasm32")))]
 pub mod cli;
+#[cfg(all(feature = "engine", not(target_arch = "wasm32")))]
+pub mod fuzz;
 
 pub use error::{Error, Result};

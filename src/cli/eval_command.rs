@@ -65,9 +65,18 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
         )));
     }
     std::fs::create_dir_all(&args.out).map_err(|e| io(&args.out, e))?;
+    check_fingerprint(args, &spec, &task_path, &data, device)?;
     let started = web_time::Instant::now();
     let lm = pollster::block_on(crate::engine::load(&args.model, device))?;
-    let run = Run { args, spec: &spec, data: &data, lm: &lm, started, drawn: std::cell::Cell::new(f64::NEG_INFINITY) };
+    let run = Run {
+        args,
+        spec: &spec,
+        data: &data,
+        lm: &lm,
+        started,
+        drawn: std::cell::Cell::new(f64::NEG_INFINITY),
+        truncated: std::cell::Cell::new(0),
+    };
     let (metrics, rows, corpus, n_effective) = match spec.output_type {
         OutputType::MultipleChoice => run.multiple_choice()?,
         OutputType::GenerateUntil => run.generate_until()?,
@@ -78,6 +87,13 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
     let fertility = run.fertility();
     let report = Report::build(metrics.clone(), &rows, &corpus, fertility)?;
     print!("{}", report.text(&spec.task, rows.len()));
+    if run.truncated.get() > 0 {
+        println!(
+            "{} items were longer than the model's max_length of {} tokens and were cut on the left, as lm-eval does",
+            run.truncated.get(),
+            lm.config.max_length()
+        );
+    }
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
     let output_type = match spec.output_type {
         OutputType::MultipleChoice => "multiple_choice",
@@ -107,6 +123,94 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
     std::fs::write(&csv_path, rows_csv(&rows)).map_err(|e| io(&csv_path, e))?;
     eprintln!("wrote {}, {} and {}", results_path.display(), run.samples_path().display(), csv_path.display());
     Ok(())
+}
+
+/// What makes two invocations one run: a samples file in `--out` is resumed only by a run with the
+/// same model (its bytes), task (its file, sidecar and overrides), documents, few-shot count,
+/// seed, choice order and backend. `--limit` is not part of it: a longer run continues a shorter
+/// one. Written next to the samples as `run_<task>.json`.
+fn fingerprint(args: &EvalArgs, spec: &TaskSpec, task_path: &Path, data: &TaskData, device: &crate::backend::ComputeDevice) -> Result<BTreeMap<String, String>> {
+    use sha2::{Digest, Sha256};
+    let hex = |h: Sha256| h.finalize().iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let mut model = Sha256::new();
+    let mut files = if args.model.is_dir() {
+        let mut names: Vec<PathBuf> = std::fs::read_dir(&args.model)
+            .map_err(|e| io(&args.model, e))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file())
+            .collect();
+        names.sort();
+        names
+    } else {
+        vec![args.model.clone()]
+    };
+    files.retain(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')));
+    for path in &files {
+        let mut file = std::fs::File::open(path).map_err(|e| io(path, e))?;
+        model.update(path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default().as_bytes());
+        std::io::copy(&mut file, &mut model).map_err(|e| io(path, e))?;
+    }
+    let mut task = Sha256::new();
+    task.update(crate::formats::source::read_capped(task_path, crate::formats::source::limits::TEXT_FILE, "task file")?);
+    if let Some(sidecar) = &args.override_file {
+        task.update(crate::formats::source::read_capped(sidecar, crate::formats::source::limits::TEXT_FILE, "override file")?);
+    }
+    for o in &args.overrides {
+        task.update(o.as_bytes());
+        task.update([0]);
+    }
+    let mut documents = Sha256::new();
+    documents.update(serde_json::to_vec(&data.docs).unwrap_or_default());
+    documents.update(serde_json::to_vec(&data.pool).unwrap_or_default());
+    Ok(BTreeMap::from([
+        ("task".to_string(), spec.task.clone()),
+        ("model_sha256".to_string(), hex(model)),
+        ("task_sha256".to_string(), hex(task)),
+        ("documents_sha256".to_string(), hex(documents)),
+        ("num_fewshot".to_string(), args.options.shots.or(spec.num_fewshot).unwrap_or(0).to_string()),
+        ("seed".to_string(), args.options.seed.to_string()),
+        ("choice_order".to_string(), args.options.order.to_string()),
+        ("backend".to_string(), crate::cli::backend_label(device)),
+    ]))
+}
+
+/// Refuses to add to a samples file that another run (another fingerprint) wrote; writes this
+/// run's fingerprint otherwise.
+fn check_fingerprint(args: &EvalArgs, spec: &TaskSpec, task_path: &Path, data: &TaskData, device: &crate::backend::ComputeDevice) -> Result<()> {
+    let ours = fingerprint(args, spec, task_path, data, device)?;
+    let path = args.out.join(format!("run_{}.json", spec.task));
+    let samples = args.out.join(format!("samples_{}.jsonl", spec.task));
+    let has_samples = std::fs::metadata(&samples).is_ok_and(|m| m.len() > 0);
+    if has_samples {
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                let theirs: BTreeMap<String, String> = serde_json::from_str(&text)
+                    .map_err(|e| Error::new(format!("{}: not a run fingerprint ({e}); delete it and the samples file to start over", path.display())))?;
+                let differ: Vec<String> = ours
+                    .iter()
+                    .filter(|(k, v)| theirs.get(*k) != Some(v))
+                    .map(|(k, v)| format!("{k} {} (this run: {v})", theirs.get(k).map_or("missing", String::as_str)))
+                    .collect();
+                if !differ.is_empty() {
+                    return Err(Error::new(format!(
+                        "{} holds samples of another run: {}. Resuming would mix two runs; give another --out, or delete {} to start over",
+                        args.out.display(),
+                        differ.join("; "),
+                        samples.display()
+                    )));
+                }
+                return Ok(());
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                eprintln!("warning: {} has no run fingerprint (an older lingualens wrote it); resuming as this run", samples.display());
+            }
+            Err(e) => return Err(io(&path, e)),
+        }
+    }
+    let temporary = path.with_extension("json.partial");
+    let text = serde_json::to_string_pretty(&ours).unwrap_or_default();
+    std::fs::write(&temporary, text + "\n").map_err(|e| io(&temporary, e))?;
+    std::fs::rename(&temporary, &path).map_err(|e| io(&path, e))
 }
 
 /// The evaluated documents, the few-shot pool, and what to break results down by.
@@ -184,7 +288,7 @@ fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], by: &[String],
 fn read_docs(files: &[PathBuf]) -> Result<(Vec<Json>, Vec<String>)> {
     let (mut docs, mut columns) = (Vec::new(), Vec::new());
     for f in files {
-        let bytes = std::fs::read(f).map_err(|e| io(f, e))?;
+        let bytes = crate::formats::source::read_capped(f, crate::formats::source::limits::DATA_FILE, "data file")?;
         let (d, c) = yaml::docs_and_columns_from_file(&f.display().to_string(), &bytes)?;
         docs.extend(d);
         columns.extend(c.into_iter().filter(|c| !columns.contains(c)).collect::<Vec<_>>());
@@ -200,7 +304,7 @@ fn load_items(loader: &str, paths: &[PathBuf]) -> Result<Vec<Item>> {
         if loader == "dzen" && p.is_dir() {
             files.extend(crate::tasks::dzen::dzen_dir_files(p)?);
         } else {
-            files.push((p.display().to_string(), std::fs::read(p).map_err(|e| io(p, e))?));
+            files.push((p.display().to_string(), crate::formats::source::read_capped(p, crate::formats::source::limits::DATA_FILE, "data file")?));
         }
     }
     let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
@@ -218,33 +322,56 @@ struct Run<'a> {
     started: web_time::Instant,
     /// Seconds since `started` when the progress line was last drawn.
     drawn: std::cell::Cell<f64>,
+    /// Items scored in this run whose input was cut on the left to the model's `max_length`.
+    truncated: std::cell::Cell<usize>,
 }
 
 type Outcome = (Vec<MetricResult>, Vec<Row>, Vec<CorpusInput>, usize);
 
 impl Run<'_> {
+    fn count_truncated(&self, tokens: usize) {
+        if tokens > 0 {
+            self.truncated.set(self.truncated.get() + 1);
+        }
+    }
+
     fn samples_path(&self) -> PathBuf {
         self.args.out.join(format!("samples_{}.jsonl", self.spec.task))
     }
 
-    fn previous_lines(&self) -> Vec<String> {
-        std::fs::read_to_string(self.samples_path())
-            .unwrap_or_default()
-            .lines()
-            .filter(|l| !l.trim().is_empty())
+    /// The complete lines of an earlier run's samples file (none if there is no file). A line is
+    /// complete when it ends with a newline and is JSON: a last line cut short by a crash (even
+    /// inside a multibyte character) is left out, not the whole file.
+    fn previous_lines(&self) -> Result<Vec<String>> {
+        let path = self.samples_path();
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(io(&path, e)),
+        };
+        let complete = bytes.rsplitn(2, |&b| b == b'\n').nth(1).unwrap_or_default();
+        Ok(complete
+            .split(|&b| b == b'\n')
+            .filter_map(|line| std::str::from_utf8(line).ok())
+            .filter(|line| !line.trim().is_empty() && serde_json::from_str::<Json>(line).is_ok())
             .map(String::from)
-            .collect()
+            .collect())
     }
 
     fn append(&self, file: &mut std::fs::File, line: &str) -> Result<()> {
         file.write_all(line.as_bytes()).map_err(|e| io(&self.samples_path(), e))
     }
 
-    fn open_samples(&self, previous: &[String]) -> Result<std::fs::File> {
-        // A last line cut short by a crash is dropped, so appended lines start on a fresh line.
-        let text: String = previous.iter().filter(|l| serde_json::from_str::<Json>(l).is_ok()).map(|l| format!("{l}\n")).collect();
-        std::fs::write(self.samples_path(), text).map_err(|e| io(&self.samples_path(), e))?;
-        std::fs::OpenOptions::new().append(true).open(self.samples_path()).map_err(|e| io(&self.samples_path(), e))
+    /// The samples file holding exactly `kept` (the lines of the items that are done), then open
+    /// for appending. Written to a temporary file and renamed over the old one, so a crash
+    /// leaves either the old file or the new one, never half of either.
+    fn open_samples(&self, kept: &[String]) -> Result<std::fs::File> {
+        let path = self.samples_path();
+        let temporary = path.with_extension("jsonl.partial");
+        let text: String = kept.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&temporary, text).map_err(|e| io(&temporary, e))?;
+        std::fs::rename(&temporary, &path).map_err(|e| io(&path, e))?;
+        std::fs::OpenOptions::new().append(true).open(&path).map_err(|e| io(&path, e))
     }
 
     /// The progress line, redrawn at most five times a second (and for the last item).
@@ -286,23 +413,28 @@ impl Run<'_> {
         }
         let names = eval::mc_metric_names(self.spec);
         let score_options = ScoreOptions::for_task(self.spec);
-        let previous = self.previous_lines();
+        let previous = self.previous_lines()?;
         let mut rows: Vec<Row> = Vec::new();
+        let mut kept = Vec::new();
+        let mut done: BTreeSet<(u64, usize)> = BTreeSet::new();
         for (i, line) in previous.iter().enumerate() {
-            match self.mc_row(line, &names, score_options.mutual_info) {
-                Some(r) => rows.push(r),
-                None if i + 1 == previous.len() => {} // cut short by a crash
-                None => return Err(Error::new(format!("{}: line {} is not a multiple-choice sample of this task", self.samples_path().display(), i + 1))),
+            let Some(r) = self.mc_row(line, &names, score_options.mutual_info) else {
+                return Err(Error::new(format!("{}: line {} is not a multiple-choice sample of this task", self.samples_path().display(), i + 1)));
+            };
+            // An item written twice (by an older version) counts once.
+            if done.insert((r.doc_id, r.variant)) {
+                rows.push(r);
+                kept.push(line.clone());
             }
         }
-        let done: BTreeSet<(u64, usize)> = rows.iter().map(|r| (r.doc_id, r.variant)).collect();
         if !done.is_empty() {
             eprintln!("resuming: {} of {} items are already in {}", done.len(), jobs.len(), self.samples_path().display());
         }
-        let mut samples = self.open_samples(&previous)?;
+        let mut samples = self.open_samples(&kept)?;
         let todo: Vec<&eval::Job> = jobs.iter().filter(|j| !done.contains(&(j.doc_id, j.variant))).collect();
         for (n, job) in todo.iter().enumerate() {
             let item = pollster::block_on(eval::score_job(self.lm, job, score_options))?;
+            self.count_truncated(item.truncated);
             let record = item.sample_record(&names, &self.data.columns)?;
             let line = record.to_jsonl_line();
             self.append(&mut samples, &line)?;
@@ -353,17 +485,18 @@ impl Run<'_> {
         let (docs, rendered) = eval::render(self.spec, self.data.docs.clone(), self.data.pool.clone(), &self.args.options)?;
         let pipelines = generation::pipelines(self.spec);
         let names = generation::metric_names(self.spec);
-        let previous = self.previous_lines();
-        let mut results: Vec<GenerationResult> = self.generations_from_lines(&previous, pipelines.len());
+        let previous = self.previous_lines()?;
+        let (mut results, kept) = self.generations_from_lines(&previous, pipelines.len());
         let done: BTreeSet<u64> = results.iter().map(|r| r.doc_id).collect();
         if !done.is_empty() {
             eprintln!("resuming: {} of {} items are already in {}", done.len(), rendered.len(), self.samples_path().display());
         }
-        let mut samples = self.open_samples(&previous)?;
+        let mut samples = self.open_samples(&kept)?;
         let todo: Vec<usize> = (0..rendered.len()).filter(|&i| !done.contains(&(i as u64))).collect();
         let exact = generation::exact_match_options(self.spec)?;
         for (n, &i) in todo.iter().enumerate() {
             let r = pollster::block_on(generation::generate_item(self.lm, self.spec, i as u64, docs[i].clone(), &rendered[i]))?;
+            self.count_truncated(r.generation.truncated);
             for f in 0..pipelines.len() {
                 self.append(&mut samples, &generation::sample_record(self.spec, &r, f, &self.data.columns)?.to_jsonl_line())?;
             }
@@ -412,16 +545,23 @@ impl Run<'_> {
         use crate::eval::loglikelihood::{self as ll, LoglikelihoodResult};
         let (docs, rendered) = eval::render(self.spec, self.data.docs.clone(), self.data.pool.clone(), &self.args.options)?;
         let names = ll::metric_names(self.spec);
-        let previous = self.previous_lines();
-        let mut results: Vec<LoglikelihoodResult> = previous.iter().filter_map(|l| LoglikelihoodResult::from_line(l)).collect();
-        let done: BTreeSet<u64> = results.iter().map(|r| r.doc_id).collect();
+        let previous = self.previous_lines()?;
+        let (mut results, mut kept, mut done) = (Vec::new(), Vec::new(), BTreeSet::new());
+        for line in &previous {
+            if let Some(r) = LoglikelihoodResult::from_line(line).filter(|r| !done.contains(&r.doc_id)) {
+                done.insert(r.doc_id);
+                results.push(r);
+                kept.push(line.clone());
+            }
+        }
         if !done.is_empty() {
             eprintln!("resuming: {} of {} items are already in {}", done.len(), rendered.len(), self.samples_path().display());
         }
-        let mut samples = self.open_samples(&previous)?;
+        let mut samples = self.open_samples(&kept)?;
         let todo: Vec<usize> = (0..rendered.len()).filter(|&i| !done.contains(&(i as u64))).collect();
         for (n, &i) in todo.iter().enumerate() {
             let r = pollster::block_on(ll::score(self.lm, i as u64, docs[i].clone(), &rendered[i]))?;
+            self.count_truncated(r.truncated);
             self.append(&mut samples, &r.sample_record(&names, &self.data.columns).to_jsonl_line())?;
             results.push(r);
             let acc = results.iter().filter(|r| r.is_greedy).count() as f64 / results.len() as f64;
@@ -448,9 +588,11 @@ impl Run<'_> {
     }
 
     /// The generations already in the samples file: the documents that have a line for every
-    /// filter pipeline.
-    fn generations_from_lines(&self, lines: &[String], n_filters: usize) -> Vec<GenerationResult> {
-        let mut by_doc: BTreeMap<u64, GenerationResult> = BTreeMap::new();
+    /// filter pipeline (one line per filter counts, a repeated one is left out), and those lines.
+    /// A document with only some of its lines is done again, its lines dropped, so that a rerun
+    /// never adds a second copy of a line.
+    fn generations_from_lines(&self, lines: &[String], n_filters: usize) -> (Vec<GenerationResult>, Vec<String>) {
+        let mut by_doc: BTreeMap<u64, (GenerationResult, Vec<String>)> = BTreeMap::new();
         for line in lines {
             let Ok(v) = serde_json::from_str::<Json>(line) else { continue };
             let (Some(doc_id), Some(filter), Some(response)) = (
@@ -460,7 +602,7 @@ impl Run<'_> {
             ) else {
                 continue;
             };
-            let r = by_doc.entry(doc_id).or_insert_with(|| GenerationResult {
+            let (r, kept) = by_doc.entry(doc_id).or_insert_with(|| (GenerationResult {
                 doc_id,
                 doc: v.get("doc").cloned().unwrap_or(Json::Null),
                 context: v.pointer("/arguments/gen_args_0/arg_0").and_then(Json::as_str).unwrap_or_default().to_string(),
@@ -474,11 +616,17 @@ impl Run<'_> {
                     prompt_tokens: Vec::new(),
                     tokens: Vec::new(),
                     stop: crate::engine::StopReason::MaxTokens,
+                    truncated: 0,
                 },
-            });
-            r.filtered.push(FilteredResponse { filter: filter.to_string(), response: response.to_string() });
+            }, Vec::new()));
+            if r.filtered.iter().all(|f| f.filter != filter) {
+                r.filtered.push(FilteredResponse { filter: filter.to_string(), response: response.to_string() });
+                kept.push(line.clone());
+            }
         }
-        by_doc.into_values().filter(|r| r.filtered.len() == n_filters).collect()
+        let complete: Vec<(GenerationResult, Vec<String>)> = by_doc.into_values().filter(|(r, _)| r.filtered.len() == n_filters).collect();
+        let kept = complete.iter().flat_map(|(_, lines)| lines.iter().cloned()).collect();
+        (complete.into_iter().map(|(r, _)| r).collect(), kept)
     }
 
     /// Tokens per word/character/syllable of the model's tokenizer on the items' texts, by language
@@ -500,7 +648,7 @@ impl Run<'_> {
 /// The per-sample CSV: `doc_id,item_id,variant,gold,pred,n_options`, each value column, each text
 /// column, then `meta.<field>` for every metadata field (RFC 4180 quoting).
 fn rows_csv(rows: &[Row]) -> String {
-    let field = |s: &str| if s.contains([',', '"', '\n', '\r']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() };
+    let field = crate::scoring::outputs::csv_field;
     let value_names: Vec<String> = rows.first().map(|r| r.values.iter().map(|v| v.0.clone()).collect()).unwrap_or_default();
     let text_names: BTreeSet<String> = rows.iter().flat_map(|r| r.texts.iter().map(|t| t.0.clone())).collect();
     let meta: BTreeSet<String> = rows.iter().flat_map(|r| r.metadata.keys().cloned()).collect();

@@ -262,7 +262,7 @@ mod tests {
                 references: vec![reference.into()],
                 multiple_target: false,
                 filtered,
-                generation: Generation { text: text.into(), prompt_tokens: vec![1], tokens: vec![], stop: crate::engine::StopReason::MaxTokens },
+                generation: Generation { text: text.into(), prompt_tokens: vec![1], tokens: vec![], stop: crate::engine::StopReason::MaxTokens, truncated: 0 },
             }
         };
         let results = [item(0, "cat!", "cat"), item(1, "a dog", "dog")];

@@ -24,6 +24,8 @@ pub struct LoglikelihoodResult {
     pub target: String,
     pub loglikelihood: f64,
     pub is_greedy: bool,
+    /// Context tokens left out on the left to fit the model's `max_length`.
+    pub truncated: usize,
 }
 
 /// The metrics the task asks for, in lm-eval's order (`perplexity`, `acc`); both by default.
@@ -53,6 +55,7 @@ pub async fn score(lm: &LanguageModel, doc_id: u64, doc: Json, rendered: &Render
         target,
         loglikelihood: s.loglikelihood,
         is_greedy: s.is_greedy,
+        truncated: s.truncated,
     })
 }
 
@@ -92,6 +95,7 @@ impl LoglikelihoodResult {
             target: v.get("target").and_then(Json::as_str).unwrap_or_default().to_string(),
             loglikelihood: r.get(0)?.as_str()?.parse().ok()?,
             is_greedy: r.get(1)?.as_str()? == "True",
+            truncated: 0,
         })
     }
 }

@@ -19,6 +19,8 @@ const DEFAULT_ALIGNMENT: u64 = 32;
 const MAX_DIMS: u32 = 4;
 /// Nesting of arrays inside arrays; real files use none. Bounds recursion on hostile input.
 const MAX_ARRAY_DEPTH: usize = 4;
+/// ggml's GGML_MAX_NAME less its terminating zero: llama.cpp refuses longer tensor names.
+const MAX_TENSOR_NAME: usize = 63;
 
 /// A metadata value, one variant per GGUF value type.
 #[derive(Debug, Clone, PartialEq)]
@@ -373,7 +375,10 @@ fn parse_header(bytes: &[u8], file_len: u64) -> Result<GgufFile, ParseError> {
         let key = r.string(&format!("metadata key #{i}"))?;
         let value_type = r.u32()?;
         let value = r.value(value_type, &key, 0)?;
-        metadata.insert(key, value);
+        // llama.cpp's reader refuses a key given twice: which one a reader keeps is not defined.
+        if metadata.insert(key.clone(), value).is_some() {
+            return Err(format!("metadata key {key} appears twice").into());
+        }
     }
 
     let alignment = match metadata.get("general.alignment") {
@@ -384,9 +389,19 @@ fn parse_header(bytes: &[u8], file_len: u64) -> Result<GgufFile, ParseError> {
         },
     };
 
-    let mut tensors = Vec::with_capacity(tensor_count);
+    let mut tensors: Vec<TensorInfo> = Vec::with_capacity(tensor_count);
+    let mut names = std::collections::HashSet::with_capacity(tensor_count);
+    // llama.cpp's rule: tensor data is laid out in the order of the tensor infos, each one
+    // starting where the one before ended (padded to the alignment): no gaps, overlaps or aliases.
+    let mut expected_offset = 0u64;
     for i in 0..tensor_count {
         let name = r.string(&format!("name of tensor #{i}"))?;
+        if name.len() > MAX_TENSOR_NAME {
+            return Err(format!("tensor #{i}: its name is {} bytes long (at most {MAX_TENSOR_NAME})", name.len()).into());
+        }
+        if !names.insert(name.clone()) {
+            return Err(format!("tensor {name} appears twice").into());
+        }
         let n_dims = r.u32()?;
         if n_dims == 0 || n_dims > MAX_DIMS {
             return Err(format!("tensor {name}: {n_dims} dimensions (expected 1 to {MAX_DIMS})").into());
@@ -415,6 +430,17 @@ fn parse_header(bytes: &[u8], file_len: u64) -> Result<GgufFile, ParseError> {
         if offset % alignment != 0 {
             return Err(format!("tensor {name}: offset {offset} is not aligned to {alignment}").into());
         }
+        if offset != expected_offset {
+            return Err(format!(
+                "tensor {name}: its data is at offset {offset}, expected {expected_offset} (right after the tensor before it); \
+                 tensors must not overlap or leave gaps"
+            )
+            .into());
+        }
+        expected_offset = n_bytes
+            .checked_next_multiple_of(alignment)
+            .and_then(|padded| offset.checked_add(padded))
+            .ok_or_else(|| format!("tensor {name}: offset {offset} plus {n_bytes} bytes overflows"))?;
         tensors.push(TensorInfo { name, dims, ggml_type, offset, n_bytes });
     }
 

@@ -66,15 +66,31 @@ impl SafetensorsFile {
             let entry: TensorEntry = serde_json::from_value(value)
                 .map_err(|e| Error::new(format!("{name}: tensor {key}: {e}")))?;
             let [start, end] = entry.data_offsets;
-            let elements: usize = entry.shape.iter().product();
-            let expected = element_size(&entry.dtype).map(|s| (s * elements) as u64);
-            if start > end || end > data_len || expected.is_some_and(|n| n != end - start) {
+            let elements = entry.shape.iter().try_fold(1u64, |n, &d| n.checked_mul(d as u64));
+            let expected = element_size(&entry.dtype).map(|s| elements.and_then(|n| n.checked_mul(s as u64)));
+            if start > end || end > data_len || expected.is_some_and(|n| n != Some(end - start)) {
                 return Err(Error::new(format!(
                     "{name}: tensor {key}: byte range {start}..{end} does not match its shape {:?} {} or the file",
                     entry.shape, entry.dtype
                 )));
             }
             tensors.insert(key, entry);
+        }
+        // As the safetensors library checks: the tensors tile the data section, in order of their
+        // offsets, with no gap, overlap or alias, and nothing after the last one.
+        let mut ranges: Vec<(&String, [u64; 2])> = tensors.iter().map(|(k, e)| (k, e.data_offsets)).collect();
+        ranges.sort_by_key(|&(_, [start, end])| (start, end));
+        let mut next = 0u64;
+        for (key, [start, end]) in ranges {
+            if start != next {
+                return Err(Error::new(format!(
+                    "{name}: tensor {key} starts at byte {start} of the data, expected {next}: tensors must not overlap or leave gaps"
+                )));
+            }
+            next = end;
+        }
+        if next != data_len {
+            return Err(Error::new(format!("{name}: the tensors end at byte {next} of the data, but the file has {data_len}")));
         }
         Ok(SafetensorsFile { name, tensors, data_start })
     }
@@ -246,7 +262,7 @@ impl SafetensorsShards<crate::formats::source::FileSource> {
             return Err(Error::new(format!("{}: neither {SINGLE_FILE} nor {INDEX_FILE} is here", dir.display())));
         }
         let name = index_path.display().to_string();
-        let text = std::fs::read_to_string(&index_path).map_err(|e| Error::new(format!("{name}: {e}")))?;
+        let text = crate::formats::source::read_text_capped(&index_path, crate::formats::source::limits::TEXT_FILE, "safetensors index")?;
         let index = SafetensorsIndex::parse(&name, &text)?;
         let mut files = Vec::new();
         for file_name in index.files() {

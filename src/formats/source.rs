@@ -61,6 +61,86 @@ impl ByteSource for MemorySource {
     }
 }
 
+/// An HTTP `Content-Range` header of a 206 answer, `bytes <first>-<last>/<total or *>`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContentRange {
+    pub first: u64,
+    /// Inclusive, as in the header.
+    pub last: u64,
+    pub total: Option<u64>,
+}
+
+impl ContentRange {
+    /// `None` for anything but a well-formed range with `first <= last < total`.
+    pub fn parse(header: &str) -> Option<ContentRange> {
+        let (range, total) = header.trim().strip_prefix("bytes ")?.split_once('/')?;
+        let (first, last) = range.split_once('-')?;
+        let number = |s: &str| -> Option<u64> {
+            let s = s.trim();
+            (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok()).flatten()
+        };
+        let (first, last) = (number(first)?, number(last)?);
+        let total = match total.trim() {
+            "*" => None,
+            t => Some(number(t)?),
+        };
+        (first <= last && total.is_none_or(|t| last < t)).then_some(ContentRange { first, last, total })
+    }
+}
+
+/// How large a file of each kind may be before it is refused unread. Far above any real file of
+/// its kind, far below what would exhaust memory: a task file, or a hostile /dev/zero named as
+/// one, is not read whole without a bound.
+pub mod limits {
+    /// Task YAML, `include:`d files, override sidecars, config.json, tokenizer_config.json, a
+    /// safetensors index.
+    pub const TEXT_FILE: u64 = 16 << 20;
+    /// tokenizer.json (Gemma 3's is 33 MB).
+    pub const TOKENIZER_FILE: u64 = 256 << 20;
+    /// A data file: CSV, JSON, JSONL, Parquet.
+    pub const DATA_FILE: u64 = 2 << 30;
+}
+
+/// The whole of a file, refused with a message naming it if it holds more than `max` bytes
+/// (`what` says what it was read as: "task file", "data file", …). Reads at most `max + 1`
+/// bytes, so a special file that never ends is refused too.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_capped(path: &std::path::Path, max: u64, what: &str) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let too_large = |n: u64| Error::new(format!("{}: a {what} of {n} bytes or more; lingualens reads at most {max}", path.display()));
+    let len = regular_file_len(path, what)?;
+    if len > max {
+        return Err(too_large(len));
+    }
+    let file = std::fs::File::open(path).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+    let mut bytes = Vec::new();
+    file.take(max.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+    if bytes.len() as u64 > max {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// The length of a regular file; a folder, a device or a pipe (which could block an open or never
+/// end) is refused by name before it is opened.
+#[cfg(not(target_arch = "wasm32"))]
+fn regular_file_len(path: &std::path::Path, what: &str) -> Result<u64> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+    if meta.is_dir() {
+        return Err(Error::new(format!("{}: a folder, expected a {what}", path.display())));
+    }
+    if !meta.is_file() {
+        return Err(Error::new(format!("{}: not a regular file (a device or a pipe), expected a {what}", path.display())));
+    }
+    Ok(meta.len())
+}
+
+/// [`read_capped`] as UTF-8 text.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_text_capped(path: &std::path::Path, max: u64, what: &str) -> Result<String> {
+    String::from_utf8(read_capped(path, max, what)?).map_err(|_| Error::new(format!("{}: not UTF-8 text", path.display())))
+}
+
 /// A file on disk, read with positioned reads (no seek state, so one handle serves any order).
 #[cfg(not(target_arch = "wasm32"))]
 pub struct FileSource {
@@ -74,6 +154,7 @@ impl FileSource {
     pub fn open(path: impl AsRef<std::path::Path>) -> Result<Self> {
         let path = path.as_ref();
         let name = path.display().to_string();
+        regular_file_len(path, "model file")?;
         let file = std::fs::File::open(path).map_err(|e| Error::new(format!("{name}: {e}")))?;
         let len = file.metadata().map_err(|e| Error::new(format!("{name}: {e}")))?.len();
         Ok(FileSource { name, file, len })
@@ -229,13 +310,11 @@ async fn fetch_range(url: &str, start: u64, end: u64) -> Result<(Vec<u8>, Option
     }
     let header = |name: &str| response.headers().get(name).ok().flatten();
     if response.status() == 206 {
-        // "bytes 0-65535/829376"
         let range = header("content-range").unwrap_or_default();
-        let first = range.strip_prefix("bytes ").and_then(|r| r.split('-').next()).and_then(|s| s.trim().parse::<u64>().ok());
-        if first.is_some_and(|f| f != start) {
-            return Err(Error::new(format!("{url}: asked for bytes from {start}, the server sent {range:?}")));
-        }
-        let total = range.rsplit('/').next().and_then(|t| t.parse().ok());
+        let total = match ContentRange::parse(&range) {
+            Some(r) if r.first == start => r.total,
+            _ => return Err(Error::new(format!("{url}: asked for bytes from {start}, the server sent Content-Range {range:?}"))),
+        };
         let buffer = JsFuture::from(response.array_buffer().map_err(|e| failed("no body", e))?).await.map_err(|e| failed("reading", e))?;
         return Ok((Uint8Array::new(&buffer).to_vec(), total));
     }
@@ -261,4 +340,18 @@ async fn fetch_range(url: &str, start: u64, end: u64) -> Result<(Vec<u8>, Option
     }
     let _ = reader.cancel();
     Ok((bytes, total))
+}
+
+#[cfg(test)]
+mod content_range_tests {
+    use super::ContentRange;
+
+    #[test]
+    fn content_range_is_parsed_strictly() {
+        assert_eq!(ContentRange::parse("bytes 0-65535/829376"), Some(ContentRange { first: 0, last: 65535, total: Some(829376) }));
+        assert_eq!(ContentRange::parse("bytes 100-199/*"), Some(ContentRange { first: 100, last: 199, total: None }));
+        for bad in ["", "bytes */829376", "bytes 5-4/10", "bytes 0-10/10", "bytes -1-3/10", "items 0-1/2", "bytes 0-1", "bytes 0x1-2/3", "bytes 1-2/+3"] {
+            assert_eq!(ContentRange::parse(bad), None, "{bad:?}");
+        }
+    }
 }

@@ -27,6 +27,19 @@ pub enum RopeScaling {
     Llama3 { factor: f64, low_freq_factor: f64, high_freq_factor: f64, original_max_position_embeddings: f64 },
 }
 
+/// Bounds on what a model file may declare, checked ([`ModelConfig::validate`]) before anything is
+/// allocated or multiplied from them. They are far above any model this tool can run (the largest
+/// open models have 126 layers, 128 query heads, heads of 256, a 262k vocabulary and a hidden size
+/// of 16k) and far below what could overflow the size arithmetic that follows (every product of
+/// two of them fits in 64 bits, and the largest tensor they allow in 2^41 elements).
+pub const MAX_LAYERS: usize = 1024;
+pub const MAX_HEADS: usize = 1024;
+pub const MAX_HEAD_DIM: usize = 1024;
+pub const MAX_HIDDEN: usize = 1 << 17;
+pub const MAX_INTERMEDIATE: usize = 1 << 20;
+pub const MAX_VOCAB: usize = 1 << 22;
+pub const MAX_CONTEXT: usize = 1 << 24;
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ModelConfig {
     pub architecture: Architecture,
@@ -49,9 +62,131 @@ pub struct ModelConfig {
     pub query_pre_attn_scalar: Option<f64>,
     pub final_logit_softcapping: Option<f64>,
     pub attn_logit_softcapping: Option<f64>,
+    /// The context the model was trained for (GGUF `<arch>.context_length`, HF
+    /// `max_position_embeddings`), if the file says: lm-eval's `max_length` (see
+    /// [`ModelConfig::max_length`]).
+    pub context_length: Option<usize>,
 }
 
+/// lm-eval's default `max_length` when the model does not say.
+pub const DEFAULT_MAX_LENGTH: usize = 2048;
+
 impl ModelConfig {
+    /// lm-eval's `HFLM.max_length`: the model's trained context, or 2048 when the file does not
+    /// say. Inputs longer than this are truncated on the left, as lm-eval does.
+    pub fn max_length(&self) -> usize {
+        self.context_length.unwrap_or(DEFAULT_MAX_LENGTH)
+    }
+
+    /// Every field within its bound and consistent with the others, or an error naming the file
+    /// (`name`), the field and its value. Called by both readers, so nothing downstream (the fit
+    /// check before a download included) ever sizes an allocation or divides by a declared value
+    /// that was not checked here.
+    pub fn validate(&self, name: &str) -> Result<()> {
+        let bad = |field: &str, value: &dyn std::fmt::Display, why: &str| Err(Error::new(format!("{name}: {field} is {value}: {why}")));
+        let bounded = |field: &str, value: usize, max: usize| -> Result<()> {
+            if value == 0 || value > max {
+                return bad(field, &value, &format!("expected 1 to {max}"));
+            }
+            Ok(())
+        };
+        bounded("the layer count", self.num_layers, MAX_LAYERS)?;
+        bounded("the attention head count", self.num_heads, MAX_HEADS)?;
+        bounded("the key/value head count", self.num_kv_heads, MAX_HEADS)?;
+        bounded("the head size", self.head_dim, MAX_HEAD_DIM)?;
+        bounded("the hidden size", self.hidden_size, MAX_HIDDEN)?;
+        bounded("the feed-forward size", self.intermediate_size, MAX_INTERMEDIATE)?;
+        bounded("the vocabulary size", self.vocab_size, MAX_VOCAB)?;
+        if let Some(context) = self.context_length {
+            bounded("the context length", context, MAX_CONTEXT)?;
+        }
+        if let Some(window) = self.sliding_window {
+            bounded("the sliding window", window, MAX_CONTEXT)?;
+        }
+        if self.num_heads % self.num_kv_heads != 0 {
+            return bad("the key/value head count", &self.num_kv_heads, &format!("it must divide the {} attention heads", self.num_heads));
+        }
+        if self.head_dim % 2 != 0 {
+            return bad("the head size", &self.head_dim, "RoPE needs an even head size");
+        }
+        if self.sliding_layers.len() != self.num_layers {
+            return bad(
+                "the sliding-window layer pattern",
+                &format!("{} entries long", self.sliding_layers.len()),
+                &format!("expected one entry per layer ({})", self.num_layers),
+            );
+        }
+        let positive = |field: &str, value: f64| -> Result<()> {
+            if !(value.is_finite() && value > 0.0) {
+                return bad(field, &value, "expected a finite number above 0");
+            }
+            Ok(())
+        };
+        positive("rope_theta", self.rope_theta)?;
+        if !(self.rms_norm_eps.is_finite() && self.rms_norm_eps >= 0.0) {
+            return bad("the RMSNorm epsilon", &self.rms_norm_eps, "expected a finite number, 0 or above");
+        }
+        for (field, value) in [
+            ("the local rope_theta", self.rope_local_theta),
+            ("query_pre_attn_scalar", self.query_pre_attn_scalar),
+            ("final_logit_softcapping", self.final_logit_softcapping),
+            ("attn_logit_softcapping", self.attn_logit_softcapping),
+        ] {
+            if let Some(v) = value {
+                positive(field, v)?;
+            }
+        }
+        if let RopeScaling::Llama3 { factor, low_freq_factor, high_freq_factor, original_max_position_embeddings } = self.rope_scaling {
+            positive("rope_scaling.factor", factor)?;
+            positive("rope_scaling.low_freq_factor", low_freq_factor)?;
+            positive("rope_scaling.original_max_position_embeddings", original_max_position_embeddings)?;
+            if !(high_freq_factor.is_finite() && high_freq_factor > low_freq_factor) {
+                return bad("rope_scaling.high_freq_factor", &high_freq_factor, &format!("expected more than low_freq_factor ({low_freq_factor})"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The shape `[rows, cols]` (or `[n]`) a tensor must have under this configuration, by its GGUF
+    /// name; `None` for a name the models do not read. Checked against the file's header before
+    /// a tensor is read, so a tensor of the wrong size is refused by name instead of reaching a
+    /// matmul.
+    pub fn expected_shape(&self, gguf_name: &str) -> Option<Vec<usize>> {
+        let (hidden, q, kv) = (self.hidden_size, self.num_heads * self.head_dim, self.num_kv_heads * self.head_dim);
+        let shape = match gguf_name {
+            "token_embd.weight" | "output.weight" => vec![self.vocab_size, hidden],
+            "output_norm.weight" => vec![hidden],
+            "rope_freqs.weight" => vec![self.head_dim / 2],
+            _ => {
+                let tensor = gguf_name.strip_prefix("blk.")?.split_once('.')?.1;
+                match tensor {
+                    "attn_norm.weight" | "ffn_norm.weight" | "post_attention_norm.weight" | "post_ffw_norm.weight" => vec![hidden],
+                    "attn_q.weight" => vec![q, hidden],
+                    "attn_k.weight" | "attn_v.weight" => vec![kv, hidden],
+                    "attn_output.weight" => vec![hidden, q],
+                    "attn_q.bias" => vec![q],
+                    "attn_k.bias" | "attn_v.bias" => vec![kv],
+                    "attn_q_norm.weight" | "attn_k_norm.weight" => vec![self.head_dim],
+                    "ffn_gate.weight" | "ffn_up.weight" => vec![self.intermediate_size, hidden],
+                    "ffn_down.weight" => vec![hidden, self.intermediate_size],
+                    _ => return None,
+                }
+            }
+        };
+        Some(shape)
+    }
+
+    /// An error naming the tensor, the file and both shapes if `shape` (outermost first) is not
+    /// what [`expected_shape`](Self::expected_shape) says.
+    pub fn check_shape(&self, file: &str, gguf_name: &str, shape: &[usize]) -> Result<()> {
+        match self.expected_shape(gguf_name) {
+            Some(want) if want != shape => Err(Error::new(format!(
+                "{file}: tensor {gguf_name} has shape {shape:?}, but the model's configuration needs {want:?}"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     pub fn attention_scale(&self) -> f64 {
         self.query_pre_attn_scalar.unwrap_or(self.head_dim as f64).powf(-0.5)
     }
@@ -60,12 +195,16 @@ impl ModelConfig {
     pub fn from_hf_json(name: &str, text: &str) -> Result<ModelConfig> {
         let cfg: Value = serde_json::from_str(text).map_err(|e| Error::new(format!("{name}: not valid JSON: {e}")))?;
         let field = |key: &str| cfg.get(key).filter(|v| !v.is_null());
-        let usize_field = |key: &str| -> Result<usize> {
-            field(key)
-                .and_then(Value::as_u64)
-                .map(|v| v as usize)
-                .ok_or_else(|| Error::new(format!("{name}: {key} is missing or not a whole number")))
+        let usize_of = |key: &str, v: &Value| -> Result<usize> {
+            v.as_u64()
+                .and_then(|v| usize::try_from(v).ok())
+                .ok_or_else(|| Error::new(format!("{name}: {key} is {v}, not a whole number this machine can hold")))
         };
+        let usize_field = |key: &str| -> Result<usize> {
+            let v = field(key).ok_or_else(|| Error::new(format!("{name}: {key} is missing")))?;
+            usize_of(key, v)
+        };
+        let optional_usize = |key: &str| -> Result<Option<usize>> { field(key).map(|v| usize_of(key, v)).transpose() };
         let arch_name = field("architectures").and_then(|a| a.get(0)).and_then(Value::as_str).unwrap_or("");
         let architecture = match arch_name {
             "LlamaForCausalLM" | "MistralForCausalLM" => Architecture::Llama,
@@ -103,24 +242,28 @@ impl ModelConfig {
             other => return Err(Error::new(format!("{name}: rope type {other:?} is not supported (default, llama3)"))),
         };
 
-        let sliding_window = field("sliding_window").and_then(Value::as_u64).map(|w| w as usize);
+        let sliding_window = optional_usize("sliding_window")?;
+        // The layer count bounds the allocations below; the rest is checked by `validate`.
+        if num_layers == 0 || num_layers > MAX_LAYERS {
+            return Err(Error::new(format!("{name}: num_hidden_layers is {num_layers}: expected 1 to {MAX_LAYERS}")));
+        }
         let sliding_layers = match (architecture, field("layer_types").and_then(Value::as_array)) {
             (Architecture::Gemma3, Some(types)) => types.iter().map(|t| t.as_str() == Some("sliding_attention")).collect(),
             (Architecture::Gemma3, None) => {
-                let pattern = field("sliding_window_pattern").and_then(Value::as_u64).unwrap_or(6) as usize;
+                let pattern = optional_usize("sliding_window_pattern")?.unwrap_or(6).max(1);
                 (0..num_layers).map(|i| (i + 1) % pattern != 0).collect()
             }
             _ => vec![false; num_layers],
         };
-        Ok(ModelConfig {
+        let config = ModelConfig {
             architecture,
             vocab_size: usize_field("vocab_size")?,
             hidden_size,
             intermediate_size: usize_field("intermediate_size")?,
             num_layers,
             num_heads,
-            num_kv_heads: field("num_key_value_heads").and_then(Value::as_u64).map(|v| v as usize).unwrap_or(num_heads),
-            head_dim: field("head_dim").and_then(Value::as_u64).map(|v| v as usize).unwrap_or(hidden_size / num_heads),
+            num_kv_heads: optional_usize("num_key_value_heads")?.unwrap_or(num_heads),
+            head_dim: optional_usize("head_dim")?.unwrap_or(hidden_size.checked_div(num_heads).unwrap_or(0)),
             rms_norm_eps: field("rms_norm_eps").and_then(Value::as_f64).unwrap_or(1e-6),
             rope_theta: num("rope_theta", 10000.0),
             rope_scaling,
@@ -131,7 +274,14 @@ impl ModelConfig {
             query_pre_attn_scalar: field("query_pre_attn_scalar").and_then(Value::as_f64),
             final_logit_softcapping: field("final_logit_softcapping").and_then(Value::as_f64),
             attn_logit_softcapping: field("attn_logit_softcapping").and_then(Value::as_f64),
-        })
+            // Gemma 3's multimodal configs keep it under text_config.
+            context_length: match optional_usize("max_position_embeddings")? {
+                Some(n) => Some(n),
+                None => cfg.get("text_config").and_then(|t| t.get("max_position_embeddings")).map(|v| usize_of("text_config.max_position_embeddings", v)).transpose()?,
+            },
+        };
+        config.validate(name)?;
+        Ok(config)
     }
 
     /// From GGUF metadata (`<arch>.block_count`, …), as llama.cpp reads it.
@@ -145,39 +295,46 @@ impl ModelConfig {
             other => return Err(Error::new(format!("{}: architecture {other:?} is not supported (llama, qwen2, qwen3, gemma3)", file.name))),
         };
         let key = |k: &str| format!("{arch}.{k}");
-        let need = |k: &str| -> Result<usize> {
+        let optional = |k: &str| -> Result<Option<usize>> {
             file.get_u64(&key(k))?
-                .map(|v| v as usize)
-                .ok_or_else(|| Error::new(format!("{}: metadata key {} is missing", file.name, key(k))))
+                .map(|v| usize::try_from(v).map_err(|_| Error::new(format!("{}: metadata {} is {v}, too large", file.name, key(k)))))
+                .transpose()
+        };
+        let need = |k: &str| -> Result<usize> {
+            optional(k)?.ok_or_else(|| Error::new(format!("{}: metadata key {} is missing", file.name, key(k))))
         };
         let hidden_size = need("embedding_length")?;
         let num_heads = need("attention.head_count")?;
         let num_layers = need("block_count")?;
-        let vocab_size = match file.get_u64(&key("vocab_size"))? {
-            Some(v) => v as usize,
+        // The layer count bounds the allocations below; the rest is checked by `validate`.
+        if num_layers == 0 || num_layers > MAX_LAYERS {
+            return Err(Error::new(format!("{}: metadata {} is {num_layers}: expected 1 to {MAX_LAYERS}", file.name, key("block_count"))));
+        }
+        let vocab_size = match optional("vocab_size")? {
+            Some(v) => v,
             None => file
                 .get("tokenizer.ggml.tokens")
                 .and_then(|v| v.as_array())
                 .map(<[_]>::len)
-                .or_else(|| file.tensor("token_embd.weight").map(|t| t.dims[1] as usize))
+                .or_else(|| file.tensor("token_embd.weight").and_then(|t| t.dims.get(1)).and_then(|&d| usize::try_from(d).ok()))
                 .ok_or_else(|| Error::new(format!("{}: cannot tell the vocabulary size", file.name)))?,
         };
-        let sliding_window = if architecture == Architecture::Gemma3 { file.get_u64(&key("attention.sliding_window"))?.map(|w| w as usize) } else { None };
+        let sliding_window = if architecture == Architecture::Gemma3 { optional("attention.sliding_window")? } else { None };
         let sliding_layers = match file.get(&key("attention.sliding_window_pattern")).and_then(|v| v.as_array()) {
             Some(flags) if architecture == Architecture::Gemma3 => flags.iter().map(|f| f.as_bool().unwrap_or(false)).collect(),
             // llama.cpp's default for Gemma 3: five sliding layers, then one global.
             _ if architecture == Architecture::Gemma3 => (0..num_layers).map(|i| i % 6 < 5).collect(),
             _ => vec![false; num_layers],
         };
-        Ok(ModelConfig {
+        let config = ModelConfig {
             architecture,
             vocab_size,
             hidden_size,
             intermediate_size: need("feed_forward_length")?,
             num_layers,
             num_heads,
-            num_kv_heads: file.get_u64(&key("attention.head_count_kv"))?.map(|v| v as usize).unwrap_or(num_heads),
-            head_dim: file.get_u64(&key("attention.key_length"))?.map(|v| v as usize).unwrap_or(hidden_size / num_heads),
+            num_kv_heads: optional("attention.head_count_kv")?.unwrap_or(num_heads),
+            head_dim: optional("attention.key_length")?.unwrap_or(hidden_size.checked_div(num_heads).unwrap_or(0)),
             rms_norm_eps: file.get_f64(&key("attention.layer_norm_rms_epsilon"))?.unwrap_or(1e-6),
             rope_theta: file.get_f64(&key("rope.freq_base"))?.unwrap_or(10000.0),
             // Llama 3.1 scaling is stored as the tensor rope_freqs.weight; the loader applies it.
@@ -190,7 +347,10 @@ impl ModelConfig {
             query_pre_attn_scalar: None,
             final_logit_softcapping: file.get_f64(&key("final_logit_softcapping"))?,
             attn_logit_softcapping: file.get_f64(&key("attn_logit_softcapping"))?,
-        })
+            context_length: optional("context_length")?,
+        };
+        config.validate(&file.name)?;
+        Ok(config)
     }
 
     /// RoPE inverse frequencies for `theta`, with Llama 3.1 scaling if configured

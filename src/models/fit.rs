@@ -66,7 +66,8 @@ pub fn qmatrix_layout(t: GgmlType) -> Option<(u64, u64, bool)> {
 pub fn packed_bytes(t: GgmlType, n: u64) -> Option<u64> {
     let (bits, block, offsets) = qmatrix_layout(t)?;
     let blocks = n / block;
-    Some(n * bits / 8 + 4 * blocks + if offsets { 4 * blocks } else { 0 })
+    let scales = blocks.saturating_mul(if offsets { 8 } else { 4 });
+    Some((n / 8).saturating_mul(bits).saturating_add(scales))
 }
 
 /// Bytes tensor `t` takes once loaded: packed if it is a quantized matrix (what
@@ -102,12 +103,13 @@ impl Shape {
 
     /// f32 keys and values of every layer for `tokens` positions.
     pub fn kv_cache_bytes(&self, tokens: u64) -> u64 {
-        2 * self.layers * self.kv_heads * self.head_dim * 4 * tokens
+        [self.layers, self.kv_heads, self.head_dim, 4, tokens].iter().fold(2u64, |a, &b| a.saturating_mul(b))
     }
 
     /// One layer's attention scores and probabilities, and its feed-forward activations.
     pub fn working_bytes(&self, tokens: u64) -> u64 {
-        2 * self.heads * tokens * tokens * 4 + 3 * tokens * self.ffn * 4
+        let product = |factors: &[u64]| factors.iter().fold(1u64, |a, &b| a.saturating_mul(b));
+        product(&[2, self.heads, tokens, tokens, 4]).saturating_add(product(&[3, tokens, self.ffn, 4]))
     }
 }
 
@@ -169,7 +171,7 @@ impl ModelNeeds {
             BackendKind::Cpu => weights.saturating_add(loading.max(running)),
             BackendKind::Wgpu => weights.saturating_add(running),
         };
-        let file_bytes = tensors.iter().map(|t| t.n_bytes).sum();
+        let file_bytes = tensors.iter().fold(0u64, |sum, t| sum.saturating_add(t.n_bytes));
         ModelNeeds { backend, tensors: tensors.len(), weights, largest, context, kv_cache, working, loading, loading_tensor, host_resident, total, file_bytes }
     }
 
@@ -177,9 +179,7 @@ impl ModelNeeds {
     /// and is capped by the model's `context_length`.
     pub fn from_gguf(file: &GgufFile, backend: BackendKind, context: Option<usize>) -> Result<ModelNeeds> {
         let cfg = ModelConfig::from_gguf(file)?;
-        let arch = file.get_str("general.architecture")?.unwrap_or("");
-        let trained = file.get_u64(&format!("{arch}.context_length"))?;
-        Ok(ModelNeeds::new(&file.tensors, Shape::of(&cfg), backend, capped_context(context, trained)))
+        Ok(ModelNeeds::new(&file.tensors, Shape::of(&cfg), backend, capped_context(context, cfg.context_length)))
     }
 
     /// The needs of a Hugging Face model on `backend`: its `config.json` text and its safetensors
@@ -194,10 +194,6 @@ impl ModelNeeds {
         context: Option<usize>,
     ) -> Result<ModelNeeds> {
         let cfg = ModelConfig::from_hf_json(&format!("{folder}/config.json"), config_json)?;
-        // The trained context is not part of ModelConfig; Gemma 3 keeps it under text_config.
-        let json: serde_json::Value = serde_json::from_str(config_json).unwrap_or_default();
-        let key = "max_position_embeddings";
-        let trained = json.get(key).or_else(|| json.get("text_config").and_then(|t| t.get(key))).and_then(serde_json::Value::as_u64);
         let mut infos = Vec::new();
         for (name, entry) in tensors {
             let Some(ggml_type) = entry.float_type() else {
@@ -212,15 +208,14 @@ impl ModelNeeds {
                 n_bytes: entry.data_offsets[1].saturating_sub(entry.data_offsets[0]),
             });
         }
-        Ok(ModelNeeds::new(&infos, Shape::of(&cfg), backend, capped_context(context, trained)))
+        Ok(ModelNeeds::new(&infos, Shape::of(&cfg), backend, capped_context(context, cfg.context_length)))
     }
 }
 
 /// The context a check is for: `requested`, or [`DEFAULT_CONTEXT`], capped by the model's trained
 /// context where it says one; at least 1.
-fn capped_context(requested: Option<usize>, trained: Option<u64>) -> usize {
-    let trained = trained.map_or(usize::MAX, |c| usize::try_from(c).unwrap_or(usize::MAX));
-    requested.unwrap_or(DEFAULT_CONTEXT).min(trained).max(1)
+fn capped_context(requested: Option<usize>, trained: Option<usize>) -> usize {
+    requested.unwrap_or(DEFAULT_CONTEXT).min(trained.unwrap_or(usize::MAX)).max(1)
 }
 
 /// Where a model must fit.

@@ -44,6 +44,10 @@ pub struct Gemma3 {
 }
 
 impl Gemma3 {
+    pub fn config(&self) -> &ModelConfig {
+        &self.cfg
+    }
+
     pub async fn load<S: ByteSource>(w: &WeightFile<S>, cfg: ModelConfig, device: &Device) -> Result<Gemma3> {
         let mut blocks = Vec::with_capacity(cfg.num_layers);
         for i in 0..cfg.num_layers {

@@ -56,6 +56,10 @@ async fn optional_norm<S: ByteSource>(w: &WeightFile<S>, name: &str, cfg: &Model
 }
 
 impl Llama {
+    pub fn config(&self) -> &ModelConfig {
+        &self.cfg
+    }
+
     pub async fn load<S: ByteSource>(w: &WeightFile<S>, cfg: ModelConfig, device: &Device) -> Result<Llama> {
         let arch = cfg.architecture;
         let mut blocks = Vec::with_capacity(cfg.num_layers);

@@ -38,6 +38,12 @@ use {
 #[cfg(feature = "engine")]
 pub use layers::{KvCache, Positions};
 
+/// The most positions (cached and new) one forward pass may cover. The CPU path and wgpu build an
+/// attention mask of `new × (cached + new)` f32 values (256 MiB at this bound); an input longer than
+/// the model's context is truncated first, as lm-eval does (`engine`), so only a model with a
+/// longer context and an input longer than this meets it.
+pub const MAX_POSITIONS: usize = 8192;
+
 #[cfg(feature = "engine")]
 pub enum Model {
     Llama(llama::Llama),
@@ -77,7 +83,7 @@ impl Model {
     #[cfg(not(target_arch = "wasm32"))]
     pub async fn from_hf_folder(dir: &std::path::Path, compute: &ComputeDevice) -> Result<(Model, ModelConfig)> {
         let config_path = dir.join("config.json");
-        let config = std::fs::read_to_string(&config_path).map_err(|e| Error::new(format!("{}: {e}", config_path.display())))?;
+        let config = crate::formats::source::read_text_capped(&config_path, crate::formats::source::limits::TEXT_FILE, "config.json")?;
         Self::from_safetensors(&config, SafetensorsShards::open_folder(dir).await?, compute).await
     }
 
@@ -93,6 +99,30 @@ impl Model {
         }
     }
 
+    pub fn config(&self) -> &ModelConfig {
+        match self {
+            Model::Llama(m) => m.config(),
+            Model::Gemma3(m) => m.config(),
+        }
+    }
+
+    /// Every id a row of the embedding, and no more positions in the pass than [`MAX_POSITIONS`]:
+    /// checked before a pass, so a bad id or a huge input is an error instead of an out-of-bounds
+    /// lookup or an attention mask of terabytes.
+    fn check_pass(&self, tokens: &[u32], cached: usize) -> Result<()> {
+        let vocab = self.config().vocab_size;
+        if let Some(&bad) = tokens.iter().find(|&&t| t as usize >= vocab) {
+            return Err(Error::new(format!("token id {bad} is outside the model's vocabulary of {vocab}")));
+        }
+        let positions = cached.saturating_add(tokens.len());
+        if positions > MAX_POSITIONS {
+            return Err(Error::new(format!(
+                "{positions} tokens in one pass: lingualens runs at most {MAX_POSITIONS} (its attention mask grows with the square)"
+            )));
+        }
+        Ok(())
+    }
+
     /// The logits of every position of each sequence, each continuing `cache` on its own, computed
     /// in one pass (see [`Positions::packed`]): row-major `[len, vocab]` per sequence. This is how
     /// the continuations of one context are scored together.
@@ -102,6 +132,7 @@ impl Model {
         if tokens.is_empty() {
             return Ok(vec![Vec::new(); sequences.len()]);
         }
+        self.check_pass(&tokens, cache.len())?;
         let at = Positions::packed(cache.len(), &lengths);
         let data = self
             .forward_at(&tokens, &at, &mut cache.clone(), tokens.len())
@@ -130,6 +161,7 @@ impl Model {
         if tokens.is_empty() || last == 0 || last > tokens.len() {
             return Err(Error::new(format!("cannot take the last {last} logits of {} tokens", tokens.len())));
         }
+        self.check_pass(tokens, cache.len())?;
         let data = self.forward(tokens, cache, last).into_data_async().await.map_err(|e| Error::new(format!("device read failed: {e:?}")))?;
         data.try_into_vec::<f32>().map_err(|e| Error::new(format!("unexpected logits data: {e:?}")))
     }

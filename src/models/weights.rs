@@ -52,6 +52,7 @@ impl<S: ByteSource> WeightFile<S> {
     pub async fn get_weight(&self, gguf_name: &str, cfg: &ModelConfig) -> Result<Weight> {
         if let WeightFile::Gguf { file, source, .. } = self {
             if let Some(info) = file.tensor(gguf_name).filter(|t| t.dims.len() == 2 && is_quantized(t.ggml_type)) {
+                cfg.check_shape(&file.name, gguf_name, &gguf_shape(&info.dims))?;
                 let bytes = file.read_tensor_bytes(source, info).await?;
                 let mut m = QMatrix::from_tensor(info, &bytes).map_err(|e| e.context(&file.name))?;
                 if let Some(heads) = permuted_heads(gguf_name, cfg) {
@@ -71,10 +72,10 @@ impl<S: ByteSource> WeightFile<S> {
                 let info = file
                     .tensor(gguf_name)
                     .ok_or_else(|| Error::new(format!("{}: tensor {gguf_name} is missing", file.name)))?;
+                let shape = gguf_shape(&info.dims);
+                cfg.check_shape(&file.name, gguf_name, &shape)?;
                 let bytes = file.read_tensor_bytes(source, info).await?;
                 let values = crate::quant::dequantize_tensor(info, &bytes)?;
-                // GGUF dims are innermost first.
-                let shape = info.dims.iter().rev().map(|&d| d as usize).collect();
                 let mut t = HostTensor { values, shape };
                 if let Some(heads) = permuted_heads(gguf_name, cfg) {
                     unpermute_rows(&mut t, heads);
@@ -84,6 +85,9 @@ impl<S: ByteSource> WeightFile<S> {
             WeightFile::Safetensors { shards } => {
                 let name = hf_name(gguf_name, arch)
                     .ok_or_else(|| Error::new(format!("{}: no Hugging Face name for {gguf_name}", shards.name())))?;
+                if let Some((_, entry)) = shards.entries().find(|(n, _)| *n == name) {
+                    cfg.check_shape(&format!("{} ({name})", shards.name()), gguf_name, &entry.shape)?;
+                }
                 let (values, shape) = shards.read_f32(&name).await?;
                 let mut t = HostTensor { values, shape };
                 if arch == Architecture::Gemma3 && gguf_name.ends_with("norm.weight") {
@@ -97,6 +101,11 @@ impl<S: ByteSource> WeightFile<S> {
         }
         Ok(tensor)
     }
+}
+
+/// A GGUF tensor's shape outermost first (GGUF lists dimensions innermost first).
+fn gguf_shape(dims: &[u64]) -> Vec<usize> {
+    dims.iter().rev().map(|&d| usize::try_from(d).unwrap_or(usize::MAX)).collect()
 }
 
 fn is_quantized(t: crate::formats::ggml::GgmlType) -> bool {

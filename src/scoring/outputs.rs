@@ -549,12 +549,18 @@ impl ResultsFile {
     }
 }
 
-/// RFC 4180 field: quoted when it holds a comma, quote, CR or LF.
-fn csv_field(s: &str) -> String {
+/// One CSV cell: quoted when it holds a comma, quote or line break (RFC 4180); and, since these
+/// files are opened in spreadsheets, a text cell starting with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return gets a leading `'` so that it is shown as text and never run as a formula
+/// (OWASP's CSV injection rule). Numbers (`-1.25`, `-inf`) are left as they are. The one cell
+/// writer of every CSV lingualens makes.
+pub fn csv_field(s: &str) -> String {
+    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']) && s.parse::<f64>().is_err();
+    let s = if formula { format!("'{s}") } else { s.to_string() };
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
-        s.to_string()
+        s
     }
 }
 
@@ -620,6 +626,20 @@ pub fn per_item_csv(rows: &[CsvRow]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn csv_cells_never_run_as_formulas() {
+        assert_eq!(csv_field("=HYPERLINK(\"http://x\")"), "\"'=HYPERLINK(\"\"http://x\"\")\"");
+        assert_eq!(csv_field("+1 call me"), "'+1 call me");
+        assert_eq!(csv_field("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(csv_field("-x"), "'-x");
+        assert_eq!(csv_field("\tx"), "'\tx");
+        // Numbers stay numbers, and ordinary text is untouched.
+        assert_eq!(csv_field("-1.25"), "-1.25");
+        assert_eq!(csv_field("-inf"), "-inf");
+        assert_eq!(csv_field("a, b"), "\"a, b\"");
+        assert_eq!(csv_field("ཀ་ཁ"), "ཀ་ཁ");
+    }
 
     #[test]
     fn hashes_and_names() {

@@ -227,7 +227,13 @@ pub fn check_files<P: AsRef<std::path::Path>>(
     use crate::error::Error;
     use std::path::{Path, PathBuf};
 
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> crate::error::Result<()> {
+    /// `seen`: the folders walked so far, by their real path, so that a symlink back up the tree
+    /// is followed once and not forever.
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut std::collections::HashSet<PathBuf>) -> crate::error::Result<()> {
+        let real = dir.canonicalize().map_err(|e| Error::new(format!("{}: {e}", dir.display())))?;
+        if !seen.insert(real) {
+            return Ok(());
+        }
         let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
             .map_err(|e| Error::new(format!("{}: {e}", dir.display())))?
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -242,7 +248,7 @@ pub fn check_files<P: AsRef<std::path::Path>>(
                 continue;
             }
             if p.is_dir() {
-                walk(&p, out)?;
+                walk(&p, out, seen)?;
             } else if Format::from_name(&name).is_some() {
                 // Inside a directory only table files are looked at (not README.md, SOURCE.md, zips).
                 out.push(p);
@@ -252,17 +258,18 @@ pub fn check_files<P: AsRef<std::path::Path>>(
     }
 
     let mut files: Vec<PathBuf> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for p in paths {
         let p = p.as_ref();
         if p.is_dir() {
-            walk(p, &mut files)?;
+            walk(p, &mut files, &mut seen)?;
         } else {
             files.push(p.to_path_buf());
         }
     }
     let mut contents = Vec::with_capacity(files.len());
     for p in &files {
-        let bytes = std::fs::read(p).map_err(|e| Error::new(format!("{}: {e}", p.display())))?;
+        let bytes = crate::formats::source::read_capped(p, crate::formats::source::limits::DATA_FILE, "data file")?;
         contents.push((p.display().to_string(), bytes));
     }
     let sources: Vec<Source> = contents

@@ -556,8 +556,7 @@ pub fn dzen_dir_files(dir: &std::path::Path) -> crate::error::Result<Vec<(String
         names.sort();
         for n in names {
             let p = d.join(&n);
-            let bytes = std::fs::read(&p)
-                .map_err(|e| crate::error::Error::new(format!("{}: {e}", p.display())))?;
+            let bytes = crate::formats::source::read_capped(&p, crate::formats::source::limits::DATA_FILE, "data file")?;
             files.push((format!("{sub}/{n}"), bytes));
         }
     }

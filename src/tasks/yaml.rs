@@ -442,12 +442,12 @@ pub fn load_task(path: &str, resolve: &Resolver, options: &LoadOptions) -> Resul
 /// [`load_task`] over the file system (native only).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn load_task_file(path: &std::path::Path, options: &LoadOptions) -> Result<TaskSpec> {
+    use crate::formats::source::{limits, read_text_capped};
     let resolve = |p: &str| -> Result<Option<String>> {
-        match std::fs::read_to_string(p) {
-            Ok(t) => Ok(Some(t)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(Error::new(format!("{p}: {e}"))),
+        if !std::path::Path::new(p).exists() {
+            return Ok(None);
         }
+        read_text_capped(std::path::Path::new(p), limits::TEXT_FILE, "task file").map(Some)
     };
     load_task(
         &path.to_string_lossy().replace('\\', "/"),

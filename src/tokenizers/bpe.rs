@@ -211,7 +211,7 @@ mod tests {
     fn vocab(tokens: &[&str]) -> Vocab {
         let tokens: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
         let lookup = tokens.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect();
-        Vocab { tokens, lookup }
+        Vocab::new(tokens, lookup)
     }
 
     fn options() -> BpeOptions {

@@ -58,7 +58,7 @@ pub(super) fn build(file: &GgufFile) -> Result<Tokenizer> {
         }
         tokens.push(text);
     }
-    let vocab = Vocab { tokens, lookup };
+    let vocab = Vocab::new(tokens, lookup);
 
     let mut kinds = match file.get_f64_array("tokenizer.ggml.token_type")? {
         Some(types) if types.len() < n => {

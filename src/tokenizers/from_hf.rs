@@ -180,7 +180,7 @@ pub(super) fn build(tokenizer_json: &str, tokenizer_config_json: Option<&str>) -
         tokens[t.id as usize] = t.content.clone();
         kinds[t.id as usize] = if t.special { TokenKind::Control } else { TokenKind::UserDefined };
     }
-    let vocab = Vocab { tokens, lookup };
+    let vocab = Vocab::new(tokens, lookup);
 
     let normalizer = normalizer(&json.normalizer, "normalizer")?;
     let added = json

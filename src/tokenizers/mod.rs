@@ -105,9 +105,17 @@ impl TokenKind {
 struct Vocab {
     tokens: Vec<String>,
     lookup: FxHashMap<String, u32>,
+    /// The longest token in bytes: no piece longer than this can match (WordPiece uses it to stay
+    /// linear in a word's length).
+    longest: usize,
 }
 
 impl Vocab {
+    fn new(tokens: Vec<String>, lookup: FxHashMap<String, u32>) -> Vocab {
+        let longest = lookup.keys().map(String::len).max().unwrap_or(0);
+        Vocab { tokens, lookup, longest }
+    }
+
     fn get(&self, text: &str) -> Option<u32> {
         self.lookup.get(text).copied()
     }

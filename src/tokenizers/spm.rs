@@ -131,7 +131,7 @@ mod tests {
         let mut all: Vec<(String, f32)> = tokens.iter().map(|(t, s)| (t.to_string(), *s)).collect();
         all.extend((0..=255u8).map(|b| (format!("<0x{b:02X}>"), 0.0)));
         let lookup: FxHashMap<String, u32> = all.iter().enumerate().map(|(i, (t, _))| (t.clone(), i as u32)).collect();
-        let vocab = Vocab { tokens: all.iter().map(|(t, _)| t.clone()).collect(), lookup };
+        let vocab = Vocab::new(all.iter().map(|(t, _)| t.clone()).collect(), lookup);
         let spm = Spm { scores: all.iter().map(|(_, s)| *s).collect(), byte_ids: byte_fallback_ids(&vocab), unk: None };
         (spm, vocab)
     }

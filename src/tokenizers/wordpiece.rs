@@ -41,7 +41,13 @@ impl WordPiece {
         let mut start = 0;
         while start < word.len() {
             let prefix = if start == 0 { &self.word_prefix } else { &self.continuing_prefix };
-            let mut end = word.len();
+            // Only candidates no longer than the vocabulary's longest token can match: trying
+            // longer ones first made a long word cost its length cubed.
+            let longest_piece = vocab.longest.saturating_sub(prefix.len());
+            let mut end = word.floor_char_boundary(start.saturating_add(longest_piece).min(word.len()));
+            if end == start {
+                return unknown(out);
+            }
             let found = loop {
                 candidate.clear();
                 candidate.push_str(prefix);
@@ -139,7 +145,7 @@ mod tests {
     fn vocab(tokens: &[&str]) -> Vocab {
         let tokens: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
         let lookup: FxHashMap<String, u32> = tokens.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect();
-        Vocab { tokens, lookup }
+        Vocab::new(tokens, lookup)
     }
 
     #[test]

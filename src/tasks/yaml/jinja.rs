@@ -16,9 +16,16 @@
 use minijinja::value::{Value, ValueKind};
 use minijinja::{Environment, Error, ErrorKind, Output, State, UndefinedBehavior};
 
+/// The work one render may do, in minijinja's fuel: one per instruction, and one per 64 bytes of
+/// data made or written. lm-eval's templates, few-shot prompts included, need a few thousand; a
+/// template from a hostile task file that loops or multiplies strings stops here (about 0.1 s of
+/// work, or 128 MB of text) with an error, instead of running for minutes.
+pub const FUEL: u64 = 2_000_000;
+
 /// A fresh environment with lm-eval's settings. Templates are added by the caller.
 pub fn environment<'s>() -> Environment<'s> {
     let mut env = Environment::new();
+    env.set_fuel(Some(FUEL));
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_syntax(
         minijinja::syntax::SyntaxConfig::builder()

@@ -56,6 +56,23 @@ if [ "${TRUNK_PROFILE:-}" = "release" ]; then
     done
 fi
 
+# The page's Content-Security-Policy (www/index.html) allows no inline script, so trunk's inline
+# start-up module (it imports the page's JS and starts the wasm) moves into a file, start.js.
+externalize_start_script() {
+    local html="$dir/index.html"
+    awk -v out="$dir/start.js" '
+        !moved && /^<script type="module">$/ { inside = 1; print "<script type=\"module\" src=\"/start.js\"></script>"; next }
+        inside && /^<\/script>$/ { inside = 0; moved = 1; next }
+        inside { print > out; next }
+        { print }' "$html" >"$html.tmp"
+    mv "$html.tmp" "$html"
+    if grep -q '<script>\|<script type="module">' "$html"; then
+        echo "error: $html still has an inline script after externalize_start_script (a new trunk layout?)" >&2
+        exit 1
+    fi
+}
+externalize_start_script
+
 printf 'bundle sizes:\n'
 for f in "$dir"/*.wasm; do
     raw=$(stat -c %s "$f")

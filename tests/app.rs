@@ -112,6 +112,8 @@ fn demo_runs_by_default(test: &str, flags: &[&str], backend: &str) {
     browser.goto(&server.url("index.html"));
     let page = finish(&browser, test);
     assert_rows_equal_native(test, &page, &native);
+    let violations = browser.eval("return document.body.dataset.cspViolations || ''", json!([]));
+    assert_eq!(violations, json!(""), "{test}: the Content-Security-Policy blocked something");
     let ids: std::collections::BTreeSet<&str> = page["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
     assert_eq!(ids.len(), native.len(), "{test}: every item once");
     let shown = browser.eval(
@@ -288,11 +290,15 @@ fn an_exported_run_imports_to_the_same_rows() {
     let browser = Browser::start(&[]);
     browser.goto(&server.url("index.html?backend=cpu"));
     let before = finish(&browser, test);
-    // Catch the downloads: keep each blob URL alive and record it.
+    // Catch the downloads: record each blob with the name it is saved under. (The blobs are read
+    // directly: the page's Content-Security-Policy would refuse a fetch of their blob: URLs.)
     browser.eval(
         "window.__downloads = [];
+         const blobs = new Map();
+         const create = URL.createObjectURL;
+         URL.createObjectURL = (blob) => { const url = create(blob); blobs.set(url, blob); return url; };
          URL.revokeObjectURL = () => {};
-         HTMLAnchorElement.prototype.click = function () { window.__downloads.push({ name: this.download, href: this.href }); };
+         HTMLAnchorElement.prototype.click = function () { window.__downloads.push({ name: this.download, blob: blobs.get(this.href) }); };
          return true;",
         json!([]),
     );
@@ -301,7 +307,7 @@ fn an_exported_run_imports_to_the_same_rows() {
     }
     let files = browser.eval_async(
         "const done = arguments[arguments.length - 1];
-         Promise.all(window.__downloads.map(d => fetch(d.href).then(r => r.text()).then(text => ({ name: d.name, text }))))
+         Promise.all(window.__downloads.map(d => d.blob.text().then(text => ({ name: d.name, text }))))
            .then(done, e => done({ error: String(e) }));",
     );
     let files = files.as_array().unwrap_or_else(|| panic!("{test}: {files}"));
@@ -1300,4 +1306,53 @@ fn folders_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
     browser.eval("document.getElementById('setup').scrollIntoView(); return true;", json!([]));
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
     eprintln!("{test}: {} model files, {} CSVs, {} readEntries calls; {} rows, max |Δ ll| vs CLI {worst:.2e}", own.len(), csvs.len(), shown["reads"], cli.len());
+}
+
+#[test]
+fn a_worker_that_crashes_on_an_item_is_replaced_and_the_run_completes() {
+    let test = "app_worker_crash";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let native = native_scores(&demo_model(), &demo_files());
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    // `crash_item=4`: the page asks the worker to panic just before item 4 (index 4), once.
+    browser.goto(&server.url("index.html?model=demo&task=demo&run=1&crash_item=4"));
+    browser.wait_for("the run to finish", "return document.getElementById('run').dataset.phase === 'done' ? true : null;", LONG);
+    let page = browser.eval(ROWS, json!([]));
+    let shown = browser.eval(
+        "const s = document.getElementById('run-summary');
+         return { failed: [...document.querySelectorAll('#result-rows tr[data-status=\"failed\"]')].map(tr => +tr.dataset.index),
+                  summary_failed: s.dataset.failed, summary: s.textContent,
+                  error: document.getElementById('error').textContent,
+                  status: document.getElementById('status').textContent,
+                  restarts: +(document.getElementById('run').dataset.workerRestarts || 0) };",
+        json!([]),
+    );
+    assert_eq!(shown["failed"], json!([4]), "{test}: item 4 is marked failed: {shown}");
+    assert_eq!(shown["summary_failed"], json!("1"), "{test}: {shown}");
+    let error = shown["error"].as_str().unwrap();
+    assert!(error.contains("crashed while scoring item 5") && error.contains("a crash asked for by the page"), "{test}: the panic's message is shown: {error}");
+    assert!(shown["status"].as_str().unwrap().contains("1 item(s) failed"), "{test}: {shown}");
+    assert_eq!(shown["restarts"], json!(1), "{test}: one new worker: {shown}");
+    // Every other item is scored once, in order, equal to the native engine.
+    let rows = page["rows"].as_array().unwrap();
+    let indices: Vec<u64> = rows.iter().map(|r| r["index"].as_u64().unwrap()).collect();
+    assert_eq!(indices, (0..21).collect::<Vec<u64>>(), "{test}: one row per item, in order");
+    let mut correct = 0usize;
+    for row in rows.iter().filter(|r| r["index"] != json!(4)) {
+        let i = row["index"].as_u64().unwrap() as usize;
+        let ours: Vec<f64> = serde_json::from_value(row["ll"].clone()).unwrap();
+        let (lls, ok) = &native[i];
+        assert_eq!(ours.len(), lls.len(), "{test}: options of row {i}");
+        let worst = ours.iter().zip(lls).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        assert!(worst < 1e-3, "{test}: row {i}: |Δ ll| {worst:e}");
+        assert_eq!(row["correct"], json!(ok), "{test}: verdict of row {i}");
+        correct += *ok as usize;
+    }
+    assert_eq!(page["done"], json!(20), "{test}: 20 answered");
+    let accuracy: f64 = page["accuracy"].as_str().unwrap().parse().unwrap();
+    assert!((accuracy - correct as f64 / 20.0).abs() < 1e-12, "{test}: accuracy {accuracy} over the 20 answered items");
+    // Rows count as saved once their IndexedDB transaction commits: the 20 answers, not the failure.
+    browser.wait_for("20 rows committed", "return document.getElementById('run-summary').dataset.saved === '20' ? true : null;", LONG);
+    eprintln!("{test}: item 4 failed, 20 answered, accuracy {accuracy:.4}, {} worker restart", shown["restarts"]);
 }

@@ -111,3 +111,31 @@ fn every_integrity_digest_in_the_built_page_matches_its_file() {
     }
     assert!(checked >= 3, "only {checked} integrity attributes found in index.html");
 }
+
+#[test]
+fn the_built_page_has_a_strict_content_security_policy_and_no_inline_script() {
+    let Some(dist) = std::env::var_os("LINGUALENS_DIST").map(std::path::PathBuf::from) else {
+        assert!(std::env::var("LINGUALENS_REQUIRE_BROWSER").is_err(), "LINGUALENS_DIST is not set");
+        eprintln!("skipped: LINGUALENS_DIST is not set (scripts/test.sh sets it to the built bundle)");
+        return;
+    };
+    let html = std::fs::read_to_string(dist.join("index.html")).expect("dist/index.html");
+    let policy = html
+        .split("http-equiv=\"Content-Security-Policy\" content=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("a Content-Security-Policy <meta> in index.html");
+    let directive = |name: &str| policy.split(';').map(str::trim).find(|d| d.starts_with(&format!("{name} "))).unwrap_or_else(|| panic!("no {name} in {policy}")).to_string();
+    for name in ["script-src", "style-src", "connect-src", "default-src"] {
+        let d = directive(name);
+        assert!(!d.contains("unsafe-inline") && !d.contains("'unsafe-eval'") && !d.contains('*') && !d.contains("http"), "{d}");
+    }
+    assert_eq!(directive("connect-src"), "connect-src 'self'");
+    assert_eq!(directive("object-src"), "object-src 'none'");
+    for tag in html.split("<script").skip(1) {
+        let open = tag.split('>').next().unwrap_or("");
+        let body = tag.split_once('>').map(|(_, rest)| rest.split("</script>").next().unwrap_or("")).unwrap_or("");
+        assert!(open.contains("src=") && body.trim().is_empty(), "an inline script in index.html: <script{}", &tag[..tag.len().min(200)]);
+    }
+    assert!(dist.join("start.js").is_file(), "start.js (trunk's start-up script, moved out of index.html)");
+}

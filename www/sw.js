@@ -3,9 +3,9 @@
 // first, so an update is seen at once; the cache only when offline). Models are not handled
 // here: the worker keeps downloaded models in Cache Storage ("lingualens-models-v1") itself.
 // Plain JavaScript because a service worker must be a script; it holds no app logic.
-const APP_CACHE = "lingualens-app-v1";
+const APP_CACHE = "lingualens-app-v2";
 const SHELL = [
-  "./", "index.html", "style.css",
+  "./", "index.html", "style.css", "start.js",
   "lingualens-page.js", "lingualens-page_bg.wasm",
   "lingualens-worker.js", "lingualens-worker_bg.wasm", "lingualens-worker_loader.js",
   "fonts/NotoSans-Regular.ttf", "fonts/NotoSansEthiopic-Regular.ttf", "fonts/NotoSerifTibetan-Regular.ttf",
@@ -18,7 +18,13 @@ self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(APP_CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
 });
 
-self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener("activate", (event) =>
+  event.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith("lingualens-app-") && k !== APP_CACHE).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim())
+  )
+);
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;

@@ -8,7 +8,7 @@ use js_sys::{Array, Promise};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{IdbDatabase, IdbKeyRange, IdbObjectStore, IdbRequest, IdbTransactionMode};
+use web_sys::{IdbDatabase, IdbKeyRange, IdbObjectStore, IdbRequest, IdbTransaction, IdbTransactionMode};
 
 use super::protocol::ItemRow;
 
@@ -35,6 +35,26 @@ async fn request(req: &IdbRequest) -> Result<JsValue, String> {
         req.set_onerror(Some(err.unchecked_ref()));
     });
     JsFuture::from(promise).await.map_err(|e| format!("IndexedDB: {}", e.as_string().unwrap_or_else(|| format!("{e:?}"))))
+}
+
+/// Waits for a transaction to commit (`complete`); `Err` when it fails or is aborted (a full disk,
+/// a quota): a request's `success` alone does not mean the data is stored.
+async fn committed(tx: &IdbTransaction) -> Result<(), String> {
+    let promise = Promise::new(&mut |resolve, reject| {
+        let ok = Closure::once_into_js(move |_: web_sys::Event| {
+            let _ = resolve.call0(&JsValue::NULL);
+        });
+        let failed = tx.clone();
+        let err = Closure::once_into_js(move |_: web_sys::Event| {
+            let why = failed.error().map(|e| e.message()).unwrap_or_else(|| "the transaction was aborted".into());
+            let _ = reject.call1(&JsValue::NULL, &why.into());
+        });
+        tx.set_oncomplete(Some(ok.unchecked_ref()));
+        // One of the two fires, so one closure each: `error` and `abort` share the rejection.
+        tx.set_onerror(Some(err.unchecked_ref()));
+        tx.set_onabort(Some(err.unchecked_ref()));
+    });
+    JsFuture::from(promise).await.map(|_| ()).map_err(|e| format!("IndexedDB: {}", e.as_string().unwrap_or_else(|| format!("{e:?}"))))
 }
 
 fn key(run: &str, index: usize) -> String {
@@ -75,13 +95,18 @@ impl Checkpoint {
             .map_err(|_| "IndexedDB: cannot open a transaction".to_string())
     }
 
+    /// Stores a row; `Ok` once its transaction has committed, not before.
     pub async fn put(&self, run: &str, row: &ItemRow) -> Result<(), String> {
         let value = serde_json::to_string(row).map_err(|e| e.to_string())?;
-        let req = self
-            .store(IdbTransactionMode::Readwrite)?
-            .put_with_key(&value.into(), &key(run, row.index).into())
+        let tx = self
+            .db
+            .transaction_with_str_and_mode(ROWS, IdbTransactionMode::Readwrite)
+            .map_err(|_| "IndexedDB: cannot open a transaction".to_string())?;
+        tx.object_store(ROWS)
+            .and_then(|store| store.put_with_key(&value.into(), &key(run, row.index).into()))
             .map_err(|_| "IndexedDB: cannot store a row")?;
-        request(&req).await.map(|_| ())
+        // The handlers are installed before this task yields, so the commit cannot be missed.
+        committed(&tx).await
     }
 
     /// The run's rows, in index order; a record that no longer parses is skipped (its item is

@@ -14,6 +14,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{Blob, Cache, ReadableStreamDefaultReader, Request, RequestInit, Response, WorkerGlobalScope};
 
 use super::protocol::ModelCheck;
+use crate::formats::source::ContentRange;
 
 /// The Cache Storage bucket for models; the page lists and deletes its entries.
 pub const MODEL_CACHE: &str = "lingualens-models-v1";
@@ -47,9 +48,19 @@ pub async fn cached_blob(url: &str) -> Option<Blob> {
 pub async fn model_blob(url: &str, check: &ModelCheck, progress: impl Fn(u64, Option<u64>, u64)) -> Result<(Blob, bool), String> {
     let cache = open_cache().await;
     if let Some(blob) = cached_blob(url).await {
-        if check.size.is_none_or(|s| s == blob.size() as u64) {
+        // A cached copy is used only if it is still the file the catalog names: its size, and its
+        // sha256 hashed again (storage can be corrupted or changed by other code of the origin).
+        let size_ok = check.size.is_none_or(|s| s == blob.size() as u64);
+        let hash_ok = match (&check.sha256, size_ok) {
+            (Some(expected), true) => blob_sha256(&blob).await.is_some_and(|d| d.eq_ignore_ascii_case(expected)),
+            _ => size_ok,
+        };
+        if hash_ok {
             progress(blob.size() as u64, Some(blob.size() as u64), 0);
             return Ok((blob, true));
+        }
+        if let Some(cache) = &cache {
+            let _ = JsFuture::from(cache.delete_with_str(url)).await;
         }
     }
 
@@ -119,6 +130,20 @@ pub async fn model_blob(url: &str, check: &ModelCheck, progress: impl Fn(u64, Op
         }
     }
     Ok((blob, false))
+}
+
+/// The sha256 of a Blob, read 8 MiB at a time (never the whole file in one wasm buffer).
+pub async fn blob_sha256(blob: &Blob) -> Option<String> {
+    const SLICE: f64 = (8 << 20) as f64;
+    let mut hasher = Sha256::new();
+    let mut at = 0.0;
+    while at < blob.size() {
+        let slice = blob.slice_with_f64_and_f64(at, (at + SLICE).min(blob.size())).ok()?;
+        let buffer = JsFuture::from(slice.array_buffer()).await.ok()?;
+        hasher.update(Uint8Array::new(&buffer).to_vec());
+        at += SLICE;
+    }
+    Some(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// The bytes of an unfinished download, saved in Cache Storage as they arrive (one entry per
@@ -240,25 +265,41 @@ impl Partial {
 }
 
 /// `GET url` from byte `from`: the response, whether it starts at byte 0 although asked for
-/// more, and the whole file's length when the server says.
+/// more, and the whole file's length when the server says. A 206 answer must say, in its
+/// `Content-Range`, that it starts at `from`; one that does not (or says another length than an
+/// earlier answer) is not appended to the bytes held: the download starts over from byte 0.
 async fn fetch_from(url: &str, from: u64) -> Result<(Response, bool, Option<u64>), String> {
-    let init = RequestInit::new();
-    let request = Request::new_with_str_and_init(url, &init).map_err(js_error)?;
-    if from > 0 {
-        request.headers().set("Range", &format!("bytes={from}-")).map_err(js_error)?;
-    }
-    let response: Response = JsFuture::from(scope().fetch_with_request(&request)).await.map_err(js_error)?.unchecked_into();
-    if !response.ok() {
-        return Err(format!("the server answered {} {}", response.status(), response.status_text()));
-    }
-    let header = |name: &str| response.headers().get(name).ok().flatten();
-    let partial = response.status() == 206;
-    let length = if partial {
-        header("content-range").and_then(|r| r.rsplit('/').next()?.parse().ok())
-    } else {
-        header("content-length").and_then(|l| l.parse().ok())
+    let get = |from: u64| async move {
+        let init = RequestInit::new();
+        let request = Request::new_with_str_and_init(url, &init).map_err(js_error)?;
+        if from > 0 {
+            request.headers().set("Range", &format!("bytes={from}-")).map_err(js_error)?;
+        }
+        let response: Response = JsFuture::from(scope().fetch_with_request(&request)).await.map_err(js_error)?.unchecked_into();
+        if !response.ok() {
+            return Err(format!("the server answered {} {}", response.status(), response.status_text()));
+        }
+        Ok::<Response, String>(response)
     };
-    Ok((response, !partial, length))
+    let response = get(from).await?;
+    let header = |response: &Response, name: &str| response.headers().get(name).ok().flatten();
+    if response.status() != 206 {
+        let length = header(&response, "content-length").and_then(|l| l.parse().ok());
+        return Ok((response, true, length));
+    }
+    let range = header(&response, "content-range").unwrap_or_default();
+    match ContentRange::parse(&range) {
+        Some(r) if r.first == from && from > 0 => Ok((response, false, r.total)),
+        _ => {
+            web_sys::console::warn_1(&format!("{url}: asked for bytes from {from}, the server sent Content-Range {range:?}; starting over").into());
+            let response = get(0).await?;
+            if response.status() != 200 {
+                return Err(format!("{url}: a whole-file request was answered with {}", response.status()));
+            }
+            let length = header(&response, "content-length").and_then(|l| l.parse().ok());
+            Ok((response, true, length))
+        }
+    }
 }
 
 async fn read_body(

@@ -24,7 +24,7 @@ use web_sys::{Element, MessageEvent, Worker};
 use super::checkpoint::Checkpoint;
 use super::dom;
 use super::protocol::{Facet, FertilityRow, FromWorker, ItemRow, ModelCheck, RunSettings, ToWorker, WORKER_SCRIPT};
-use super::run::{is_gguf, is_task_file, probabilities, sort_dropped, top_level_files, Run};
+use super::run::{is_gguf, is_task_file, probabilities, run_key, sort_dropped, top_level_files, Run};
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::selftest::SelfTestReport;
 use crate::tasks::bundle::{NamedFile, TaskFiles};
@@ -110,7 +110,31 @@ struct App {
     fit_answer: Option<Result<FromWorker, String>>,
     fit_wake: Option<js_sys::Function>,
     analysis: Analysis,
+    /// Bumped each time the worker is replaced; a replaced worker's late events are ignored.
+    generation: u32,
+    /// The last model request and its files, to load the model again into a replacement worker
+    /// (a catalog model comes from Cache Storage then, a picked file from the same `File`).
+    load_request: Option<(ToWorker, Vec<web_sys::File>)>,
+    /// The last task's files, to prepare the task again in a replacement worker.
+    task_files: Option<TaskFiles>,
+    /// The item whose `ScoreItem` was sent and not answered yet.
+    scoring: Option<usize>,
+    /// While a replacement worker is brought back to where the crashed one was: the phase the run
+    /// goes back to once its task is prepared again.
+    recovering: Option<Phase>,
+    /// Worker crashes since the last answered item: past `MAX_CRASHES_IN_A_ROW` the page stops
+    /// bringing the run back (a model whose every item crashes the worker).
+    crashes_in_a_row: u32,
+    /// `?crash_item=N`: crash the worker before item N, once, so tests can drive the recovery.
+    crash_item: Option<usize>,
+    /// The run's rows whose IndexedDB transaction has committed (restored ones included): only
+    /// these survive a reload.
+    saved: usize,
+    /// The loaded model's sha256 when it is a picked file or folder (`ModelLoaded`).
+    model_hash: Option<String>,
 }
+
+const MAX_CRASHES_IN_A_ROW: u32 = 3;
 
 /// The analysis views, each a box in index.html that is drawn from the run as a whole.
 const VIEWS: [&str; 4] = ["view-breakdown", "view-bias", "view-parallel", "compare"];
@@ -134,9 +158,27 @@ type Shared = Rc<RefCell<App>>;
 
 pub fn start() {
     console_error_panic_hook::set_once();
+    record_policy_violations();
     if let Err(message) = init() {
         show_error(&message);
     }
+}
+
+/// Anything the Content-Security-Policy (www/index.html) blocks is listed on
+/// `<body data-csp-violations>` and in the console: the browser tests require the list empty.
+fn record_policy_violations() {
+    EventListener::new(&gloo::utils::document(), "securitypolicyviolation", |event| {
+        let field = |name: &str| js_sys::Reflect::get(event, &name.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+        let what = format!("{} {}", field("effectiveDirective"), field("blockedURI"));
+        web_sys::console::error_1(&format!("Content-Security-Policy blocked: {what}").into());
+        if let Some(body) = gloo::utils::document().body() {
+            let mut list = body.get_attribute("data-csp-violations").unwrap_or_default();
+            list.push_str(&what);
+            list.push(';');
+            let _ = body.set_attribute("data-csp-violations", &list);
+        }
+    })
+    .forget();
 }
 
 fn init() -> Result<(), String> {
@@ -172,29 +214,17 @@ fn init() -> Result<(), String> {
         fit_answer: None,
         fit_wake: None,
         analysis: Analysis { dirty: [false; VIEWS.len()], visible: [true; VIEWS.len()], scheduled: false, next_at: 0.0 },
+        generation: 0,
+        load_request: None,
+        task_files: None,
+        scoring: None,
+        recovering: None,
+        crashes_in_a_row: 0,
+        crash_item: dom::query_param("crash_item").and_then(|n| n.trim().parse().ok()),
+        saved: 0,
+        model_hash: None,
     }));
-
-    let on_worker = app.clone();
-    EventListener::new(&worker, "message", move |event| {
-        let Some(event) = event.dyn_ref::<MessageEvent>() else { return };
-        match serde_wasm_bindgen::from_value::<FromWorker>(event.data()) {
-            Ok(message) => {
-                if let Err(e) = on_message(&on_worker, message) {
-                    show_error(&e);
-                }
-            }
-            Err(e) => show_error(&format!("unreadable message from the worker: {e}")),
-        }
-    })
-    .forget();
-    EventListener::new(&worker, "error", |event| {
-        let detail = event
-            .dyn_ref::<web_sys::ErrorEvent>()
-            .map(|e| e.message())
-            .unwrap_or_else(|| "the worker script failed to load".into());
-        show_error(&format!("worker error: {detail}"));
-    })
-    .forget();
+    listen(&app, &worker, 0);
 
     apply_url_parameters();
     wire_controls(&app)?;
@@ -214,6 +244,145 @@ fn init() -> Result<(), String> {
         maybe_autostart(&setup);
     });
     Ok(())
+}
+
+/// Routes a worker's messages and errors to the app. `generation` tells a replaced worker's late
+/// events apart: they are ignored.
+fn listen(app: &Shared, worker: &Worker, generation: u32) {
+    let on_worker = app.clone();
+    EventListener::new(worker, "message", move |event| {
+        if on_worker.borrow().generation != generation {
+            return;
+        }
+        let Some(event) = event.dyn_ref::<MessageEvent>() else { return };
+        match serde_wasm_bindgen::from_value::<FromWorker>(event.data()) {
+            Ok(message) => {
+                if let Err(e) = on_message(&on_worker, message) {
+                    show_error(&e);
+                }
+            }
+            Err(e) => show_error(&format!("unreadable message from the worker: {e}")),
+        }
+    })
+    .forget();
+    let on_error = app.clone();
+    EventListener::new(worker, "error", move |event| {
+        let (current, ready) = {
+            let a = on_error.borrow();
+            (a.generation == generation, a.worker_ready)
+        };
+        if !current {
+            return;
+        }
+        let detail = event
+            .dyn_ref::<web_sys::ErrorEvent>()
+            .map(|e| e.message())
+            .unwrap_or_else(|| "the worker script failed to load".into());
+        // Before `Ready` the script itself failed: a new worker would fail the same way.
+        if ready {
+            worker_crashed(&on_error, &detail);
+        } else {
+            show_error(&format!("worker error: {detail}"));
+        }
+    })
+    .forget();
+}
+
+/// The worker died (a panic traps the wasm instance; an allocation failure aborts it): the item
+/// it was scoring is marked failed with the message, a new worker is started, and once it is ready
+/// the model is loaded again and the task prepared again (`recover_run`), and the run goes on.
+fn worker_crashed(app: &Shared, message: &str) {
+    let (failed_item, recover) = {
+        let mut a = app.borrow_mut();
+        a.crashes_in_a_row += 1;
+        a.worker_ready = false;
+        a.model_loaded = false;
+        a.in_flight = false;
+        a.pending = None;
+        let failed_item = a.scoring.take();
+        if let (Some(i), Some(run)) = (failed_item, a.run.as_mut()) {
+            run.record_failure(i, message);
+        }
+        // A crash while a previous one was being recovered from keeps the phase from before it.
+        let phase = a.recovering.take().unwrap_or(a.phase);
+        let recover = a.run.is_some()
+            && a.run_prepared
+            && a.load_request.is_some()
+            && a.task_files.is_some()
+            && matches!(phase, Phase::Running | Phase::Paused)
+            && a.crashes_in_a_row <= MAX_CRASHES_IN_A_ROW;
+        if recover {
+            a.recovering = Some(phase);
+            a.phase = Phase::Preparing;
+        } else {
+            a.model_id = None;
+            a.run_prepared = false;
+            if matches!(phase, Phase::Running | Phase::Paused | Phase::Preparing) {
+                a.phase = Phase::Idle;
+            }
+        }
+        (failed_item, recover)
+    };
+    if let Some(index) = failed_item {
+        let a = app.borrow();
+        if let Some(run) = &a.run {
+            if let Err(e) = draw_failure(run, index, message) {
+                web_sys::console::warn_1(&e.into());
+            }
+        }
+    }
+    let what = match failed_item {
+        Some(i) => format!("The worker crashed while scoring item {}: {message}", i + 1),
+        None => format!("The worker crashed: {message}"),
+    };
+    let next = if recover {
+        " It was restarted; the model is loaded again and the run goes on (the item is marked failed)."
+    } else {
+        " It was restarted; start the run again to go on (answered items are kept)."
+    };
+    show_error(&format!("{what}.{next}"));
+    if let Err(e) = replace_worker(app) {
+        show_error(&e);
+    }
+    update_summary(app);
+    let phase = app.borrow().phase;
+    show_controls(app, phase);
+}
+
+fn replace_worker(app: &Shared) -> Result<(), String> {
+    let worker = Worker::new(WORKER_SCRIPT).map_err(|e| format!("cannot start a new worker: {e:?}"))?;
+    let generation = {
+        let mut a = app.borrow_mut();
+        a.worker.terminate();
+        a.worker = worker.clone();
+        a.generation += 1;
+        a.generation
+    };
+    listen(app, &worker, generation);
+    if let Ok(run) = dom::by_id("run") {
+        dom::set_data(&run, "worker-restarts", &generation.to_string());
+    }
+    Ok(())
+}
+
+/// In a replacement worker: the crashed worker's model and task again, under a new ticket.
+fn recover_run(app: &Shared) -> Result<(), String> {
+    let (worker, load, files, task, settings, ticket) = {
+        let mut a = app.borrow_mut();
+        let (Some((load, files)), Some(task), Some(run)) = (a.load_request.clone(), a.task_files.clone(), a.run.as_ref()) else {
+            return Err("nothing to recover: no model or task was loaded".into());
+        };
+        let (model, settings) = (run.model.clone(), run.settings.clone());
+        a.tickets += 1;
+        a.pending = Some((a.tickets, model, settings.clone()));
+        (a.worker.clone(), load, files, task, settings, a.tickets)
+    };
+    set_status("The worker crashed: loading the model again (from the cache) to go on…");
+    trace(&format!(">{}", message_name(&load)));
+    let message = serde_wasm_bindgen::to_value(&load).map_err(|e| e.to_string())?;
+    attach(&message, &load, &files)?;
+    worker.post_message(&message).map_err(|e| format!("cannot message the worker: {e:?}"))?;
+    post(&worker, &ToWorker::PrepareTask { ticket, files: task, settings })
 }
 
 /// Copies `limit`, `shots`, `seed`, `pace` and `task` from the address into the controls.
@@ -636,6 +805,17 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
                 return legacy_score(&worker, preference);
             }
             app.borrow_mut().worker_ready = true;
+            if app.borrow().recovering.is_some() {
+                if let Err(e) = recover_run(app) {
+                    let mut a = app.borrow_mut();
+                    a.recovering = None;
+                    a.phase = Phase::Idle;
+                    drop(a);
+                    show_controls(app, Phase::Idle);
+                    return Err(e);
+                }
+                return Ok(());
+            }
             maybe_autostart(app);
             Ok(())
         }
@@ -648,8 +828,12 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             show_download(app, loaded, total, from_cache, resumed_from);
             Ok(())
         }
-        FromWorker::ModelLoaded { name, architecture, layers, vocab_size } => {
-            app.borrow_mut().model_loaded = true;
+        FromWorker::ModelLoaded { name, architecture, layers, vocab_size, sha256 } => {
+            {
+                let mut a = app.borrow_mut();
+                a.model_loaded = true;
+                a.model_hash = sha256;
+            }
             spawn_local(show_cached_models());
             let info = dom::by_id("model-info")?;
             info.set_text_content(Some(&format!("{name}: {architecture}, {layers} layers, {vocab_size} tokens.")));
@@ -673,6 +857,18 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             }
             show_notes(&notes);
             let Some((_, model, settings)) = app.borrow_mut().pending.take() else { return Ok(()) };
+            let recovered = app.borrow_mut().recovering.take();
+            if let Some(phase) = recovered {
+                {
+                    let mut a = app.borrow_mut();
+                    a.phase = phase;
+                    a.run_prepared = true;
+                }
+                set_status(if phase == Phase::Paused { "Recovered from the worker's crash; paused." } else { "Recovered from the worker's crash; running." });
+                show_controls(app, phase);
+                pump(app);
+                return Ok(());
+            }
             show_filters(&facets, &settings.filters)?;
             if let Ok(summary) = dom::by_id("run-summary") {
                 dom::set_data(&summary, "documents", &documents.to_string());
@@ -683,7 +879,11 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
                 show_controls(app, Phase::Idle);
                 return Ok(());
             }
-            let run = Run::new(&model, &task, &fingerprint, settings, items);
+            let mut run = Run::new(&model, &task, &fingerprint, settings, items);
+            // A picked file's answers are kept under its bytes' hash, not its name.
+            if let Some(hash) = app.borrow().model_hash.clone() {
+                run.key = run_key(&format!("sha256:{hash}"), &fingerprint, &run.settings);
+            }
             begin(app, run, notes.len());
             Ok(())
         }
@@ -698,9 +898,15 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             if stage == "task" && a.pending.as_ref().map(|p| p.0) != ticket {
                 return Ok(()); // about a task request since replaced
             }
+            if stage == "crash" {
+                drop(a);
+                worker_crashed(app, &message);
+                return Ok(());
+            }
             show_error(&message);
             match stage.as_str() {
                 "model" => {
+                    a.recovering = None;
                     a.model_id = None;
                     a.model_loaded = false;
                     if let Ok(info) = dom::by_id("model-info") {
@@ -713,11 +919,13 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
                     }
                 }
                 "task" => {
+                    a.recovering = None;
                     a.pending = None;
                     a.phase = Phase::Idle;
                 }
                 "item" => {
                     a.in_flight = false;
+                    a.scoring = None;
                     if a.phase == Phase::Running {
                         a.phase = Phase::Paused;
                     }
@@ -857,7 +1065,8 @@ fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sys::File>), 
     let chosen = dom::files("model-file");
     if let [file] = chosen.as_slice() {
         if is_gguf(&file.name()) {
-            let id = format!("file:{}:{}", file.name(), file.size());
+            // Which file is loaded (the run's checkpoint is keyed by its hash, `ModelLoaded`).
+            let id = format!("file:{}:{}:{}", file.name(), file.size(), file.last_modified());
             return Ok((id, ToWorker::LoadModelFile { name: file.name(), backend }, vec![file.clone()]));
         }
     }
@@ -888,7 +1097,7 @@ fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sys::File>), 
 /// its files' names and sizes.
 fn folder_request(folder: &str, files: Vec<web_sys::File>, backend: BackendPreference) -> (String, ToWorker, Vec<web_sys::File>) {
     let names: Vec<String> = files.iter().map(|f| f.name()).collect();
-    let sizes: Vec<String> = files.iter().map(|f| format!("{}:{}", f.name(), f.size())).collect();
+    let sizes: Vec<String> = files.iter().map(|f| format!("{}:{}:{}", f.name(), f.size(), f.last_modified())).collect();
     let id = format!("folder:{folder}:{}", sizes.join(","));
     (id, ToWorker::LoadModelFiles { folder: folder.to_string(), names, backend }, files)
 }
@@ -991,6 +1200,8 @@ async fn prepare(app: &Shared) -> Result<(), String> {
         let mut a = app.borrow_mut();
         a.model_id = Some(model_id.clone());
         a.model_loaded = false;
+        a.model_hash = None;
+        a.load_request = Some((load.clone(), files.clone()));
     }
     let files = task_files().await?;
     if app.borrow().phase != Phase::Preparing {
@@ -1001,6 +1212,8 @@ async fn prepare(app: &Shared) -> Result<(), String> {
         let mut a = app.borrow_mut();
         a.tickets += 1;
         a.pending = Some((a.tickets, model_id, settings.clone()));
+        a.task_files = Some(files.clone());
+        a.crashes_in_a_row = 0;
         a.tickets
     };
     post(&worker, &ToWorker::PrepareTask { ticket, files, settings })
@@ -1147,7 +1360,9 @@ fn begin(app: &Shared, run: Run, notes: usize) {
             s.selected = None;
             s.run = Some(run);
             s.run_prepared = true;
+            s.saved = restored;
         }
+        show_saved(&a);
         dom::set_hidden("inspector", true);
         if let Ok(summary) = dom::by_id("run-summary") {
             dom::set_data(&summary, "resumed", &restored.to_string());
@@ -1168,7 +1383,7 @@ fn begin(app: &Shared, run: Run, notes: usize) {
 
 /// Asks for the next item when the run is going and nothing is in flight.
 fn pump(app: &Shared) {
-    let (worker, next, pace) = {
+    let (worker, next, pace, crash) = {
         let mut a = app.borrow_mut();
         if a.phase != Phase::Running || a.in_flight || !a.model_loaded && a.model_id.is_none() {
             return;
@@ -1177,23 +1392,36 @@ fn pump(app: &Shared) {
         match run.next_index() {
             Some(i) => {
                 a.in_flight = true;
-                (a.worker.clone(), i, a.pace_ms)
+                a.scoring = Some(i);
+                let crash = a.crash_item == Some(i);
+                if crash {
+                    a.crash_item = None;
+                }
+                (a.worker.clone(), i, a.pace_ms, crash)
             }
             None => {
                 a.phase = Phase::Done;
                 drop(a);
                 flush_analysis(app);
                 let kept = dom::by_id("run-summary").ok().and_then(|s| s.get_attribute("data-resumed")).unwrap_or_default();
-                set_status(&match kept.as_str() {
+                let failed = app.borrow().run.as_ref().map_or(0, |r| r.failed.len());
+                let mut status = match kept.as_str() {
                     "" | "0" => "Finished.".to_string(),
                     n => format!("Finished; {n} answers were kept from before a reload."),
-                });
+                };
+                if failed > 0 {
+                    status += &format!(" {failed} item(s) failed (the worker crashed on them) and count in no metric.");
+                }
+                set_status(&status);
                 show_controls(app, Phase::Done);
                 return;
             }
         }
     };
     let send = move || {
+        if crash {
+            let _ = post(&worker, &ToWorker::Crash);
+        }
         if let Err(e) = post(&worker, &ToWorker::ScoreItem { index: next }) {
             show_error(&e);
         }
@@ -1209,6 +1437,8 @@ fn accept_row(app: &Shared, row: ItemRow) {
     let (key, checkpoint) = {
         let mut a = app.borrow_mut();
         a.in_flight = false;
+        a.scoring = None;
+        a.crashes_in_a_row = 0;
         let Some(run) = a.run.as_mut() else { return };
         if !run.record(row.clone()) {
             return;
@@ -1219,9 +1449,20 @@ fn accept_row(app: &Shared, row: ItemRow) {
         (run.key.clone(), a.checkpoint.clone())
     };
     if let Some(c) = checkpoint {
+        let app = app.clone();
         spawn_local(async move {
-            if let Err(e) = c.put(&key, &row).await {
-                web_sys::console::warn_1(&e.into());
+            match c.put(&key, &row).await {
+                Ok(()) => {
+                    let same_run = app.borrow().run.as_ref().is_some_and(|r| r.key == key);
+                    if same_run {
+                        app.borrow_mut().saved += 1;
+                        show_saved(&app);
+                    }
+                }
+                Err(e) => {
+                    web_sys::console::warn_1(&e.clone().into());
+                    set_status(&format!("Item {} was answered but not saved ({e}): a reload would score it again.", row.index + 1));
+                }
             }
         });
     }
@@ -1347,7 +1588,10 @@ fn draw_row(run: &Run, row: &ItemRow) -> Result<(), String> {
         let bar = dom::element("span", "bar", "")?;
         let fill = dom::element("span", "", "")?;
         let p = probs.get(i).copied().unwrap_or(0.0);
-        let _ = fill.set_attribute("style", &format!("width: {:.1}%", 100.0 * p));
+        // Through the CSSOM, which the page's Content-Security-Policy allows (a `style` attribute it refuses).
+        if let Some(fill) = fill.dyn_ref::<web_sys::HtmlElement>() {
+            let _ = fill.style().set_property("width", &format!("{:.1}%", 100.0 * p));
+        }
         dom::append(&bar, &fill)?;
         dom::append(&line, &bar)?;
         dom::append(&line, &dom::element("span", "pct", &format!("{:.0}%", 100.0 * p))?)?;
@@ -1360,12 +1604,50 @@ fn draw_row(run: &Run, row: &ItemRow) -> Result<(), String> {
     dom::append(&tr, &dom::element("td", if row.correct { "result correct" } else { "result wrong" }, &verdict)?)?;
     dom::append(&tr, &dom::element("td", "ms", &format!("{:.0}", row.elapsed_ms))?)?;
 
-    // Rows stay in item order whatever order they arrive in (restored ones first).
+    insert_in_order(run, row.index, &tr)
+}
+
+/// Rows stay in item order whatever order they arrive in (restored ones first).
+fn insert_in_order(run: &Run, index: usize, tr: &web_sys::Element) -> Result<(), String> {
     let body = dom::by_id("result-rows")?;
-    let later = run.rows.range(row.index + 1..).next().and_then(|(i, _)| body.query_selector(&format!("tr[data-index=\"{i}\"]")).ok().flatten());
+    let next_row = run.rows.range(index + 1..).next().map(|(i, _)| *i);
+    let next_failed = run.failed.range(index + 1..).next().map(|(i, _)| *i);
+    let later = [next_row, next_failed]
+        .into_iter()
+        .flatten()
+        .min()
+        .and_then(|i| body.query_selector(&format!("tr[data-index=\"{i}\"]")).ok().flatten());
     match later {
-        Some(next) => body.insert_before(&tr, Some(&next)).map(|_| ()).map_err(|_| "cannot insert a row".to_string()),
-        None => dom::append(&body, &tr),
+        Some(next) => body.insert_before(tr, Some(&next)).map(|_| ()).map_err(|_| "cannot insert a row".to_string()),
+        None => dom::append(&body, tr),
+    }
+}
+
+/// The row of an item whose scoring crashed the worker: its question and the message.
+fn draw_failure(run: &Run, index: usize, message: &str) -> Result<(), String> {
+    let item = run.items.get(index).ok_or("a failure for an item that does not exist")?;
+    let tr = dom::element("tr", "failed", "")?;
+    dom::set_data(&tr, "index", &index.to_string());
+    dom::set_data(&tr, "item-id", &item.id);
+    dom::set_data(&tr, "status", "failed");
+    dom::set_data(&tr, "ll", "[]");
+    dom::append(&tr, &dom::element("td", "num", &(index + 1).to_string())?)?;
+    let question = dom::element("td", "question", &item.question)?;
+    if !item.language.is_empty() {
+        let _ = question.set_attribute("lang", &item.language);
+    }
+    dom::append(&tr, &question)?;
+    let cell = dom::element("td", "options", &format!("Not scored: the worker crashed ({message})"))?;
+    let _ = cell.set_attribute("colspan", "2");
+    dom::append(&tr, &cell)?;
+    dom::append(&tr, &dom::element("td", "result failed", "✗ failed")?)?;
+    insert_in_order(run, index, &tr)
+}
+
+/// How many of the run's rows are committed to IndexedDB (`data-saved` on the summary).
+fn show_saved(app: &Shared) {
+    if let Ok(summary) = dom::by_id("run-summary") {
+        dom::set_data(&summary, "saved", &app.borrow().saved.to_string());
     }
 }
 
@@ -1401,6 +1683,11 @@ fn update_summary(app: &Shared) {
             dom::set_data(&summary, "accuracy", "");
             format!("0 of {} answered · task {}", run.total(), run.task)
         }
+    };
+    dom::set_data(&summary, "failed", &run.failed.len().to_string());
+    let text = match run.failed.len() {
+        0 => text,
+        n => format!("{text} · {n} failed (the worker crashed)"),
     };
     let selection = run.selection();
     let text = if selection.is_empty() { text } else { format!("{text} · {selection}") };

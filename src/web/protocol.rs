@@ -77,6 +77,9 @@ pub enum ToWorker {
     Fertility,
     /// Score `choices` after `context` with the loaded model (lm-evaluation-harness's rule).
     Score { context: String, choices: Vec<String> },
+    /// Panic, on purpose: the page's `?crash_item=N` sends it before item N, once, so that tests
+    /// can drive the recovery from a crashed worker (a panic in wasm leaves the worker unusable).
+    Crash,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -85,7 +88,16 @@ pub enum FromWorker {
     Ready,
     Backend { info: BackendInfo },
     SelfTest { report: SelfTestReport },
-    ModelLoaded { name: String, architecture: String, layers: usize, vocab_size: usize },
+    /// `sha256`: of a picked file (of a folder: of its files' names and hashes), which the page
+    /// keys the run's checkpoint by; none for a download (its URL and the catalog's hash name it).
+    ModelLoaded {
+        name: String,
+        architecture: String,
+        layers: usize,
+        vocab_size: usize,
+        #[serde(default)]
+        sha256: Option<String>,
+    },
     /// The answer to `CheckModel`: what the model needs on the backend and the budget it was held
     /// against; `refused` says why it cannot fit (the page does not load it); `unchecked` says why
     /// the check could not be made (the header could not be read by ranges, …): the load goes on.
@@ -124,7 +136,9 @@ pub enum FromWorker {
     Tokens { index: usize, pieces: Vec<String>, count: usize },
     /// Tokenizer fertility of the prepared task's texts under the loaded model, by language.
     Fertility { rows: Vec<FertilityRow> },
-    /// A request failed; `stage` says which kind (`model`, `task`, `item`, `analysis`, `selftest`, `request`).
+    /// A request failed; `stage` says which kind (`model`, `task`, `item`, `analysis`, `selftest`, `request`),
+    /// or `crash`: the worker panicked (the panic's message, sent by its panic hook just before the
+    /// worker dies); the page replaces the worker.
     /// `ticket`: the `PrepareTask` request's, for errors in preparing a task.
     Error { stage: String, message: String, ticket: Option<u32> },
 }

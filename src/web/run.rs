@@ -17,7 +17,7 @@ use crate::scoring::aggregate::{wilson_interval, Summary};
 use crate::scoring::bias::{PositionStats, PositionTally};
 use crate::scoring::fertility::fertility_by_language;
 use crate::scoring::loglikelihood::np_argmax;
-use crate::scoring::outputs::{hash_string, MetricResult, ResultsFile, RunDescription};
+use crate::scoring::outputs::{csv_field, hash_string, MetricResult, ResultsFile, RunDescription};
 
 /// A metadata field is broken down, or offered as a filter, only when it has between 2 and this
 /// many values (an `id` field, one value per item, is neither).
@@ -84,6 +84,10 @@ pub struct Run {
     pub items: Vec<ItemView>,
     /// Add rows with [`Run::record`] only: it keeps `tally` up to date.
     pub rows: BTreeMap<usize, ItemRow>,
+    /// Items whose scoring crashed the worker, with the message: skipped by `next_index`, counted
+    /// in no metric, not checkpointed (a reloaded page tries them again).
+    #[serde(default)]
+    pub failed: BTreeMap<usize, String>,
     #[serde(skip)]
     tally: Tally,
 }
@@ -166,6 +170,7 @@ impl Run {
             settings,
             items,
             rows: BTreeMap::new(),
+            failed: BTreeMap::new(),
             tally: Tally::default(),
         }
     }
@@ -176,11 +181,28 @@ impl Run {
             return false;
         }
         self.tally.add(&self.items[row.index], &row);
+        self.failed.remove(&row.index);
         self.rows.insert(row.index, row);
-        while self.rows.contains_key(&self.tally.first_missing) {
-            self.tally.first_missing += 1;
-        }
+        self.skip_settled();
         true
+    }
+
+    /// Marks item `index` failed (its scoring crashed the worker) so that the run goes on past it;
+    /// `false` when it has a row already or does not exist.
+    pub fn record_failure(&mut self, index: usize, message: &str) -> bool {
+        if index >= self.items.len() || self.rows.contains_key(&index) {
+            return false;
+        }
+        self.failed.insert(index, message.to_string());
+        self.skip_settled();
+        true
+    }
+
+    fn skip_settled(&mut self) {
+        let first = &mut self.tally.first_missing;
+        while self.rows.contains_key(first) || self.failed.contains_key(first) {
+            *first += 1;
+        }
     }
 
     /// Which documents the run is of, in words ("language = dz · a sample of 20 (seed 1234)"); empty
@@ -805,14 +827,6 @@ pub fn fertility_texts(items: &[(u64, &ItemView)]) -> Vec<(String, String)> {
     texts
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -847,6 +861,24 @@ mod tests {
                 lls[0], lls[1], lls[2]
             ),
         }
+    }
+
+    #[test]
+    fn a_failed_item_is_skipped_counted_in_no_metric_and_a_later_row_replaces_it() {
+        let mut run = Run::new("m", "t", "f", RunSettings::default(), (0..3).map(|i| item(i, "en", 0)).collect());
+        assert!(run.record(row(0, [-1.0, -2.0, -3.0], 0)));
+        assert!(run.record_failure(1, "the worker crashed"));
+        assert_eq!(run.next_index(), Some(2), "the run goes on past the failed item");
+        assert!(!run.record_failure(0, "x"), "an answered item cannot fail");
+        assert!(!run.record_failure(3, "x"), "no item 3");
+        run.record(row(2, [-3.0, -1.0, -2.0], 0));
+        assert_eq!(run.next_index(), None);
+        let acc = run.accuracy().unwrap();
+        assert_eq!((acc.correct, acc.n, run.done()), (1, 2, 2), "the failed item is in no metric");
+        assert_eq!(run.failed.get(&1).map(String::as_str), Some("the worker crashed"));
+        assert!(run.record(row(1, [-1.0, -2.0, -3.0], 0)), "a retried item's row is taken");
+        assert!(run.failed.is_empty());
+        assert_eq!(run.accuracy().unwrap().n, 3);
     }
 
     #[test]

@@ -48,7 +48,12 @@ struct Prepared {
 }
 
 pub fn start() {
-    console_error_panic_hook::set_once();
+    // A panic traps the wasm instance, so the worker cannot answer again: the page is told why
+    // before it dies, replaces the worker and marks the item failed (see `web::page`).
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        post(&FromWorker::Error { stage: "crash".into(), message: info.to_string(), ticket: None });
+    }));
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let state: Rc<RefCell<State>> = Rc::new(RefCell::new(State::default()));
     // Requests are handled in arrival order: each waits for the previous one to finish.
@@ -92,7 +97,7 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
         ToWorker::SelfTest { .. } => "selftest",
         ToWorker::LoadModel { .. } | ToWorker::LoadModelFile { .. } | ToWorker::LoadModelFiles { .. } | ToWorker::CheckModel { .. } | ToWorker::CheckModelFile { .. } | ToWorker::CheckModelFiles { .. } => "model",
         ToWorker::PrepareTask { .. } => "task",
-        ToWorker::ScoreItem { .. } | ToWorker::Score { .. } | ToWorker::Tokenize { .. } => "item",
+        ToWorker::ScoreItem { .. } | ToWorker::Score { .. } | ToWorker::Tokenize { .. } | ToWorker::Crash => "item",
         ToWorker::Fertility => "analysis",
     };
     let outcome = match request {
@@ -137,18 +142,25 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
             Err(e) => Err(e),
         },
         ToWorker::LoadModelFile { name, backend } => match file {
-            Some(blob) => load_model(state, BlobSource::new(name, blob), backend).await,
+            Some(blob) => {
+                let hash = super::download::blob_sha256(&blob).await;
+                with_hash(load_model(state, BlobSource::new(name, blob), backend).await, hash)
+            }
             None => Err(format!("{name}: the file did not reach the worker")),
         },
-        ToWorker::LoadModelFiles { folder, names, backend } => match folder_sources(&folder, names, files) {
-            Ok(sources) => load_model_folder(state, &folder, sources, backend).await,
-            Err(e) => Err(e),
-        },
+        ToWorker::LoadModelFiles { folder, names, backend } => {
+            let hash = folder_sha256(&names, &files).await;
+            match folder_sources(&folder, names, files) {
+                Ok(sources) => with_hash(load_model_folder(state, &folder, sources, backend).await, hash),
+                Err(e) => Err(e),
+            }
+        }
         ToWorker::PrepareTask { ticket, files, settings } => prepare_task(state, ticket, &files, &settings),
         ToWorker::ScoreItem { index } => score_item(state, index).await,
         ToWorker::Tokenize { index } => tokenize(state, index),
         ToWorker::Fertility => fertility(state),
         ToWorker::Score { context, choices } => score(state, &context, &choices).await,
+        ToWorker::Crash => panic!("a crash asked for by the page (?crash_item)"),
     };
     post(&outcome.unwrap_or_else(|message| FromWorker::Error { stage: stage.into(), message, ticket }));
 }
@@ -206,6 +218,28 @@ fn device_memory_gib() -> Option<f64> {
     Reflect::get(&scope.navigator(), &"deviceMemory".into()).ok()?.as_f64()
 }
 
+/// A local model is known by its bytes, not its name: the page keys the run's checkpoint by this,
+/// so another file of the same name and size never resumes this one's answers.
+fn with_hash(outcome: Result<FromWorker, String>, hash: Option<String>) -> Result<FromWorker, String> {
+    outcome.map(|answer| match answer {
+        FromWorker::ModelLoaded { name, architecture, layers, vocab_size, .. } => {
+            FromWorker::ModelLoaded { name, architecture, layers, vocab_size, sha256: hash }
+        }
+        other => other,
+    })
+}
+
+/// A folder's identity: the sha256 of its files' names and sha256s, in name order.
+async fn folder_sha256(names: &[String], files: &[web_sys::Blob]) -> Option<String> {
+    let mut each = Vec::new();
+    for (name, blob) in names.iter().zip(files) {
+        each.push(format!("{name}\0{}\n", super::download::blob_sha256(blob).await?));
+    }
+    each.sort();
+    use sha2::Digest;
+    Some(sha2::Sha256::digest(each.concat().as_bytes()).iter().map(|b| format!("{b:02x}")).collect())
+}
+
 /// A folder's files as named sources, in the order of `names`; an error if some did not arrive.
 fn folder_sources(folder: &str, names: Vec<String>, files: Vec<web_sys::Blob>) -> Result<Vec<(String, BlobSource)>, String> {
     if files.len() != names.len() {
@@ -230,6 +264,7 @@ fn install(state: &Rc<RefCell<State>>, name: String, lm: LanguageModel) -> FromW
         architecture: format!("{:?}", lm.config.architecture),
         layers: lm.config.num_layers,
         vocab_size: lm.config.vocab_size,
+        sha256: None,
     };
     state.borrow_mut().model = Some(Rc::new(lm));
     loaded

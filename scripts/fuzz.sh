@@ -6,8 +6,9 @@
 #
 # Each target runs in chunks of up to 1,000,000 mutations, each chunk with its own seed (so the run
 # is reproducible chunk by chunk, and a hang or an allocation abort, which ends the process, loses
-# one chunk), and the executions, seconds and failures per target are printed at the end. A failing
-# input is saved under $LINGUALENS_CACHE/target/tmp/fuzz-failures/ and named in the output.
+# one chunk), as many chunks at a time as there are cores (LINGUALENS_FUZZ_JOBS to choose); the
+# executions, seconds and failing chunks per target are printed at the end. A failing input is
+# saved under $LINGUALENS_CACHE/target/tmp/fuzz-failures/, named by target and seed.
 set -Eeuo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -19,32 +20,46 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 [ ${#targets[@]} -gt 0 ] || { echo "error: no fuzz targets found in src/fuzz.rs" >&2; exit 1; }
 chunk=1000000
+jobs="${LINGUALENS_FUZZ_JOBS:-$(nproc)}"
 
 step "compiling the fuzz driver (cargo test --release --test fuzz)"
 cargo test --release --test fuzz --no-run
+driver="$(cargo test --release --test fuzz --no-run 2>&1 | sed -n 's/.*Executable tests\/fuzz.rs (\(.*\))$/\1/p')"
+[ -x "$driver" ] || { echo "error: cannot find the fuzz driver's executable" >&2; exit 1; }
+logs="$(mktemp -d)"
+trap 'rm -rf "$logs"' EXIT
+
+# One chunk: its output and exit status in $logs/<target>-<seed>.{log,status}.
+run_chunk() {
+    local target="$1" seed="$2" n="$3" status=0
+    LINGUALENS_FUZZ_TARGET="$target" LINGUALENS_FUZZ_ITERATIONS="$n" LINGUALENS_FUZZ_SEED="$seed" \
+        "$driver" --nocapture >"$logs/$target-$seed.log" 2>&1 || status=$?
+    echo "$status" >"$logs/$target-$seed.status"
+}
 
 declare -A executions=() seconds=() failures=()
 for target in "${targets[@]}"; do
-    step "fuzzing $target: $goal executions"
-    done_so_far=0 started=$SECONDS failed=0 seed=1
-    while [ "$done_so_far" -lt "$goal" ]; do
-        n=$(( goal - done_so_far < chunk ? goal - done_so_far : chunk ))
-        log="$(mktemp)"
-        status=0
-        LINGUALENS_FUZZ_TARGET="$target" LINGUALENS_FUZZ_ITERATIONS="$n" LINGUALENS_FUZZ_SEED="$seed" \
-            cargo test --release --test fuzz -q -- --nocapture >"$log" 2>&1 || status=$?
-        ran="$(sed -n "s/^fuzz $target: \([0-9]*\) executions.*/\1/p" "$log")"
-        if [ "$status" -ne 0 ]; then
+    step "fuzzing $target: $goal executions, $jobs chunks at a time"
+    started=$SECONDS seeds=$(( (goal + chunk - 1) / chunk ))
+    for seed in $(seq 1 "$seeds"); do
+        while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+        n=$(( goal - (seed - 1) * chunk < chunk ? goal - (seed - 1) * chunk : chunk ))
+        run_chunk "$target" "$seed" "$n" &
+    done
+    wait
+    ran=0 failed=0
+    for seed in $(seq 1 "$seeds"); do
+        log="$logs/$target-$seed.log"
+        count="$(sed -n "s/^fuzz $target: \([0-9]*\) executions.*/\1/p" "$log")"
+        ran=$((ran + ${count:-0}))
+        if [ "$(cat "$logs/$target-$seed.status")" != 0 ]; then
             failed=$((failed + 1))
-            echo "chunk with seed $seed failed (status $status):"
+            echo "chunk with seed $seed failed (status $(cat "$logs/$target-$seed.status")):"
             grep -E "FUZZ|panicked|saved at|memory allocation" "$log" | head -20 || tail -20 "$log"
         fi
-        done_so_far=$((done_so_far + ${ran:-$n}))
-        echo "  $target: $done_so_far of $goal (seed $seed, $((SECONDS - started)) s)"
-        rm -f "$log"
-        seed=$((seed + 1))
     done
-    executions[$target]=$done_so_far seconds[$target]=$((SECONDS - started)) failures[$target]=$failed
+    echo "  $target: $ran executions in $((SECONDS - started)) s"
+    executions[$target]=$ran seconds[$target]=$((SECONDS - started)) failures[$target]=$failed
 done
 
 print_phases

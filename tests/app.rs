@@ -1310,13 +1310,25 @@ fn folders_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
 
 #[test]
 fn a_worker_that_crashes_on_an_item_is_replaced_and_the_run_completes() {
-    let test = "app_worker_crash";
+    // `crash_item=4`: the page asks the worker to panic just before item 4 (index 4), once.
+    survives_a_worker_fault("app_worker_crash", "crash_item=4", "a crash asked for by the page");
+}
+
+#[test]
+fn a_worker_that_stops_answering_is_replaced_by_the_watchdog_and_the_run_completes() {
+    // `hang_item=4`: the worker loops forever before item 4; the watchdog (3 s here) gives up on it.
+    survives_a_worker_fault("app_worker_hang", "hang_item=4&watchdog_s=3", "no answer after 3 s");
+}
+
+/// The demo run with a fault injected before item 4 (`fault`, URL parameters): the item is marked
+/// failed with a message containing `message`, one new worker finishes the run, and every other
+/// item equals the native engine.
+fn survives_a_worker_fault(test: &str, fault: &str, message: &str) {
     let Some(dist) = browser_or_skip(test) else { return };
     let native = native_scores(&demo_model(), &demo_files());
     let server = StaticServer::start(dist);
     let browser = Browser::start(&[]);
-    // `crash_item=4`: the page asks the worker to panic just before item 4 (index 4), once.
-    browser.goto(&server.url("index.html?model=demo&task=demo&run=1&crash_item=4"));
+    browser.goto(&server.url(&format!("index.html?model=demo&task=demo&run=1&{fault}")));
     browser.wait_for("the run to finish", "return document.getElementById('run').dataset.phase === 'done' ? true : null;", LONG);
     let page = browser.eval(ROWS, json!([]));
     let shown = browser.eval(
@@ -1331,7 +1343,7 @@ fn a_worker_that_crashes_on_an_item_is_replaced_and_the_run_completes() {
     assert_eq!(shown["failed"], json!([4]), "{test}: item 4 is marked failed: {shown}");
     assert_eq!(shown["summary_failed"], json!("1"), "{test}: {shown}");
     let error = shown["error"].as_str().unwrap();
-    assert!(error.contains("crashed while scoring item 5") && error.contains("a crash asked for by the page"), "{test}: the panic's message is shown: {error}");
+    assert!(error.contains("crashed while scoring item 5") && error.contains(message), "{test}: the fault's message is shown: {error}");
     assert!(shown["status"].as_str().unwrap().contains("1 item(s) failed"), "{test}: {shown}");
     assert_eq!(shown["restarts"], json!(1), "{test}: one new worker: {shown}");
     // Every other item is scored once, in order, equal to the native engine.

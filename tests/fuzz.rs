@@ -272,7 +272,7 @@ fn fuzz(target: &Target, iterations: u64, rng_seed: u64, limit: Duration) -> Out
                 if now != last {
                     (last, since) = (now, Instant::now());
                 } else if since.elapsed() > limit {
-                    let path = failures_dir.join(format!("{name}-hang.bin"));
+                    let path = failures_dir.join(format!("{name}-seed{rng_seed}-hang.bin"));
                     std::fs::write(&path, &*current.lock().unwrap()).unwrap();
                     eprintln!("FUZZ HANG: {name} ran for more than {limit:?} on the input saved at {}", path.display());
                     std::process::exit(101);
@@ -294,7 +294,7 @@ fn fuzz(target: &Target, iterations: u64, rng_seed: u64, limit: Duration) -> Out
         current.lock().unwrap().clone_from(&input);
         if let Err(panic) = catch_unwind(AssertUnwindSafe(|| run(&input))) {
             let message = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
-            let path = failures_dir.join(format!("{name}-{}.bin", failures.len()));
+            let path = failures_dir.join(format!("{name}-seed{rng_seed}-{}.bin", failures.len()));
             std::fs::write(&path, &input).unwrap();
             failures.push(format!("{name}: panicked ({message}) on the input saved at {}", path.display()));
         }

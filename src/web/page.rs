@@ -125,8 +125,16 @@ struct App {
     /// Worker crashes since the last answered item: past `MAX_CRASHES_IN_A_ROW` the page stops
     /// bringing the run back (a model whose every item crashes the worker).
     crashes_in_a_row: u32,
-    /// `?crash_item=N`: crash the worker before item N, once, so tests can drive the recovery.
+    /// `?crash_item=N` / `?hang_item=N`: crash the worker (or make it stop answering) before
+    /// item N, once, so tests can drive the recovery.
     crash_item: Option<usize>,
+    hang_item: Option<usize>,
+    /// Bumped for each `ScoreItem` sent: the watchdog of an earlier request does not fire.
+    requests: u64,
+    /// The slowest answer of this page so far, in ms: the watchdog waits 20 times that.
+    slowest_ms: f64,
+    /// The watchdog's floor in seconds (`?watchdog_s=`, for tests; `WATCHDOG_FLOOR_S` otherwise).
+    watchdog_floor_s: u32,
     /// The run's rows whose IndexedDB transaction has committed (restored ones included): only
     /// these survive a reload.
     saved: usize,
@@ -135,6 +143,11 @@ struct App {
 }
 
 const MAX_CRASHES_IN_A_ROW: u32 = 3;
+
+/// A `ScoreItem` unanswered after this many seconds, and after 20 times the slowest answer so
+/// far, means the worker has stopped (a loop that does not end): it is treated as a crash. The
+/// floor leaves room for a first item that also compiles the GPU's shaders on a slow laptop.
+const WATCHDOG_FLOOR_S: u32 = 300;
 
 /// The analysis views, each a box in index.html that is drawn from the run as a whole.
 const VIEWS: [&str; 4] = ["view-breakdown", "view-bias", "view-parallel", "compare"];
@@ -221,6 +234,10 @@ fn init() -> Result<(), String> {
         recovering: None,
         crashes_in_a_row: 0,
         crash_item: dom::query_param("crash_item").and_then(|n| n.trim().parse().ok()),
+        hang_item: dom::query_param("hang_item").and_then(|n| n.trim().parse().ok()),
+        requests: 0,
+        slowest_ms: 0.0,
+        watchdog_floor_s: dom::query_param("watchdog_s").and_then(|n| n.trim().parse().ok()).filter(|&s| s > 0).unwrap_or(WATCHDOG_FLOOR_S),
         saved: 0,
         model_hash: None,
     }));
@@ -1383,7 +1400,7 @@ fn begin(app: &Shared, run: Run, notes: usize) {
 
 /// Asks for the next item when the run is going and nothing is in flight.
 fn pump(app: &Shared) {
-    let (worker, next, pace, crash) = {
+    let (worker, next, pace, fault, watchdog) = {
         let mut a = app.borrow_mut();
         if a.phase != Phase::Running || a.in_flight || !a.model_loaded && a.model_id.is_none() {
             return;
@@ -1393,11 +1410,19 @@ fn pump(app: &Shared) {
             Some(i) => {
                 a.in_flight = true;
                 a.scoring = Some(i);
-                let crash = a.crash_item == Some(i);
-                if crash {
+                a.requests += 1;
+                let fault = if a.crash_item == Some(i) {
                     a.crash_item = None;
-                }
-                (a.worker.clone(), i, a.pace_ms, crash)
+                    Some(ToWorker::Crash)
+                } else if a.hang_item == Some(i) {
+                    a.hang_item = None;
+                    Some(ToWorker::Hang)
+                } else {
+                    None
+                };
+                let limit_ms = (20.0 * a.slowest_ms).max(1000.0 * a.watchdog_floor_s as f64);
+                (a.worker.clone(), i, a.pace_ms, fault, (a.requests, limit_ms))
+
             }
             None => {
                 a.phase = Phase::Done;
@@ -1418,13 +1443,15 @@ fn pump(app: &Shared) {
             }
         }
     };
+    let watched = app.clone();
     let send = move || {
-        if crash {
-            let _ = post(&worker, &ToWorker::Crash);
+        if let Some(fault) = fault {
+            let _ = post(&worker, &fault);
         }
         if let Err(e) = post(&worker, &ToWorker::ScoreItem { index: next }) {
             show_error(&e);
         }
+        start_watchdog(&watched, watchdog.0, watchdog.1);
     };
     if pace > 0 {
         gloo::timers::callback::Timeout::new(pace, send).forget();
@@ -1433,12 +1460,29 @@ fn pump(app: &Shared) {
     }
 }
 
+/// Treats request `request` as a crash if it is still unanswered after `limit_ms` (a worker
+/// in a loop that does not end neither answers nor fails: only a timer can tell).
+fn start_watchdog(app: &Shared, request: u64, limit_ms: f64) {
+    let app = app.clone();
+    gloo::timers::callback::Timeout::new(limit_ms.min(u32::MAX as f64) as u32, move || {
+        let stuck = {
+            let a = app.borrow();
+            a.requests == request && a.scoring.is_some() && a.in_flight
+        };
+        if stuck {
+            worker_crashed(&app, &format!("no answer after {:.0} s (the worker stopped responding)", limit_ms / 1000.0));
+        }
+    })
+    .forget();
+}
+
 fn accept_row(app: &Shared, row: ItemRow) {
     let (key, checkpoint) = {
         let mut a = app.borrow_mut();
         a.in_flight = false;
         a.scoring = None;
         a.crashes_in_a_row = 0;
+        a.slowest_ms = a.slowest_ms.max(row.elapsed_ms);
         let Some(run) = a.run.as_mut() else { return };
         if !run.record(row.clone()) {
             return;

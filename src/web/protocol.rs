@@ -80,6 +80,9 @@ pub enum ToWorker {
     /// Panic, on purpose: the page's `?crash_item=N` sends it before item N, once, so that tests
     /// can drive the recovery from a crashed worker (a panic in wasm leaves the worker unusable).
     Crash,
+    /// Never answer again (a loop that does not end), on purpose: the page's `?hang_item=N`
+    /// sends it before item N, once, so that tests can drive the watchdog.
+    Hang,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

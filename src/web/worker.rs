@@ -97,7 +97,7 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
         ToWorker::SelfTest { .. } => "selftest",
         ToWorker::LoadModel { .. } | ToWorker::LoadModelFile { .. } | ToWorker::LoadModelFiles { .. } | ToWorker::CheckModel { .. } | ToWorker::CheckModelFile { .. } | ToWorker::CheckModelFiles { .. } => "model",
         ToWorker::PrepareTask { .. } => "task",
-        ToWorker::ScoreItem { .. } | ToWorker::Score { .. } | ToWorker::Tokenize { .. } | ToWorker::Crash => "item",
+        ToWorker::ScoreItem { .. } | ToWorker::Score { .. } | ToWorker::Tokenize { .. } | ToWorker::Crash | ToWorker::Hang => "item",
         ToWorker::Fertility => "analysis",
     };
     let outcome = match request {
@@ -161,6 +161,9 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
         ToWorker::Fertility => fertility(state),
         ToWorker::Score { context, choices } => score(state, &context, &choices).await,
         ToWorker::Crash => panic!("a crash asked for by the page (?crash_item)"),
+        ToWorker::Hang => loop {
+            std::hint::spin_loop();
+        },
     };
     post(&outcome.unwrap_or_else(|message| FromWorker::Error { stage: stage.into(), message, ticket }));
 }

@@ -278,11 +278,9 @@ fn model_info_command(path: &std::path::Path, json: bool) -> ExitCode {
     let info = if path.is_dir() {
         (|| {
             let config_path = path.join("config.json");
-            use crate::formats::source::{limits, read_text_capped};
+            use crate::formats::source::{limits, read_optional_text_capped, read_text_capped};
             let config = read_text_capped(&config_path, limits::TEXT_FILE, "config.json")?;
-            let tokenizer_path = path.join("tokenizer.json");
-            let tokenizer =
-                if tokenizer_path.exists() { Some(read_text_capped(&tokenizer_path, limits::TOKENIZER_FILE, "tokenizer.json")?) } else { None };
+            let tokenizer = read_optional_text_capped(&path.join("tokenizer.json"), limits::TOKENIZER_FILE, "tokenizer.json")?;
             let weights = pollster::block_on(crate::formats::safetensors::SafetensorsShards::open_folder(path))?;
             ModelInfo::from_hf(&path.display().to_string(), &config, tokenizer.as_deref(), &weights)
         })()
@@ -351,10 +349,9 @@ fn device(backend: BackendArg) -> crate::Result<ComputeDevice> {
 fn tokenize_command(model: &std::path::Path, text: &str) -> crate::Result<()> {
     // Only the tokenizer is needed, but loading it goes through the model's files either way.
     let tokenizer = if model.is_dir() {
-        use crate::formats::source::{limits, read_text_capped};
+        use crate::formats::source::{limits, read_optional_text_capped, read_text_capped};
         let json = read_text_capped(&model.join("tokenizer.json"), limits::TOKENIZER_FILE, "tokenizer.json")?;
-        let config_path = model.join("tokenizer_config.json");
-        let config = if config_path.exists() { Some(read_text_capped(&config_path, limits::TEXT_FILE, "tokenizer_config.json")?) } else { None };
+        let config = read_optional_text_capped(&model.join("tokenizer_config.json"), limits::TEXT_FILE, "tokenizer_config.json")?;
         crate::tokenizers::Tokenizer::from_hf_json(&json, config.as_deref())?
     } else {
         let file = pollster::block_on(GgufFile::read(&FileSource::open(model)?))?;

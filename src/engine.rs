@@ -410,12 +410,10 @@ pub async fn load(path: &std::path::Path, compute: &ComputeDevice) -> Result<Lan
     use crate::formats::safetensors::SafetensorsShards;
     use crate::formats::source::FileSource;
     if path.is_dir() {
-        use crate::formats::source::{limits, read_text_capped};
+        use crate::formats::source::{limits, read_optional_text_capped, read_text_capped};
         let config = read_text_capped(&path.join("config.json"), limits::TEXT_FILE, "config.json")?;
         let tokenizer = read_text_capped(&path.join("tokenizer.json"), limits::TOKENIZER_FILE, "tokenizer.json")?;
-        let tokenizer_config = path.join("tokenizer_config.json");
-        let tokenizer_config =
-            if tokenizer_config.exists() { Some(read_text_capped(&tokenizer_config, limits::TEXT_FILE, "tokenizer_config.json")?) } else { None };
+        let tokenizer_config = read_optional_text_capped(&path.join("tokenizer_config.json"), limits::TEXT_FILE, "tokenizer_config.json")?;
         let weights = SafetensorsShards::open_folder(path).await?;
         load_hf(&path.display().to_string(), &config, &tokenizer, tokenizer_config.as_deref(), weights, compute).await
     } else {

@@ -131,7 +131,7 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
 /// one. Written next to the samples as `run_<task>.json`.
 fn fingerprint(args: &EvalArgs, spec: &TaskSpec, task_path: &Path, data: &TaskData, device: &crate::backend::ComputeDevice) -> Result<BTreeMap<String, String>> {
     use sha2::{Digest, Sha256};
-    let hex = |h: Sha256| h.finalize().iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let hex = |h: Sha256| crate::scoring::outputs::hex(&h.finalize());
     let mut model = Sha256::new();
     let mut files = if args.model.is_dir() {
         let mut names: Vec<PathBuf> = std::fs::read_dir(&args.model)

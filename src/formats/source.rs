@@ -141,6 +141,16 @@ pub fn read_text_capped(path: &std::path::Path, max: u64, what: &str) -> Result<
     String::from_utf8(read_capped(path, max, what)?).map_err(|_| Error::new(format!("{}: not UTF-8 text", path.display())))
 }
 
+/// [`read_text_capped`] of a file that may be absent (`tokenizer_config.json`, an `include:`):
+/// `None` when there is nothing at `path`.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_optional_text_capped(path: &std::path::Path, max: u64, what: &str) -> Result<Option<String>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    read_text_capped(path, max, what).map(Some)
+}
+
 /// A file on disk, read with positioned reads (no seek state, so one handle serves any order).
 #[cfg(not(target_arch = "wasm32"))]
 pub struct FileSource {

@@ -103,14 +103,18 @@ impl Shape {
 
     /// f32 keys and values of every layer for `tokens` positions.
     pub fn kv_cache_bytes(&self, tokens: u64) -> u64 {
-        [self.layers, self.kv_heads, self.head_dim, 4, tokens].iter().fold(2u64, |a, &b| a.saturating_mul(b))
+        saturating_product(&[2, self.layers, self.kv_heads, self.head_dim, 4, tokens])
     }
 
     /// One layer's attention scores and probabilities, and its feed-forward activations.
     pub fn working_bytes(&self, tokens: u64) -> u64 {
-        let product = |factors: &[u64]| factors.iter().fold(1u64, |a, &b| a.saturating_mul(b));
-        product(&[2, self.heads, tokens, tokens, 4]).saturating_add(product(&[3, tokens, self.ffn, 4]))
+        saturating_product(&[2, self.heads, tokens, tokens, 4]).saturating_add(saturating_product(&[3, tokens, self.ffn, 4]))
     }
+}
+
+/// The product of sizes a header declared, `u64::MAX` where it overflows (then it fits nowhere).
+fn saturating_product(factors: &[u64]) -> u64 {
+    factors.iter().fold(1, |a, &b| a.saturating_mul(b))
 }
 
 /// What a model needs, in bytes, on one backend for one context length.

@@ -41,12 +41,12 @@ use crate::error::Result;
 
 /// lm-eval's `hash_string`: sha256 of the UTF-8 bytes, lowercase hex.
 pub fn hash_string(s: &str) -> String {
-    let digest = Sha256::digest(s.as_bytes());
-    let mut out = String::with_capacity(64);
-    for b in digest {
-        out.push_str(&format!("{b:02x}"));
-    }
-    out
+    hex(&Sha256::digest(s.as_bytes()))
+}
+
+/// Bytes (a digest) as lowercase hex, the way every sha256 in lingualens is written.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// lm-eval's `sanitize_model_name`: runs of `"<>:/|\?*[]` become `__`.

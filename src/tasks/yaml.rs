@@ -442,13 +442,8 @@ pub fn load_task(path: &str, resolve: &Resolver, options: &LoadOptions) -> Resul
 /// [`load_task`] over the file system (native only).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn load_task_file(path: &std::path::Path, options: &LoadOptions) -> Result<TaskSpec> {
-    use crate::formats::source::{limits, read_text_capped};
-    let resolve = |p: &str| -> Result<Option<String>> {
-        if !std::path::Path::new(p).exists() {
-            return Ok(None);
-        }
-        read_text_capped(std::path::Path::new(p), limits::TEXT_FILE, "task file").map(Some)
-    };
+    use crate::formats::source::{limits, read_optional_text_capped};
+    let resolve = |p: &str| read_optional_text_capped(std::path::Path::new(p), limits::TEXT_FILE, "task file");
     load_task(
         &path.to_string_lossy().replace('\\', "/"),
         &resolve,

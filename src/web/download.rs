@@ -15,6 +15,7 @@ use web_sys::{Blob, Cache, ReadableStreamDefaultReader, Request, RequestInit, Re
 
 use super::protocol::ModelCheck;
 use crate::formats::source::ContentRange;
+use crate::scoring::outputs::hex;
 
 /// The Cache Storage bucket for models; the page lists and deletes its entries.
 pub const MODEL_CACHE: &str = "lingualens-models-v1";
@@ -116,7 +117,7 @@ pub async fn model_blob(url: &str, check: &ModelCheck, progress: impl Fn(u64, Op
             return Err(format!("{url}: downloaded {loaded} bytes, the catalog says {size}; the file was not kept"));
         }
     }
-    let digest = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let digest = hex(&hasher.finalize());
     if let Some(expected) = &check.sha256 {
         if !expected.eq_ignore_ascii_case(&digest) {
             return Err(format!("{url}: sha256 is {digest}, the catalog says {expected}; the file was not kept"));
@@ -143,7 +144,7 @@ pub async fn blob_sha256(blob: &Blob) -> Option<String> {
         hasher.update(Uint8Array::new(&buffer).to_vec());
         at += SLICE;
     }
-    Some(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    Some(hex(&hasher.finalize()))
 }
 
 /// The bytes of an unfinished download, saved in Cache Storage as they arrive (one entry per
@@ -171,7 +172,7 @@ impl Partial {
         let caches = scope().caches().ok()?;
         let cache: Cache = JsFuture::from(caches.open(PARTIAL_CACHE)).await.ok()?.dyn_into().ok()?;
         let name = format!("{url}\n{}\n{}", check.sha256.as_deref().unwrap_or(""), check.size.map(|s| s.to_string()).unwrap_or_default());
-        let id = Sha256::digest(name.as_bytes()).iter().take(16).map(|b| format!("{b:02x}")).collect::<String>();
+        let id = hex(&Sha256::digest(name.as_bytes())[..16]);
         let prefix = format!("https://lingualens.invalid/partial/{id}/");
         Some(Partial { cache, prefix, pending: Array::new(), pending_bytes: 0, pending_at: 0, saved_at_ms: js_sys::Date::now() })
     }

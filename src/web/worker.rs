@@ -240,7 +240,7 @@ async fn folder_sha256(names: &[String], files: &[web_sys::Blob]) -> Option<Stri
     }
     each.sort();
     use sha2::Digest;
-    Some(sha2::Sha256::digest(each.concat().as_bytes()).iter().map(|b| format!("{b:02x}")).collect())
+    Some(crate::scoring::outputs::hex(&sha2::Sha256::digest(each.concat().as_bytes())))
 }
 
 /// A folder's files as named sources, in the order of `names`; an error if some did not arrive.

@@ -91,7 +91,7 @@ pub enum Activations {
     #[default]
     F32,
     /// Activations are quantized to 8 bits per block of 32 first, as llama.cpp does: faster, and
-    /// as far from transformers as llama.cpp is (Q8_0, Q5_0 and Q4_0 weights; other types stay f32).
+    /// as far from transformers as llama.cpp is (every quantized type; float weights stay f32).
     Int8,
 }
 

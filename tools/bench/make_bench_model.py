@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """A ~125M-parameter random-weight Llama GGUF for `lingualens bench` (timing only: never committed).
 
-    python make_bench_model.py OUT_DIR [Q8_0,Q4_0] [--vocab VOCAB_GGUF]
+    python make_bench_model.py OUT_DIR [Q8_0,Q4_0,Q4_K_M] [--vocab VOCAB_GGUF]
 
 hidden 768, 12 layers, 12 heads (head_dim 64), 4 KV heads, FFN 2048, vocab 32000, untied output
 (the oracle's make_bench_gguf.py, shared/tools/oracle). The SentencePiece vocabulary of Llama 2 is
 copied from llama.cpp's models/ggml-vocab-llama-spm.gguf (default: the copy in
 $LINGUALENS_SHARED/datasets/llama-cpp-vocab, or ../shared beside the repository). Weights are
 seeded, so every run writes the same files; quantization is gguf.quants (byte-identical to
-llama.cpp's own quantizer for Q8_0 and Q4_0). Writes OUT_DIR/bench-llama-125m-<TYPE>.gguf.
+llama.cpp's own quantizer for Q8_0 and Q4_0). Q4_K_M, the mix people download (Q4_K, with Q6_K
+for the output, half the ffn_down and attn_v), is made by llama.cpp's own quantizer
+(`llama_model_quantize` through llama-cpp-python) from the F32 file, as `llama-quantize` would.
+Writes OUT_DIR/bench-llama-125m-<TYPE>.gguf.
 """
 import argparse
 import os
@@ -76,6 +79,9 @@ def main():
     weights = tensors()
     print(f"{sum(t.size for _, t in weights) / 1e6:.1f}M parameters")
     for ft in a.types.split(","):
+        if ft == "Q4_K_M":
+            quantize_q4_k_m(a.out_dir, weights, a.vocab)
+            continue
         qtype, ftype = FTYPES[ft]
         path = os.path.join(a.out_dir, f"bench-llama-125m-{ft}.gguf")
         w = gguf.GGUFWriter(path, "llama")
@@ -96,7 +102,8 @@ def main():
         copy_vocab(a.vocab, w)
         for name, data in weights:
             if data.ndim == 1 or qtype == QT.F32:
-                w.add_tensor(name, data)
+                # `/ np.sqrt(H)` made some float64 (a NumPy scalar is not weakly typed).
+                w.add_tensor(name, data.astype(np.float32))
             elif qtype == QT.F16:
                 w.add_tensor(name, data.astype(np.float16))
             else:
@@ -107,6 +114,23 @@ def main():
         w.write_tensors_to_file()
         w.close()
         print(f"{path}: {os.path.getsize(path) / 2**20:.1f} MiB")
+    return 0
+
+
+def quantize_q4_k_m(out_dir, weights, vocab):
+    """The F32 file (written first if missing), then llama.cpp's Q4_K_M quantizer on it."""
+    import llama_cpp
+    import sys
+    f32 = os.path.join(out_dir, "bench-llama-125m-F32.gguf")
+    if not os.path.exists(f32):
+        sys.argv = [sys.argv[0], out_dir, "F32", "--vocab", vocab]
+        main()
+    out = os.path.join(out_dir, "bench-llama-125m-Q4_K_M.gguf")
+    params = llama_cpp.llama_model_quantize_default_params()
+    params.ftype = llama_cpp.LLAMA_FTYPE_MOSTLY_Q4_K_M
+    rc = llama_cpp.llama_model_quantize(f32.encode(), out.encode(), params)
+    assert rc == 0, f"llama_model_quantize {f32} -> Q4_K_M: {rc}"
+    print(f"{out}: {os.path.getsize(out) / 2**20:.1f} MiB")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,9 @@ fn exp_one(x: f32) -> f32 {
     }
     // n ∈ [-126, 128]: 2^n as an f32, split in two factors so that n = 128 does not overflow.
     let half = (n * 0.5).floor();
-    let scale = |e: f32| f32::from_bits(((e as i32 + 127) as u32) << 23);
+    // `e as i32` would be a saturating scalar conversion that stops LLVM vectorizing the loop; an
+    // integer-valued |e| < 2^22 added to 1.5·2^23 sits in the low mantissa bits instead.
+    let scale = |e: f32| f32::from_bits(((e + 12_582_912.0).to_bits().wrapping_sub(0x4B40_0000).wrapping_add(127)) << 23);
     let y = p * scale(half) * scale(n - half);
     if below { 0.0 } else { y }
 }

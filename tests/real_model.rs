@@ -7,10 +7,17 @@
 //!
 //! Needs `LINGUALENS_FIXTURES` with `real_model/` (scripts/test.sh writes it); without it the
 //! tests say they were skipped, and under `LINGUALENS_REQUIRE_FIXTURES=1` they fail.
+//!
+//! And a benchmark's items end to end: `lingualens eval` on 12 English DZEN items (a task YAML with
+//! dzen_en's prompt) against `lm-eval run --model hf` on the weights transformers dequantized from the
+//! same GGUF: the same requests, per-sample log-likelihoods within 2e-4 (or 2e-5 relative), the same
+//! is_greedy, acc and acc_norm, on the CPU and on wgpu.
 
 mod common;
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::OnceLock;
 
 use lingualens::backend::ComputeDevice;
@@ -133,4 +140,60 @@ fn int8_activations_stay_within_llamacpps_deviation_on_a_real_model() {
     println!("mean |Δ logit| vs transformers: ours int8 {int8_mean:.3e}, llama.cpp {llamacpp_mean:.3e}, ours exact {exact_mean:.3e}");
     assert!(int8_mean > exact_mean, "the int8 path gave the exact path's logits: was it taken?");
     assert!(int8_mean <= 1.1 * llamacpp_mean, "int8 mean |Δ| {int8_mean} > 1.1 x llama.cpp's {llamacpp_mean}");
+}
+
+fn samples(path: &Path) -> BTreeMap<u64, Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .map(|v| (v["doc_id"].as_u64().unwrap(), v))
+        .collect()
+}
+
+#[test]
+fn eval_of_dzen_items_equals_lm_eval_on_cpu_and_wgpu() {
+    let Some((dir, index)) = references() else { return };
+    if !dir.join("samples_dzen_real.jsonl").is_file() {
+        assert!(
+            std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"),
+            "no lm-eval run on DZEN items: real_model.py was not given ../shared's DZEN folder"
+        );
+        eprintln!("SKIPPED: no lm-eval run on DZEN items (tools/fixtures/real_model.py needs the DZEN CSVs)");
+        return;
+    }
+    let theirs = samples(&dir.join("samples_dzen_real.jsonl"));
+    assert_eq!(theirs.len(), 12, "12 DZEN items");
+    for backend in ["cpu", "wgpu"] {
+        let out = std::env::temp_dir().join(format!("lingualens-real-dzen-{backend}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        let output = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+            .args(["eval", "--model", index["gguf"].as_str().unwrap(), "--backend", backend, "--task"])
+            .arg(dir.join("dzen_real.yaml"))
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("run lingualens eval");
+        assert!(output.status.success(), "lingualens eval --backend {backend} failed:\n{}", String::from_utf8_lossy(&output.stderr));
+        let ours = samples(&out.join("samples_dzen_real.jsonl"));
+        assert_eq!(ours.keys().collect::<Vec<_>>(), theirs.keys().collect::<Vec<_>>(), "{backend}: documents");
+        let mut worst = 0f64;
+        for (id, t) in &theirs {
+            let o = &ours[id];
+            assert_eq!(o["arguments"], t["arguments"], "{backend} doc {id}: requests");
+            for (a, b) in o["filtered_resps"].as_array().unwrap().iter().zip(t["filtered_resps"].as_array().unwrap()) {
+                let parse = |v: &Value| v[0].as_str().unwrap().parse::<f64>().unwrap();
+                let (la, lb) = (parse(a), parse(b));
+                worst = worst.max((la - lb).abs());
+                assert!((la - lb).abs() <= 2e-4 || (la - lb).abs() <= 2e-5 * lb.abs(), "{backend} doc {id}: log-likelihood {la} vs lm-eval's {lb}");
+                assert_eq!(a[1], b[1], "{backend} doc {id}: is_greedy");
+            }
+            assert_eq!(o["acc"], t["acc"], "{backend} doc {id}: acc");
+            assert_eq!(o["acc_norm"], t["acc_norm"], "{backend} doc {id}: acc_norm");
+        }
+        let acc = theirs.values().map(|s| s["acc"].as_f64().unwrap()).sum::<f64>() / theirs.len() as f64;
+        println!("{backend}: 12 DZEN items vs lm-eval --model hf: max |Δ log-likelihood| {worst:.1e}, acc {acc:.3}");
+        let _ = std::fs::remove_dir_all(&out);
+    }
 }

@@ -65,6 +65,27 @@ pub struct AdapterDescription {
     pub is_fallback_adapter: Option<bool>,
 }
 
+impl AdapterDescription {
+    /// Why this adapter is a software rasterizer, if it is one: the browser's `isFallbackAdapter`,
+    /// or a name that says so (Chromium's SwiftShader, Mesa's llvmpipe/lavapipe, a CPU device
+    /// type). On such an adapter the model's matmuls run slower than on the CPU path (a row of the
+    /// demo takes seconds on SwiftShader against milliseconds on the CPU), so `Auto` never picks it.
+    pub fn software_reason(&self) -> Option<String> {
+        let named = [&self.architecture, &self.name, &self.vendor, &self.driver]
+            .into_iter()
+            .map(|s| s.to_lowercase())
+            .find_map(|s| ["swiftshader", "llvmpipe", "lavapipe"].into_iter().find(|w| s.contains(w)));
+        let what = match (self.is_fallback_adapter, named) {
+            (Some(true), Some(name)) => format!("a software fallback adapter ({name})"),
+            (Some(true), None) => "a software fallback adapter (isFallbackAdapter)".to_string(),
+            (_, Some(name)) => format!("a software adapter ({name})"),
+            (_, None) if self.device_type.eq_ignore_ascii_case("cpu") => "a software adapter (device type CPU)".to_string(),
+            _ => return None,
+        };
+        Some(format!("WebGPU here is {what}, slower than the CPU path; ?backend=wgpu uses it anyway"))
+    }
+}
+
 /// Adapter limits that decide whether a model fits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AdapterLimits {
@@ -182,5 +203,34 @@ fn describe_wgpu(setup: &burn::tensor::wgpu::WgpuSetup) -> BackendInfo {
             max_buffer_size: limits.max_buffer_size,
         }),
         fallback_reason: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AdapterDescription;
+
+    fn adapter(architecture: &str, device_type: &str, fallback: Option<bool>) -> AdapterDescription {
+        AdapterDescription {
+            api: "BrowserWebGpu".into(),
+            vendor: "google".into(),
+            architecture: architecture.into(),
+            device_type: device_type.into(),
+            is_fallback_adapter: fallback,
+            ..AdapterDescription::default()
+        }
+    }
+
+    #[test]
+    fn software_adapters_are_named_and_hardware_ones_are_not() {
+        let swiftshader = adapter("swiftshader", "", None).software_reason().expect("SwiftShader is software");
+        assert!(swiftshader.contains("swiftshader") && swiftshader.contains("?backend=wgpu"), "{swiftshader}");
+        assert!(adapter("", "", Some(true)).software_reason().unwrap().contains("isFallbackAdapter"));
+        assert!(adapter("", "Cpu", None).software_reason().is_some());
+        let lavapipe = AdapterDescription { name: "llvmpipe (LLVM 19.1.7, 256 bits)".into(), ..adapter("", "Cpu", None) };
+        assert!(lavapipe.software_reason().unwrap().contains("llvmpipe"));
+        for hardware in [adapter("ampere", "DiscreteGpu", Some(false)), adapter("gen-12lp", "IntegratedGpu", None), adapter("", "", None)] {
+            assert_eq!(hardware.software_reason(), None, "{hardware:?}");
+        }
     }
 }

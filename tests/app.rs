@@ -103,13 +103,13 @@ fn assert_rows_equal_native(test: &str, page: &Value, native: &[(Vec<f64>, bool)
     eprintln!("{test}: {} rows, accuracy {accuracy:.4}, max |Δ ll| vs native {worst:.2e}", rows.len());
 }
 
-fn demo_runs_by_default(test: &str, flags: &[&str], backend: &str) {
+fn demo_runs_by_default(test: &str, flags: &[&str], query: &str, backend: &str) {
     let Some(dist) = browser_or_skip(test) else { return };
     let native = native_scores(&demo_model(), &demo_files());
     let server = StaticServer::start(dist);
     let browser = Browser::start(flags);
     browser.set_window_size(1366, 768);
-    browser.goto(&server.url("index.html"));
+    browser.goto(&server.url(&format!("index.html{query}")));
     let page = finish(&browser, test);
     assert_rows_equal_native(test, &page, &native);
     let violations = browser.eval("return document.body.dataset.cspViolations || ''", json!([]));
@@ -125,6 +125,12 @@ fn demo_runs_by_default(test: &str, flags: &[&str], backend: &str) {
     browser.wait_for("the backend", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
     let used = browser.eval("return document.getElementById('backend-info').dataset.backend", json!([]));
     assert_eq!(used, json!(backend), "{test}");
+    if flags.contains(&WEBGPU_FLAG) && backend == "cpu" {
+        // The choice and its reason are shown beside the adapter.
+        let shown = browser.eval("return document.getElementById('backend-info').textContent", json!([]));
+        let shown = shown.as_str().unwrap_or("");
+        assert!(shown.contains("Why not WebGPU") && shown.contains("software") && shown.contains("swiftshader"), "{test}: {shown}");
+    }
     browser.eval("document.getElementById('run').scrollIntoView(); return true;", json!([]));
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
     // The inspector: the exact prompt cut into tokens, and the parallel versions.
@@ -143,13 +149,19 @@ fn demo_runs_by_default(test: &str, flags: &[&str], backend: &str) {
 }
 
 #[test]
-fn the_demo_runs_by_default_on_webgpu_and_equals_the_native_engine() {
-    demo_runs_by_default("app_demo_webgpu", &[WEBGPU_FLAG], "wgpu");
+fn the_demo_runs_on_webgpu_when_asked_and_equals_the_native_engine() {
+    // SwiftShader, the only adapter here, is a software one: the page takes it only when asked.
+    demo_runs_by_default("app_demo_webgpu", &[WEBGPU_FLAG], "?backend=wgpu", "wgpu");
 }
 
 #[test]
 fn the_demo_runs_by_default_on_the_cpu_fallback_and_equals_the_native_engine() {
-    demo_runs_by_default("app_demo_cpu_fallback", &[], "cpu");
+    demo_runs_by_default("app_demo_cpu_fallback", &[], "", "cpu");
+}
+
+#[test]
+fn the_demo_runs_by_default_on_the_cpu_where_webgpu_is_only_a_software_adapter() {
+    demo_runs_by_default("app_demo_software_adapter", &[WEBGPU_FLAG], "", "cpu");
 }
 
 #[test]

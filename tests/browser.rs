@@ -31,7 +31,8 @@ fn run_selftest(test: &str, flags: &[&str], query: &str) -> Option<Value> {
 
 #[test]
 fn webgpu_selftest_passes_on_swiftshader() {
-    let Some(report) = run_selftest("webgpu_selftest_passes_on_swiftshader", &[WEBGPU_FLAG], "") else { return };
+    // SwiftShader is a software adapter, which the page does not choose by itself: asked for.
+    let Some(report) = run_selftest("webgpu_selftest_passes_on_swiftshader", &[WEBGPU_FLAG], "?backend=wgpu") else { return };
     assert_eq!(report["backend"]["backend"], json!("wgpu"));
     assert_eq!(report["backend"]["adapter"]["api"], json!("BrowserWebGpu"));
     assert_eq!(report["backend"]["adapter"]["architecture"], json!("swiftshader"));
@@ -51,6 +52,15 @@ fn cpu_fallback_selftest_passes_without_webgpu() {
     let reason = report["backend"]["fallback_reason"].as_str().unwrap_or("");
     assert!(!reason.is_empty(), "a fallback must say why: {report:#}");
     assert_eq!(report["checks"].as_array().map(|c| c.len()), Some(2));
+}
+
+#[test]
+fn a_software_webgpu_adapter_is_not_chosen_over_the_cpu() {
+    // --enable-unsafe-webgpu on a machine without a GPU: the adapter is SwiftShader.
+    let Some(report) = run_selftest("a_software_webgpu_adapter_is_not_chosen_over_the_cpu", &[WEBGPU_FLAG], "") else { return };
+    assert_eq!(report["backend"]["backend"], json!("cpu"), "{report:#}");
+    let reason = report["backend"]["fallback_reason"].as_str().unwrap_or("");
+    assert!(reason.contains("software") && reason.contains("swiftshader"), "the reason names the software adapter: {report:#}");
 }
 
 #[test]

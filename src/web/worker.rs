@@ -20,7 +20,7 @@ use serde_json::Value as Json;
 
 use super::protocol::{FromWorker, ItemRow, ItemView, RunSettings, ToWorker};
 use super::run;
-use crate::backend::{BackendKind, BackendPreference, ComputeDevice};
+use crate::backend::{AdapterDescription, BackendKind, BackendPreference, ComputeDevice};
 use crate::engine::{self, LanguageModel};
 use crate::eval::{self, RunOptions};
 use crate::formats::gguf::GgufFile;
@@ -428,11 +428,20 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
             cpu.info.fallback_reason = Some("navigator.gpu is missing: this browser does not expose WebGPU".into());
             cpu
         }
+        (BackendPreference::Auto, true) => match software_adapter(gpu.as_ref()).await {
+            // Decided before a device exists: a software adapter is never initialised in Auto.
+            Some(reason) => {
+                let mut cpu = ComputeDevice::cpu();
+                cpu.info.fallback_reason = Some(reason);
+                cpu
+            }
+            None => ComputeDevice::choose(preference).await?,
+        },
         (_, true) => ComputeDevice::choose(preference).await?,
     };
     if compute.info.backend == BackendKind::Wgpu {
-        if let Some(gpu) = gpu {
-            describe_browser_adapter(&gpu, &mut compute).await;
+        if let Some(adapter) = browser_adapter(gpu.as_ref()).await {
+            describe_browser_adapter(&adapter, &mut compute.info.adapter);
         }
     }
     post(&FromWorker::Backend { info: compute.info.clone() });
@@ -446,15 +455,28 @@ fn navigator_gpu() -> Option<JsValue> {
     (!gpu.is_undefined() && !gpu.is_null()).then_some(gpu)
 }
 
+/// The browser's adapter as `navigator.gpu.requestAdapter()` gives it (no device is created), or
+/// `None` when there is none.
+async fn browser_adapter(gpu: Option<&JsValue>) -> Option<JsValue> {
+    call_promise(gpu?, "requestAdapter").await
+}
+
+/// Why WebGPU should not be chosen by itself here: the browser's adapter is a software one
+/// (`AdapterDescription::software_reason`).
+async fn software_adapter(gpu: Option<&JsValue>) -> Option<String> {
+    let adapter = browser_adapter(gpu).await?;
+    let mut description = AdapterDescription::default();
+    describe_browser_adapter(&adapter, &mut description);
+    description.software_reason()
+}
+
 /// wgpu reports the browser's adapter with an empty name; the browser's own `GPUAdapterInfo`
 /// says what it is ("google" / "swiftshader" for Chromium's software adapter).
-async fn describe_browser_adapter(gpu: &JsValue, compute: &mut ComputeDevice) {
-    let Some(adapter) = call_promise(gpu, "requestAdapter").await else { return };
-    let info = Reflect::get(&adapter, &"info".into()).unwrap_or(JsValue::UNDEFINED);
+fn describe_browser_adapter(adapter: &JsValue, a: &mut AdapterDescription) {
+    let info = Reflect::get(adapter, &"info".into()).unwrap_or(JsValue::UNDEFINED);
     let text = |object: &JsValue, key: &str| {
         Reflect::get(object, &key.into()).ok().and_then(|v| v.dyn_into::<JsString>().ok()).map(String::from)
     };
-    let a = &mut compute.info.adapter;
     if let Some(vendor) = text(&info, "vendor").filter(|s| !s.is_empty()) {
         a.vendor = vendor;
     }
@@ -462,7 +484,7 @@ async fn describe_browser_adapter(gpu: &JsValue, compute: &mut ComputeDevice) {
     if a.name.is_empty() {
         a.name = text(&info, "description").unwrap_or_default();
     }
-    a.is_fallback_adapter = [&info, &adapter]
+    a.is_fallback_adapter = [&info, adapter]
         .into_iter()
         .find_map(|o| Reflect::get(o, &"isFallbackAdapter".into()).ok().and_then(|v| v.as_bool()));
 }

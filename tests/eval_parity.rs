@@ -6,11 +6,15 @@
 //! task on llama3_untied: the same generated text, filtered responses (two pipelines), per-sample
 //! metrics, and exact_match/chrF/BLEU/TER with their standard errors.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
+
+use common::samples::by_doc as samples;
 
 fn fixtures() -> Option<PathBuf> {
     let dir = PathBuf::from(std::env::var_os("LINGUALENS_FIXTURES")?);
@@ -18,16 +22,6 @@ fn fixtures() -> Option<PathBuf> {
         return Some(dir);
     }
     None
-}
-
-fn samples(path: &std::path::Path) -> BTreeMap<u64, Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .map(|v| (v["doc_id"].as_u64().unwrap(), v))
-        .collect()
 }
 
 /// The data file given with --data (the other tasks read the `data_files` of their YAML).

@@ -15,7 +15,6 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -26,6 +25,7 @@ use lingualens::formats::source::FileSource;
 use serde_json::Value;
 
 use common::npy::read_npy;
+use common::samples::by_doc as samples;
 
 /// The fixture folder and its index, or `None` with a message (a panic when fixtures are required).
 fn references() -> Option<(PathBuf, Value)> {
@@ -61,7 +61,7 @@ fn tokens(text: &Value) -> Vec<u32> {
 
 /// The texts whose logits were kept, with their tokens (cut as the references were) and the
 /// references `[T][V]`: (language, tokens, transformers, llama.cpp).
-fn logit_texts(dir: &std::path::Path, index: &Value) -> Vec<(String, Vec<u32>, Vec<f32>, Vec<f32>)> {
+fn logit_texts(dir: &Path, index: &Value) -> Vec<(String, Vec<u32>, Vec<f32>, Vec<f32>)> {
     let max = index["max_tokens"].as_u64().unwrap() as usize;
     let keep: Vec<&str> = index["logit_texts"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
     index["texts"]
@@ -140,16 +140,6 @@ fn int8_activations_stay_within_llamacpps_deviation_on_a_real_model() {
     println!("mean |Δ logit| vs transformers: ours int8 {int8_mean:.3e}, llama.cpp {llamacpp_mean:.3e}, ours exact {exact_mean:.3e}");
     assert!(int8_mean > exact_mean, "the int8 path gave the exact path's logits: was it taken?");
     assert!(int8_mean <= 1.1 * llamacpp_mean, "int8 mean |Δ| {int8_mean} > 1.1 x llama.cpp's {llamacpp_mean}");
-}
-
-fn samples(path: &Path) -> BTreeMap<u64, Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .map(|v| (v["doc_id"].as_u64().unwrap(), v))
-        .collect()
 }
 
 #[test]

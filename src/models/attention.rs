@@ -248,15 +248,14 @@ mod x86 {
                     *acc = _mm256_fmadd_ps(qv, unsafe { _mm256_loadu_ps(pk.add((j + r) * d + c)) }, *acc);
                 }
             }
-            // Pairwise sums: after three rounds lane r of the low half plus lane r of the high
-            // half is key r's dot product.
+            // Two rounds of pairwise sums leave key r's partial sums in lane r % 4 of both
+            // 128-bit halves (keys 0-3 in h0123, 4-7 in h4567); adding the halves finishes them.
             let h01 = _mm256_hadd_ps(acc[0], acc[1]);
             let h23 = _mm256_hadd_ps(acc[2], acc[3]);
             let h45 = _mm256_hadd_ps(acc[4], acc[5]);
             let h67 = _mm256_hadd_ps(acc[6], acc[7]);
             let h0123 = _mm256_hadd_ps(h01, h23);
             let h4567 = _mm256_hadd_ps(h45, h67);
-            // h0123 = [k0 k1 k2 k3 | k0 k1 k2 k3] halves, h4567 the same for keys 4-7.
             let low = _mm256_permute2f128_ps::<0x20>(h0123, h4567);
             let high = _mm256_permute2f128_ps::<0x31>(h0123, h4567);
             let dots = _mm256_add_ps(low, high);

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 pub mod npy;
+pub mod samples;
 
 /// Flags every Chromium start needs on these machines: no sandbox (we are root in a container),
 /// a fresh profile, and none of the background traffic that a closed network refuses.

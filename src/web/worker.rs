@@ -420,6 +420,13 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
         return Ok(existing.clone());
     }
     let gpu = navigator_gpu();
+    // The browser's own description of its adapter, read once and before any device is made: it
+    // decides Auto (a software adapter is never initialised there) and names the adapter that wgpu
+    // reports without a name.
+    let browser = match (preference, &gpu) {
+        (BackendPreference::Cpu, _) | (_, None) => None,
+        (_, Some(gpu)) => call_promise(gpu, "requestAdapter").await.map(|adapter| describe_browser_adapter(&adapter)),
+    };
     let mut compute = match (preference, gpu.is_some()) {
         (BackendPreference::Cpu, _) => ComputeDevice::cpu(),
         (BackendPreference::Wgpu, false) => return Err("WebGPU was requested but this browser has no navigator.gpu".into()),
@@ -428,8 +435,7 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
             cpu.info.fallback_reason = Some("navigator.gpu is missing: this browser does not expose WebGPU".into());
             cpu
         }
-        (BackendPreference::Auto, true) => match software_adapter(gpu.as_ref()).await {
-            // Decided before a device exists: a software adapter is never initialised in Auto.
+        (BackendPreference::Auto, true) => match browser.as_ref().and_then(AdapterDescription::software_reason) {
             Some(reason) => {
                 let mut cpu = ComputeDevice::cpu();
                 cpu.info.fallback_reason = Some(reason);
@@ -439,10 +445,16 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
         },
         (_, true) => ComputeDevice::choose(preference).await?,
     };
-    if compute.info.backend == BackendKind::Wgpu {
-        if let Some(adapter) = browser_adapter(gpu.as_ref()).await {
-            describe_browser_adapter(&adapter, &mut compute.info.adapter);
+    if let (BackendKind::Wgpu, Some(b)) = (compute.info.backend, &browser) {
+        let a = &mut compute.info.adapter;
+        if !b.vendor.is_empty() {
+            a.vendor = b.vendor.clone();
         }
+        a.architecture = b.architecture.clone();
+        if a.name.is_empty() {
+            a.name = b.name.clone();
+        }
+        a.is_fallback_adapter = b.is_fallback_adapter;
     }
     post(&FromWorker::Backend { info: compute.info.clone() });
     state.borrow_mut().device = Some(compute.clone());
@@ -455,38 +467,23 @@ fn navigator_gpu() -> Option<JsValue> {
     (!gpu.is_undefined() && !gpu.is_null()).then_some(gpu)
 }
 
-/// The browser's adapter as `navigator.gpu.requestAdapter()` gives it (no device is created), or
-/// `None` when there is none.
-async fn browser_adapter(gpu: Option<&JsValue>) -> Option<JsValue> {
-    call_promise(gpu?, "requestAdapter").await
-}
-
-/// Why WebGPU should not be chosen by itself here: the browser's adapter is a software one
-/// (`AdapterDescription::software_reason`).
-async fn software_adapter(gpu: Option<&JsValue>) -> Option<String> {
-    let adapter = browser_adapter(gpu).await?;
-    let mut description = AdapterDescription::default();
-    describe_browser_adapter(&adapter, &mut description);
-    description.software_reason()
-}
-
-/// wgpu reports the browser's adapter with an empty name; the browser's own `GPUAdapterInfo`
-/// says what it is ("google" / "swiftshader" for Chromium's software adapter).
-fn describe_browser_adapter(adapter: &JsValue, a: &mut AdapterDescription) {
+/// What the browser's `GPUAdapterInfo` says of `adapter`: vendor, architecture ("swiftshader" for
+/// Chromium's software adapter), description (as the name) and `isFallbackAdapter`.
+fn describe_browser_adapter(adapter: &JsValue) -> AdapterDescription {
     let info = Reflect::get(adapter, &"info".into()).unwrap_or(JsValue::UNDEFINED);
     let text = |object: &JsValue, key: &str| {
         Reflect::get(object, &key.into()).ok().and_then(|v| v.dyn_into::<JsString>().ok()).map(String::from)
     };
-    if let Some(vendor) = text(&info, "vendor").filter(|s| !s.is_empty()) {
-        a.vendor = vendor;
-    }
-    a.architecture = text(&info, "architecture").unwrap_or_default();
-    if a.name.is_empty() {
-        a.name = text(&info, "description").unwrap_or_default();
-    }
-    a.is_fallback_adapter = [&info, adapter]
+    let is_fallback_adapter = [&info, adapter]
         .into_iter()
         .find_map(|o| Reflect::get(o, &"isFallbackAdapter".into()).ok().and_then(|v| v.as_bool()));
+    AdapterDescription {
+        vendor: text(&info, "vendor").unwrap_or_default(),
+        architecture: text(&info, "architecture").unwrap_or_default(),
+        name: text(&info, "description").unwrap_or_default(),
+        is_fallback_adapter,
+        ..AdapterDescription::default()
+    }
 }
 
 async fn call_promise(object: &JsValue, method: &str) -> Option<JsValue> {

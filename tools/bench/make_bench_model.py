@@ -81,50 +81,54 @@ def main():
     for ft in a.types.split(","):
         if ft == "Q4_K_M":
             quantize_q4_k_m(a.out_dir, weights, a.vocab)
-            continue
-        qtype, ftype = FTYPES[ft]
-        path = os.path.join(a.out_dir, f"bench-llama-125m-{ft}.gguf")
-        w = gguf.GGUFWriter(path, "llama")
-        w.add_name(f"bench-llama-125m-{ft}")
-        w.add_file_type(int(ftype))
-        if qtype not in (QT.F32, QT.F16):
-            w.add_quantization_version(gguf.GGML_QUANT_VERSION)
-        w.add_block_count(L)
-        w.add_context_length(2048)
-        w.add_embedding_length(H)
-        w.add_feed_forward_length(FF)
-        w.add_head_count(NH)
-        w.add_head_count_kv(NKV)
-        w.add_layer_norm_rms_eps(1e-5)
-        w.add_rope_freq_base(500000.0)
-        w.add_rope_dimension_count(HD)
-        w.add_vocab_size(V)
-        copy_vocab(a.vocab, w)
-        for name, data in weights:
-            if data.ndim == 1 or qtype == QT.F32:
-                # `/ np.sqrt(H)` made some float64 (a NumPy scalar is not weakly typed).
-                w.add_tensor(name, data.astype(np.float32))
-            elif qtype == QT.F16:
-                w.add_tensor(name, data.astype(np.float16))
-            else:
-                q = gguf.quants.quantize(data, qtype)
-                w.add_tensor(name, q, raw_shape=q.shape, raw_dtype=qtype)
-        w.write_header_to_file()
-        w.write_kv_data_to_file()
-        w.write_tensors_to_file()
-        w.close()
-        print(f"{path}: {os.path.getsize(path) / 2**20:.1f} MiB")
+        else:
+            write(a.out_dir, ft, weights, a.vocab)
     return 0
+
+
+def write(out_dir, ft, weights, vocab):
+    """OUT_DIR/bench-llama-125m-<ft>.gguf, every 2-D tensor in `ft` (F32, F16 or a gguf.quants type)."""
+    qtype, ftype = FTYPES[ft]
+    path = os.path.join(out_dir, f"bench-llama-125m-{ft}.gguf")
+    w = gguf.GGUFWriter(path, "llama")
+    w.add_name(f"bench-llama-125m-{ft}")
+    w.add_file_type(int(ftype))
+    if qtype not in (QT.F32, QT.F16):
+        w.add_quantization_version(gguf.GGML_QUANT_VERSION)
+    w.add_block_count(L)
+    w.add_context_length(2048)
+    w.add_embedding_length(H)
+    w.add_feed_forward_length(FF)
+    w.add_head_count(NH)
+    w.add_head_count_kv(NKV)
+    w.add_layer_norm_rms_eps(1e-5)
+    w.add_rope_freq_base(500000.0)
+    w.add_rope_dimension_count(HD)
+    w.add_vocab_size(V)
+    copy_vocab(vocab, w)
+    for name, data in weights:
+        if data.ndim == 1 or qtype == QT.F32:
+            # `/ np.sqrt(H)` made some float64 (a NumPy scalar is not weakly typed).
+            w.add_tensor(name, data.astype(np.float32))
+        elif qtype == QT.F16:
+            w.add_tensor(name, data.astype(np.float16))
+        else:
+            q = gguf.quants.quantize(data, qtype)
+            w.add_tensor(name, q, raw_shape=q.shape, raw_dtype=qtype)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    print(f"{path}: {os.path.getsize(path) / 2**20:.1f} MiB")
+    return path
 
 
 def quantize_q4_k_m(out_dir, weights, vocab):
     """The F32 file (written first if missing), then llama.cpp's Q4_K_M quantizer on it."""
     import llama_cpp
-    import sys
     f32 = os.path.join(out_dir, "bench-llama-125m-F32.gguf")
     if not os.path.exists(f32):
-        sys.argv = [sys.argv[0], out_dir, "F32", "--vocab", vocab]
-        main()
+        write(out_dir, "F32", weights, vocab)
     out = os.path.join(out_dir, "bench-llama-125m-Q4_K_M.gguf")
     params = llama_cpp.llama_model_quantize_default_params()
     params.ftype = llama_cpp.LLAMA_FTYPE_MOSTLY_Q4_K_M

@@ -141,12 +141,8 @@ impl LanguageModel {
         for ((continuation, (ctx, cont)), after) in continuations.iter().zip(&pairs).zip(after) {
             // The model reads ctx + cont[..-1]: the last context position predicts cont[0], and
             // continuation position j predicts cont[j + 1].
-            let mut rows = vec![last_context_logits.clone()];
-            if cont.len() > 1 {
-                let vocab = after.len() / (cont.len() - 1);
-                rows.extend(after.chunks(vocab).map(<[f32]>::to_vec));
-            }
-            let (loglikelihood, is_greedy) = self.score_rows(&rows, cont)?;
+            let rows = std::iter::once(last_context_logits.as_slice()).chain(after.chunks(last_context_logits.len()));
+            let (loglikelihood, is_greedy) = self.score_rows(rows, cont)?;
             scores.push(ContinuationScore {
                 continuation: continuation.clone(),
                 loglikelihood,
@@ -181,8 +177,7 @@ impl LanguageModel {
             let truncated = read.len().saturating_sub(max_length);
             let input = &read[truncated..];
             let logits = self.model.logits_last(input, cont.len()).await?;
-            let rows: Vec<Vec<f32>> = logits.chunks(logits.len() / cont.len()).map(<[f32]>::to_vec).collect();
-            let (loglikelihood, is_greedy) = self.score_rows(&rows, &cont)?;
+            let (loglikelihood, is_greedy) = self.score_rows(logits.chunks(logits.len() / cont.len()), &cont)?;
             scores.push(ContinuationScore {
                 continuation: continuation.clone(),
                 loglikelihood,
@@ -197,9 +192,9 @@ impl LanguageModel {
 
     /// The summed log-probability of `targets`, row `j` predicting `targets[j]`, and whether each
     /// was the argmax.
-    fn score_rows(&self, rows: &[Vec<f32>], targets: &[u32]) -> Result<(f64, bool)> {
+    fn score_rows<'a>(&self, rows: impl IntoIterator<Item = &'a [f32]>, targets: &[u32]) -> Result<(f64, bool)> {
         let (mut total, mut greedy) = (0f64, true);
-        for (row, &target) in rows.iter().zip(targets) {
+        for (row, &target) in rows.into_iter().zip(targets) {
             let (lp, is_max) = log_prob(row, target as usize)
                 .ok_or_else(|| Error::new(format!("token {target} is outside the model's vocabulary ({})", self.config.vocab_size)))?;
             total += lp as f64;

@@ -1,5 +1,5 @@
 //! `cargo bench --bench browser` (run by `scripts/bench-browser.sh`, which installs what it needs):
-//! lingualens in headless Chromium — on WebGPU (SwiftShader) and on the CPU fallback — beside
+//! lingualens in headless Chromium — on WebGPU (SwiftShader) and on the CPU (exact and int8) — beside
 //! wllama (llama.cpp compiled to wasm, npm `@wllama/wllama`) on the same GGUF files, with the
 //! ratios. A benchmark, not a test: it prints figures and asserts nothing about speed.
 //!
@@ -42,8 +42,10 @@ struct Args {
     #[arg(long = "model")]
     models: Vec<PathBuf>,
     /// What to time (repeatable): wllama (1 thread), wllama-mt (every core; needs cross-origin
-    /// isolation, which the bench's server gives), wgpu, cpu.
-    #[arg(long = "engine", default_values_t = ["wllama".to_string(), "wllama-mt".to_string(), "wgpu".to_string(), "cpu".to_string()])]
+    /// isolation, which the bench's server gives), wgpu, cpu (f32 activations), cpu-int8, and
+    /// cpu-pool / cpu-int8-pool (a worker per core, as the page runs on the CPU: items/s of the
+    /// pool; the prompt pass is one worker's).
+    #[arg(long = "engine", default_values_t = ["wllama".to_string(), "wllama-mt".to_string(), "wgpu".to_string(), "cpu".to_string(), "cpu-int8".to_string(), "cpu-int8-pool".to_string()])]
     engines: Vec<String>,
     /// Multiple-choice context length in tokens (at least).
     #[arg(long, default_value_t = 200)]
@@ -158,8 +160,12 @@ fn run(args: &Args) -> Result<(), String> {
                     }
                     json!({ "engine": "wllama", "threads": threads, "version": version })
                 }
-                "wgpu" | "cpu" => json!({ "engine": "lingualens", "backend": engine, "pp_choice": pp_choice }),
-                other => return Err(format!("unknown engine {other:?} (wllama, wllama-mt, wgpu, cpu)")),
+                "wgpu" | "cpu" | "cpu-int8" => json!({ "engine": "lingualens", "backend": engine, "pp_choice": pp_choice }),
+                // The page's pool on the CPU path: a worker per core, items shared out.
+                "cpu-pool" | "cpu-int8-pool" => {
+                    json!({ "engine": "lingualens", "backend": engine.trim_end_matches("-pool"), "workers": cores, "pp_choice": pp_choice })
+                }
+                other => return Err(format!("unknown engine {other:?} (wllama, wllama-mt, wgpu, cpu, cpu-int8, cpu-pool, cpu-int8-pool)")),
             };
             let mut job = job;
             job["model_url"] = json!(model_url);
@@ -226,7 +232,7 @@ fn run_engine(browser: &Browser, engine: &str, job: &Value, timeout: Duration) -
     let loglikelihoods = serde_json::from_value(figures["loglikelihoods"].clone()).map_err(|e| e.to_string())?;
     let note = figures["get_logits_ms"].as_f64().map(|ms| format!("getLogits(-1) {ms:.1} ms a call"));
     let name = match engine {
-        "wgpu" | "cpu" => format!("lingualens {engine}"),
+        "wgpu" | "cpu" | "cpu-int8" | "cpu-pool" | "cpu-int8-pool" => format!("lingualens {engine}"),
         other => other.to_string(),
     };
     Ok(Row {

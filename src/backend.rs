@@ -27,14 +27,19 @@ impl BackendKind {
     }
 }
 
-/// What the user asked for. `Auto` means: wgpu if an adapter is there, else the CPU.
+/// What the user asked for. `Auto` means: wgpu if an adapter is there, else the CPU (natively
+/// the exact path; in the browser's worker the int8 one, see `web::worker`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum BackendPreference {
     #[default]
     Auto,
     Wgpu,
+    /// The CPU with f32 activations: the exact product of the file's weights.
     Cpu,
+    /// The CPU with 8-bit activations for quantized weights ([`Activations::Int8`]).
+    #[serde(rename = "cpu-int8")]
+    CpuInt8,
 }
 
 impl std::str::FromStr for BackendPreference {
@@ -44,7 +49,8 @@ impl std::str::FromStr for BackendPreference {
             "auto" => Ok(Self::Auto),
             "wgpu" | "webgpu" | "gpu" => Ok(Self::Wgpu),
             "cpu" => Ok(Self::Cpu),
-            other => Err(format!("unknown backend {other:?}: expected auto, wgpu or cpu")),
+            "cpu-int8" => Ok(Self::CpuInt8),
+            other => Err(format!("unknown backend {other:?}: expected auto, wgpu, cpu or cpu-int8")),
         }
     }
 }
@@ -102,6 +108,19 @@ pub struct BackendInfo {
     pub limits: Option<AdapterLimits>,
     /// Why wgpu was not used when it was wanted (no `navigator.gpu`, no adapter, …).
     pub fallback_reason: Option<String>,
+    /// The CPU backend's quantized matmul; wgpu always keeps activations f32.
+    #[serde(default)]
+    pub activations: Activations,
+}
+
+impl BackendInfo {
+    /// The backend as `--backend` and `?backend=` name it: `wgpu`, `cpu` or `cpu-int8`.
+    pub fn label(&self) -> &'static str {
+        match (self.backend, self.activations) {
+            (BackendKind::Cpu, Activations::Int8) => "cpu-int8",
+            (kind, _) => kind.name(),
+        }
+    }
 }
 
 /// How the CPU multiplies packed quantized weights.
@@ -122,8 +141,6 @@ pub enum Activations {
 pub struct ComputeDevice {
     pub device: Device,
     pub info: BackendInfo,
-    /// The CPU backend's quantized matmul; wgpu always keeps activations f32.
-    pub activations: Activations,
 }
 
 #[cfg(feature = "engine")]
@@ -142,14 +159,16 @@ impl ComputeDevice {
                 },
                 limits: None,
                 fallback_reason: None,
+                activations: Activations::F32,
             },
-            activations: Activations::F32,
         }
     }
 
     /// The CPU backend with 8-bit activations for quantized weights (see [`Activations::Int8`]).
     pub fn cpu_int8() -> Self {
-        ComputeDevice { activations: Activations::Int8, ..ComputeDevice::cpu() }
+        let mut device = ComputeDevice::cpu();
+        device.info.activations = Activations::Int8;
+        device
     }
 
     /// burn-wgpu on the default adapter. Asynchronous because the browser's `requestAdapter`
@@ -159,23 +178,7 @@ impl ComputeDevice {
             .init_with_setup_async()
             .await
             .map_err(|e| format!("wgpu initialisation failed: {e}"))?;
-        Ok(ComputeDevice { device, info: describe_wgpu(&setup), activations: Activations::F32 })
-    }
-
-    /// wgpu when it is there and wanted, the CPU otherwise; the reason for a fallback is kept.
-    pub async fn choose(preference: BackendPreference) -> Result<Self, String> {
-        match preference {
-            BackendPreference::Cpu => Ok(Self::cpu()),
-            BackendPreference::Wgpu => Self::wgpu().await,
-            BackendPreference::Auto => match Self::wgpu().await {
-                Ok(device) => Ok(device),
-                Err(reason) => {
-                    let mut device = Self::cpu();
-                    device.info.fallback_reason = Some(reason);
-                    Ok(device)
-                }
-            },
-        }
+        Ok(ComputeDevice { device, info: describe_wgpu(&setup) })
     }
 }
 
@@ -203,6 +206,7 @@ fn describe_wgpu(setup: &burn::tensor::wgpu::WgpuSetup) -> BackendInfo {
             max_buffer_size: limits.max_buffer_size,
         }),
         fallback_reason: None,
+        activations: Activations::F32,
     }
 }
 

@@ -245,7 +245,7 @@ fn selftest_command(backend: SelftestBackend, json: bool) -> ExitCode {
 
 fn print_report(report: &SelfTestReport) {
     let verdict = if report.passed { "PASS" } else { "FAIL" };
-    println!("selftest {verdict}  backend={}  {}", report.backend.backend.name(), describe(&report.backend));
+    println!("selftest {verdict}  backend={}  {}", report.backend.label(), describe(&report.backend));
     for check in &report.checks {
         println!(
             "  {:<8} shape={:?}  max|Δ|={:.3e}  tolerance={:.0e}  {}",
@@ -327,14 +327,6 @@ fn report(outcome: crate::Result<()>) -> ExitCode {
             eprintln!("error: {error}");
             ExitCode::FAILURE
         }
-    }
-}
-
-/// The backend as `--backend` names it (`cpu`, `cpu-int8`, `wgpu`).
-pub(crate) fn backend_label(device: &ComputeDevice) -> String {
-    match (device.info.backend, device.activations) {
-        (crate::backend::BackendKind::Cpu, crate::backend::Activations::Int8) => "cpu-int8".into(),
-        (kind, _) => kind.name().into(),
     }
 }
 

@@ -13,7 +13,7 @@ use web_time::Instant;
 
 use crate::backend::BackendInfo;
 #[cfg(feature = "engine")]
-use crate::backend::ComputeDevice;
+use crate::backend::{BackendKind, ComputeDevice};
 
 /// One compared computation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -128,7 +128,20 @@ pub async fn run(device: &ComputeDevice) -> Result<SelfTestReport, String> {
         1e-6,
     );
 
-    let checks = vec![matmul, softmax];
+    let mut checks = vec![matmul, softmax];
+    if device.info.backend == BackendKind::Cpu {
+        // The int8 kernel this CPU runs (SIMD128 in the browser), against the definition in f64.
+        let int8 = crate::quant::check_int8_kernel();
+        checks.push(Check {
+            name: format!("int8 matmul, {} kernel (error relative to Σ|x·w|)", int8.kernel),
+            shape: int8.shape.to_vec(),
+            max_abs_error: int8.error,
+            tolerance: 1e-6,
+            passed: int8.error <= 1e-6,
+            device_head: Vec::new(),
+            reference_head: Vec::new(),
+        });
+    }
     Ok(SelfTestReport {
         backend: device.info.clone(),
         passed: checks.iter().all(|c| c.passed),
@@ -174,5 +187,6 @@ mod tests {
     fn cpu_backend_passes() {
         let report = pollster::block_on(run(&ComputeDevice::cpu())).expect("self-test ran");
         assert!(report.passed, "{report:#?}");
+        assert!(report.checks.iter().any(|c| c.name.starts_with("int8 matmul")), "{report:#?}");
     }
 }

@@ -34,20 +34,31 @@ fn demo_files() -> TaskFiles {
 }
 
 /// The native engine's per-option log-likelihoods and correctness for a task: the reference.
-fn native_scores(model: &Path, files: &TaskFiles) -> Vec<(Vec<f64>, bool)> {
-    let device = ComputeDevice::cpu();
+/// The native engine's scores on the CPU path the page used: `backend` as the page's
+/// `#backend-info[data-label]` names it (`cpu`, exact, is also the reference for wgpu;
+/// `cpu-int8` is what the page's worker falls back to by default).
+fn native_scores(model: &Path, files: &TaskFiles, backend: &str) -> Native {
+    let device = if backend == "cpu-int8" { ComputeDevice::cpu_int8() } else { ComputeDevice::cpu() };
     let lm = pollster::block_on(lingualens::engine::load(model, &device)).unwrap();
     let task = files.prepare(&LoadOptions::default()).unwrap();
     let options = RunOptions { seed: 1234, ..Default::default() };
     let (docs, rendered) = eval::render(&task.spec, task.docs, task.pool, &options).unwrap();
-    docs.iter()
+    let rows = docs
+        .iter()
         .zip(&rendered)
         .enumerate()
         .map(|(i, (doc, r))| {
             let item = pollster::block_on(eval::score_item(&lm, i as u64, doc.clone(), r)).unwrap();
             (item.loglikelihoods, item.score.acc > 0.5)
         })
-        .collect()
+        .collect();
+    // The exact paths differ from the native engine by f32 rounding only. On cpu-int8, an
+    // activation at a rounding boundary of its 8-bit quantization can round the other way after
+    // the wasm and native engines' f32 differences (FMA, summation order) and move a
+    // log-likelihood by a few 1e-3 (5.2e-3 seen on the demo); 2e-2 is the scale of the int8
+    // path's own distance from the exact one (tests/model_parity.rs).
+    let tolerance = if backend == "cpu-int8" { 2e-2 } else { 1e-3 };
+    Native { rows, tolerance }
 }
 
 const ROWS: &str = "
@@ -83,29 +94,60 @@ fn finish(browser: &Browser, test: &str) -> Value {
     browser.eval(ROWS, json!([]))
 }
 
-/// The page's rows against the native engine: same log-likelihoods within 1e-3, same verdicts.
-fn assert_rows_equal_native(test: &str, page: &Value, native: &[(Vec<f64>, bool)]) {
-    let rows = page["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), native.len(), "{test}: rows");
-    let mut worst = 0f64;
-    for (row, (lls, correct)) in rows.iter().zip(native) {
-        let ours: Vec<f64> = serde_json::from_value(row["ll"].clone()).unwrap();
-        assert_eq!(ours.len(), lls.len(), "{test}: options of row {row}");
-        for (a, b) in ours.iter().zip(lls) {
-            worst = worst.max((a - b).abs());
+/// The native engine's per-option log-likelihoods and verdict for each item, and how far the
+/// page's may be from them.
+struct Native {
+    rows: Vec<(Vec<f64>, bool)>,
+    tolerance: f64,
+}
+
+impl Native {
+    /// Row `i` of the page against the native engine's: every log-likelihood within the
+    /// tolerance, and the same verdict unless the native engine's best two options are closer than
+    /// twice the tolerance (then either verdict is right). Returns the largest difference and
+    /// whether the verdict was compared.
+    fn check_row(&self, test: &str, i: usize, ours: &[f64], correct: &Value) -> (f64, bool) {
+        let (lls, ok) = &self.rows[i];
+        assert_eq!(ours.len(), lls.len(), "{test}: options of row {i}");
+        let worst = ours.iter().zip(lls).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        assert!(worst < self.tolerance, "{test}: row {i}: max |Δ log-likelihood| {worst:e} (tolerance {:e})", self.tolerance);
+        let mut sorted = lls.clone();
+        sorted.sort_by(|a, b| b.total_cmp(a));
+        let decided = sorted.len() < 2 || sorted[0] - sorted[1] > 2.0 * self.tolerance;
+        if decided {
+            assert_eq!(correct, &json!(ok), "{test}: verdict of row {i}");
         }
-        assert_eq!(row["correct"], json!(correct), "{test}: verdict of row {}", row["index"]);
+        (worst, decided)
     }
-    assert!(worst < 1e-3, "{test}: max |Δ log-likelihood| {worst:e}");
-    let correct = native.iter().filter(|(_, c)| *c).count() as f64;
+}
+
+/// The page's rows against the native engine: log-likelihoods within the tolerance, same
+/// verdicts (where the native engine's are not near-ties), and an accuracy that is the page's own
+/// rows' and within the near-ties of the native engine's.
+fn assert_rows_equal_native(test: &str, page: &Value, native: &Native) {
+    let rows = page["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), native.rows.len(), "{test}: rows");
+    let mut worst = 0f64;
+    let mut ties = 0usize;
+    for row in rows {
+        let i = row["index"].as_u64().unwrap() as usize;
+        let ours: Vec<f64> = serde_json::from_value(row["ll"].clone()).unwrap();
+        let (d, decided) = native.check_row(test, i, &ours, &row["correct"]);
+        worst = worst.max(d);
+        ties += !decided as usize;
+    }
+    let n = native.rows.len() as f64;
     let accuracy: f64 = page["accuracy"].as_str().unwrap().parse().unwrap();
-    assert!((accuracy - correct / native.len() as f64).abs() < 1e-12, "{test}: accuracy {accuracy}");
-    eprintln!("{test}: {} rows, accuracy {accuracy:.4}, max |Δ ll| vs native {worst:.2e}", rows.len());
+    let page_correct = rows.iter().filter(|r| r["correct"] == json!(true)).count() as f64;
+    assert!((accuracy - page_correct / n).abs() < 1e-12, "{test}: accuracy {accuracy} is not the rows'");
+    let native_correct = native.rows.iter().filter(|(_, c)| *c).count() as f64;
+    assert!((page_correct - native_correct).abs() <= ties as f64, "{test}: accuracy {accuracy} vs native {}", native_correct / n);
+    eprintln!("{test}: {} rows, accuracy {accuracy:.4}, max |Δ ll| vs native {worst:.2e}, {ties} near-ties", rows.len());
 }
 
 fn demo_runs_by_default(test: &str, flags: &[&str], query: &str, backend: &str) {
     let Some(dist) = browser_or_skip(test) else { return };
-    let native = native_scores(&demo_model(), &demo_files());
+    let native = native_scores(&demo_model(), &demo_files(), backend);
     let server = StaticServer::start(dist);
     let browser = Browser::start(flags);
     browser.set_window_size(1366, 768);
@@ -115,17 +157,17 @@ fn demo_runs_by_default(test: &str, flags: &[&str], query: &str, backend: &str) 
     let violations = browser.eval("return document.body.dataset.cspViolations || ''", json!([]));
     assert_eq!(violations, json!(""), "{test}: the Content-Security-Policy blocked something");
     let ids: std::collections::BTreeSet<&str> = page["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
-    assert_eq!(ids.len(), native.len(), "{test}: every item once");
+    assert_eq!(ids.len(), native.rows.len(), "{test}: every item once");
     let shown = browser.eval(
         "return { note: !document.getElementById('demo-note').hidden,
-                  backend: document.getElementById('backend-info').dataset.backend || null };",
+                  backend: document.getElementById('backend-info').dataset.label || null };",
         json!([]),
     );
     assert_eq!(shown["note"], json!(true), "{test}: the demo says it is chance-level");
-    browser.wait_for("the backend", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
-    let used = browser.eval("return document.getElementById('backend-info').dataset.backend", json!([]));
+    browser.wait_for("the backend", "return document.getElementById('backend-info').dataset.label || null;", LONG);
+    let used = browser.eval("return document.getElementById('backend-info').dataset.label", json!([]));
     assert_eq!(used, json!(backend), "{test}");
-    if flags.contains(&WEBGPU_FLAG) && backend == "cpu" {
+    if flags.contains(&WEBGPU_FLAG) && backend == "cpu-int8" {
         // The choice and its reason are shown beside the adapter.
         let shown = browser.eval("return document.getElementById('backend-info').textContent", json!([]));
         let shown = shown.as_str().unwrap_or("");
@@ -156,12 +198,17 @@ fn the_demo_runs_on_webgpu_when_asked_and_equals_the_native_engine() {
 
 #[test]
 fn the_demo_runs_by_default_on_the_cpu_fallback_and_equals_the_native_engine() {
-    demo_runs_by_default("app_demo_cpu_fallback", &[], "", "cpu");
+    demo_runs_by_default("app_demo_cpu_fallback", &[], "", "cpu-int8");
+}
+
+#[test]
+fn the_demo_runs_on_the_exact_cpu_path_when_asked_and_equals_the_native_engine() {
+    demo_runs_by_default("app_demo_cpu_exact", &[], "?backend=cpu", "cpu");
 }
 
 #[test]
 fn the_demo_runs_by_default_on_the_cpu_where_webgpu_is_only_a_software_adapter() {
-    demo_runs_by_default("app_demo_software_adapter", &[WEBGPU_FLAG], "", "cpu");
+    demo_runs_by_default("app_demo_software_adapter", &[WEBGPU_FLAG], "", "cpu-int8");
 }
 
 #[test]
@@ -200,8 +247,85 @@ fn pause_resume_and_a_reload_in_the_middle_lose_and_repeat_nothing() {
     assert_eq!(indices, (0..21).collect::<Vec<u64>>(), "{test}: every item exactly once, in order");
     let resumed = page["resumed"].as_u64().unwrap();
     assert!(resumed >= before_reload && resumed < 21, "{test}: {resumed} rows restored of {before_reload} answered: {}", page["status"]);
-    assert_rows_equal_native(test, &page, &native_scores(&demo_model(), &demo_files()));
+    assert_rows_equal_native(test, &page, &native_scores(&demo_model(), &demo_files(), "cpu-int8"));
     eprintln!("{test}: paused at {paused_at}, reloaded at {before_reload}, finished 21");
+}
+
+#[test]
+fn a_pool_of_two_workers_scores_every_item_once_in_order_across_pause_and_reload() {
+    // `workers=2`: a helper worker beside the main one, each with its own copy of the model, on
+    // the CPU path; the pace keeps the run long enough to pause and reload in the middle.
+    let test = "app_pool_pause_reload";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    let url = server.url("index.html?model=demo&task=demo&run=1&pace=250&workers=2");
+    let workers = "const r = document.getElementById('run').dataset; return r.workers === '2' ? +(r.helperRows || 0) : null;";
+    browser.goto(&url);
+    browser.wait_for("the helper to join", workers, LONG);
+    wait_until_done_at_least(&browser, 4);
+    browser.click("#run-pause");
+    // Both workers may have an item in flight (or behind the pace) when the pause lands.
+    std::thread::sleep(Duration::from_millis(2000));
+    let paused_at = done_count(&browser);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(done_count(&browser), paused_at, "{test}: rows arrived while paused");
+    assert!(paused_at < 21, "{test}: the run finished before the pause");
+    browser.click("#run-pause");
+    wait_until_done_at_least(&browser, paused_at + 2);
+    let helper_rows = browser.eval(workers, json!([]));
+    assert!(helper_rows.as_u64().unwrap_or(0) > 0, "{test}: the helper sent no row: {helper_rows}");
+
+    let before_reload = done_count(&browser);
+    assert!(before_reload < 21, "{test}: the run finished before the reload");
+    browser.goto(&url);
+    let page = finish(&browser, test);
+    let rows = page["rows"].as_array().unwrap();
+    let indices: Vec<u64> = rows.iter().map(|r| r["index"].as_u64().unwrap()).collect();
+    assert_eq!(indices, (0..21).collect::<Vec<u64>>(), "{test}: every item exactly once, in order");
+    let resumed = page["resumed"].as_u64().unwrap();
+    assert!(resumed >= before_reload && resumed < 21, "{test}: {resumed} rows restored of {before_reload} answered");
+    let after = browser.eval("const r = document.getElementById('run').dataset; return { helper_rows: +(r.helperRows || 0), workers: r.workers };", json!([]));
+    assert!(after["helper_rows"].as_u64().unwrap_or(0) > 0, "{test}: after the reload the helper sent no row: {after}");
+    assert_eq!(after["workers"], json!("1"), "{test}: the helper is ended when the run is done: {after}");
+    assert_rows_equal_native(test, &page, &native_scores(&demo_model(), &demo_files(), "cpu-int8"));
+    eprintln!("{test}: paused at {paused_at}, reloaded at {before_reload}, finished 21; {after}");
+}
+
+#[test]
+fn a_pool_worker_that_crashes_marks_its_item_failed_and_the_others_finish_the_run() {
+    // Two workers. `crash_item=15` crashes whichever of them is asked for item 15 (the main worker is
+    // replaced, or a helper leaves the pool), `crash_helper=1` the helper on its first item (it
+    // leaves the pool): both items are failed, and every other item is answered once, in order,
+    // equal to the native engine.
+    let test = "app_pool_crash";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let native = native_scores(&demo_model(), &demo_files(), "cpu-int8");
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.goto(&server.url("index.html?model=demo&task=demo&run=1&workers=2&pace=100&crash_item=15&crash_helper=1"));
+    browser.wait_for("the run to finish", "return document.getElementById('run').dataset.phase === 'done' ? true : null;", LONG);
+    let page = browser.eval(ROWS, json!([]));
+    let shown = browser.eval(
+        "const s = document.getElementById('run-summary');
+         return { failed: [...document.querySelectorAll('#result-rows tr[data-status=\"failed\"]')].map(tr => +tr.dataset.index),
+                  error: document.getElementById('error').textContent, summary_failed: s.dataset.failed,
+                  workers: document.getElementById('run').dataset.workers };",
+        json!([]),
+    );
+    let failed: Vec<u64> = serde_json::from_value(shown["failed"].clone()).unwrap();
+    assert!(failed.len() == 2 && failed.contains(&15), "{test}: item 15 and the helper's first item failed: {shown}");
+    assert_eq!(shown["summary_failed"], json!("2"), "{test}: {shown}");
+    let rows = page["rows"].as_array().unwrap();
+    let indices: Vec<u64> = rows.iter().map(|r| r["index"].as_u64().unwrap()).collect();
+    assert_eq!(indices, (0..21).collect::<Vec<u64>>(), "{test}: one row per item, in order");
+    assert_eq!(page["done"], json!(19), "{test}: 19 answered");
+    for row in rows.iter().filter(|r| !failed.contains(&r["index"].as_u64().unwrap())) {
+        let i = row["index"].as_u64().unwrap() as usize;
+        let ours: Vec<f64> = serde_json::from_value(row["ll"].clone()).unwrap();
+        native.check_row(test, i, &ours, &row["correct"]);
+    }
+    eprintln!("{test}: {shown}");
 }
 
 #[test]
@@ -222,7 +346,7 @@ fn a_local_gguf_and_a_data_file_load_through_the_file_inputs_and_html_stays_text
         .filter(|p| p.is_file())
         .unwrap_or_else(demo_model);
     let files = TaskFiles::from_files(vec![NamedFile { name: "my-questions.jsonl".into(), bytes: std::fs::read(&data).unwrap() }]).unwrap();
-    let native = native_scores(&model, &files);
+    let native = native_scores(&model, &files, "cpu-int8");
 
     let server = StaticServer::start(dist);
     let browser = Browser::start(&[]);
@@ -468,7 +592,7 @@ fn files_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
     ];
     let jsonl: String = items.iter().map(|i| format!("{i}\n")).collect();
     let files = TaskFiles::from_files(vec![NamedFile { name: "dropped.jsonl".into(), bytes: jsonl.clone().into_bytes() }]).unwrap();
-    let native = native_scores(&demo_model(), &files);
+    let native = native_scores(&demo_model(), &files, "cpu-int8");
 
     let server = StaticServer::start(dist);
     let browser = Browser::start(&[]);
@@ -1337,10 +1461,11 @@ fn a_worker_that_stops_answering_is_replaced_by_the_watchdog_and_the_run_complet
 /// item equals the native engine.
 fn survives_a_worker_fault(test: &str, fault: &str, message: &str) {
     let Some(dist) = browser_or_skip(test) else { return };
-    let native = native_scores(&demo_model(), &demo_files());
+    let native = native_scores(&demo_model(), &demo_files(), "cpu-int8");
     let server = StaticServer::start(dist);
     let browser = Browser::start(&[]);
-    browser.goto(&server.url(&format!("index.html?model=demo&task=demo&run=1&{fault}")));
+    // One worker: the fault is the main worker's, which is replaced (a helper's is tested below).
+    browser.goto(&server.url(&format!("index.html?model=demo&task=demo&run=1&workers=1&{fault}")));
     browser.wait_for("the run to finish", "return document.getElementById('run').dataset.phase === 'done' ? true : null;", LONG);
     let page = browser.eval(ROWS, json!([]));
     let shown = browser.eval(
@@ -1366,12 +1491,8 @@ fn survives_a_worker_fault(test: &str, fault: &str, message: &str) {
     for row in rows.iter().filter(|r| r["index"] != json!(4)) {
         let i = row["index"].as_u64().unwrap() as usize;
         let ours: Vec<f64> = serde_json::from_value(row["ll"].clone()).unwrap();
-        let (lls, ok) = &native[i];
-        assert_eq!(ours.len(), lls.len(), "{test}: options of row {i}");
-        let worst = ours.iter().zip(lls).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
-        assert!(worst < 1e-3, "{test}: row {i}: |Δ ll| {worst:e}");
-        assert_eq!(row["correct"], json!(ok), "{test}: verdict of row {i}");
-        correct += *ok as usize;
+        native.check_row(test, i, &ours, &row["correct"]);
+        correct += (row["correct"] == json!(true)) as usize;
     }
     assert_eq!(page["done"], json!(20), "{test}: 20 answered");
     let accuracy: f64 = page["accuracy"].as_str().unwrap().parse().unwrap();

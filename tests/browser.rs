@@ -49,9 +49,16 @@ fn cpu_fallback_selftest_passes_without_webgpu() {
     // No --enable-unsafe-webgpu: navigator.gpu exists but requestAdapter() finds nothing.
     let Some(report) = run_selftest("cpu_fallback_selftest_passes_without_webgpu", &[], "") else { return };
     assert_eq!(report["backend"]["backend"], json!("cpu"));
+    // The CPU that the page falls back to multiplies quantized weights with 8-bit activations.
+    assert_eq!(report["backend"]["activations"], json!("int8"), "{report:#}");
     let reason = report["backend"]["fallback_reason"].as_str().unwrap_or("");
     assert!(!reason.is_empty(), "a fallback must say why: {report:#}");
-    assert_eq!(report["checks"].as_array().map(|c| c.len()), Some(2));
+    let checks = report["checks"].as_array().expect("checks");
+    assert_eq!(checks.len(), 3, "{report:#}");
+    // The worker's wasm is built with SIMD128, and its int8 kernel equals the definition there.
+    let int8 = &checks[2];
+    assert!(int8["name"].as_str().unwrap_or("").contains("simd128 kernel"), "{int8}");
+    assert_eq!(int8["passed"], json!(true), "{int8}");
 }
 
 #[test]
@@ -67,11 +74,13 @@ fn a_software_webgpu_adapter_is_not_chosen_over_the_cpu() {
 fn cpu_backend_can_be_chosen_in_the_url_even_with_webgpu() {
     let Some(report) = run_selftest("cpu_backend_can_be_chosen_in_the_url", &[WEBGPU_FLAG], "?backend=cpu") else { return };
     assert_eq!(report["backend"]["backend"], json!("cpu"));
+    assert_eq!(report["backend"]["activations"], json!("f32"), "?backend=cpu is the exact path");
     assert_eq!(report["backend"]["fallback_reason"], Value::Null);
 }
 
 /// `lingualens score` through the worker: a Q4_0 GGUF fixture downloaded by the page, scored on
-/// each backend, equal to the native engine's scores within 1e-3.
+/// each backend, equal to the native engine's scores within 1e-3 (the exact CPU path for wgpu and
+/// `cpu`, the int8 one for the CPU that `auto` falls back to).
 fn score_in_browser(test: &str, flags: &[&str], backend: &str) {
     let Some(dist) = browser_or_skip(test) else { return };
     let Some(fixtures) = std::env::var_os("LINGUALENS_FIXTURES").map(std::path::PathBuf::from) else {
@@ -85,7 +94,10 @@ fn score_in_browser(test: &str, flags: &[&str], backend: &str) {
     let choices = ["84", "99", " 42", "07 and more"];
 
     // The native engine on the CPU is the reference.
-    let device = lingualens::backend::ComputeDevice::cpu();
+    let device = match backend {
+        "auto" => lingualens::backend::ComputeDevice::cpu_int8(),
+        _ => lingualens::backend::ComputeDevice::cpu(),
+    };
     let lm = pollster::block_on(lingualens::engine::load(&gguf, &device)).unwrap();
     let owned: Vec<String> = choices.iter().map(|c| c.to_string()).collect();
     let native = pollster::block_on(lm.log_likelihoods(context, &owned)).unwrap();
@@ -104,7 +116,7 @@ fn score_in_browser(test: &str, flags: &[&str], backend: &str) {
     let outcome = browser.wait_for("the scores", done, Duration::from_secs(180));
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
     assert_eq!(outcome["status"], json!("done"), "{outcome:#}");
-    assert_eq!(outcome["backend"], json!(if backend == "wgpu" { "wgpu" } else { "cpu" }));
+    assert_eq!(outcome["backend"], json!(if backend == "auto" { "cpu-int8" } else { backend }));
     let scores: Value = serde_json::from_str(outcome["result"].as_str().unwrap()).unwrap();
     for (ours, theirs) in scores.as_array().unwrap().iter().zip(&native) {
         let ll = ours["loglikelihood"].as_f64().unwrap();
@@ -123,4 +135,9 @@ fn browser_scores_a_q4_0_model_on_webgpu_like_the_cli() {
 #[test]
 fn browser_scores_a_q4_0_model_on_the_cpu_fallback_like_the_cli() {
     score_in_browser("browser_scores_a_q4_0_model_on_the_cpu_fallback", &[], "auto");
+}
+
+#[test]
+fn browser_scores_a_q4_0_model_on_the_exact_cpu_path_like_the_cli() {
+    score_in_browser("browser_scores_a_q4_0_model_on_the_exact_cpu_path", &[], "cpu");
 }

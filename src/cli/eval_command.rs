@@ -170,7 +170,7 @@ fn fingerprint(args: &EvalArgs, spec: &TaskSpec, task_path: &Path, data: &TaskDa
         ("num_fewshot".to_string(), args.options.shots.or(spec.num_fewshot).unwrap_or(0).to_string()),
         ("seed".to_string(), args.options.seed.to_string()),
         ("choice_order".to_string(), args.options.order.to_string()),
-        ("backend".to_string(), crate::cli::backend_label(device)),
+        ("backend".to_string(), device.info.label().to_string()),
     ]))
 }
 

@@ -65,7 +65,7 @@ impl Model {
         let cfg = ModelConfig::from_gguf(&file)?;
         // Quantized weights stay packed on both backends: on the host for the CPU's qmatmul, in
         // device buffers for the wgpu kernel (src/gpu.rs).
-        let int8_activations = compute.activations == Activations::Int8;
+        let int8_activations = compute.info.activations == Activations::Int8;
         let w = WeightFile::Gguf { file, source, int8_activations };
         Ok((Self::from_weights(&w, cfg.clone(), &compute.device).await?, cfg))
     }

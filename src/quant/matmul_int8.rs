@@ -17,8 +17,8 @@
 //! like the rest; llama.cpp's q8_K uses one scale per 256, which is coarser, so the deviation stays
 //! within llama.cpp's own. This is not the exact path: quantizing activations moves logits by about
 //! as much as llama.cpp's own difference from transformers, which `tests/model_parity.rs`
-//! measures. [`qmatmul`](super::qmatmul) with f32 activations stays the default; this one is asked
-//! for (`--backend cpu-int8`).
+//! measures. Natively [`qmatmul`](super::qmatmul) with f32 activations stays the default and this
+//! one is asked for (`--backend cpu-int8`); the browser's worker uses it on the CPU by default.
 //!
 //! It takes every [`QMatrix`] form (Q8_0, Q5_0, Q4_0, Q4_1, Q5_1, Q4_K, Q5_K, Q6_K). They are
 //! repacked once, at load, into an [`Int8Matrix`]: rows in groups of 16, their quants interleaved
@@ -30,8 +30,10 @@
 //! and Q4_K similarly, interleaving 4 or 8 rows.)
 //!
 //! Kernels: on x86-64 with AVX-512 VNNI, 2 groups × 6 tokens in registers with `vpdpbusd` (see
-//! [`avx512`]); with AVX2, 1 group × 2 tokens with `vpmaddubsw` + `vpmaddwd` (see [`avx2`]);
-//! elsewhere, including wasm32, plain Rust computes the same integers.
+//! [`avx512`]); with AVX2, 1 group × 2 tokens with `vpmaddubsw` + `vpmaddwd` (see [`avx2`]); on
+//! wasm32 (built with SIMD128, `.cargo/config.toml`), 1 group × 2 tokens with `i32x4.dot_i16x8_s`
+//! (see [`simd128`]); elsewhere plain Rust computes the same integers. [`check_int8_kernel`] checks
+//! the one in use against the definition; the self-test runs it, in the browser too.
 
 use std::ops::Range;
 
@@ -244,8 +246,8 @@ fn unpack_row(w: &QMatrix, n: usize, row: &mut [i8]) {
 struct Int8Activations {
     quants: Vec<i8>,
     scales: Vec<f32>,
-    // Read by the x86 kernels only; the portable one multiplies signed quants directly.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    // Read by the SIMD kernels only; the portable one multiplies signed quants directly.
+    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "wasm32")), allow(dead_code))]
     sums: Vec<i32>,
     block_sums: Vec<f32>,
 }
@@ -268,7 +270,7 @@ impl Int8Activations {
 
     /// Σ qx over `len` (16 or 32) columns of token `t` from column `col` (a multiple of `len`),
     /// in a row of `k` columns.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "wasm32")), allow(dead_code))]
     #[inline]
     fn sum(&self, t: usize, k: usize, col: usize, len: usize) -> i32 {
         let at = (t * k + col) / SUM_BLOCK;
@@ -340,11 +342,15 @@ unsafe impl Sync for Output {}
 /// The kernels; [`Kernel::best`] is the one this CPU runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Kernel {
+    // Not chosen in a SIMD128 build; kept for other targets (and the tests).
+    #[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
     Portable,
     #[cfg(target_arch = "x86_64")]
     Avx2,
     #[cfg(target_arch = "x86_64")]
     Avx512Vnni,
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    Simd128,
 }
 
 impl Kernel {
@@ -358,7 +364,24 @@ impl Kernel {
                 return Kernel::Avx2;
             }
         }
-        Kernel::Portable
+        // A wasm module is validated whole: one built with SIMD128 runs only where SIMD128 is.
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        let fallback = Kernel::Simd128;
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        let fallback = Kernel::Portable;
+        fallback
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512Vnni => "avx512-vnni",
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Kernel::Simd128 => "simd128",
+        }
     }
 
     fn available(self) -> bool {
@@ -368,6 +391,8 @@ impl Kernel {
             Kernel::Avx2 => avx2::available(),
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx512Vnni => avx512::available(),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Kernel::Simd128 => true,
         }
     }
 
@@ -387,6 +412,8 @@ impl Kernel {
             Kernel::Avx2 => unsafe { avx2::matmul_groups(xq, t, w, groups, out) },
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx512Vnni => unsafe { avx512::matmul_groups(xq, t, w, groups, out) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Kernel::Simd128 => unsafe { simd128::matmul_groups(xq, t, w, groups, out) },
         }
     }
 }
@@ -438,6 +465,73 @@ fn qmatmul_int8_with(kernel: Kernel, threads: usize, x: &[f32], w: &Int8Matrix, 
     let _ = threads; // wasm32 runs on the calling thread only.
     // SAFETY: one thread writes all of `out`, which is `[t][n]`.
     unsafe { kernel.run(&xq, t, w, 0..groups, output) };
+}
+
+/// The definition in the module docs, on the dequantized activations and weights, in f64, with
+/// the sum of the terms' magnitudes (the scale of f32 rounding error): the kernels' reference.
+fn definition(x: &[f32], w: &QMatrix) -> Vec<(f64, f64)> {
+    let (n, k) = (w.rows(), w.cols());
+    let xq = quantize_activations(x);
+    let x_back: Vec<f64> = xq.quants.iter().enumerate().map(|(i, &q)| q as f64 * xq.scales[i / BLOCK] as f64).collect();
+    let weights = w.dequantize();
+    let t = x.len() / k;
+    let mut out = vec![(0f64, 0f64); t * n];
+    for ti in 0..t {
+        for ni in 0..n {
+            let terms = (0..k).map(|kk| x_back[ti * k + kk] * weights[ni * k + kk] as f64);
+            out[ti * n + ni] = terms.fold((0.0, 0.0), |(sum, mag), v| (sum + v, mag + v.abs()));
+        }
+    }
+    out
+}
+
+/// The kernel [`qmatmul_int8`] runs on this machine, checked against the definition on one
+/// matrix of each form it takes (8-bit in blocks of 32 with and without offsets, signed 4-bit,
+/// unsigned 4-bit with offsets, 8-bit in blocks of 16), with a partial group of rows and a token
+/// count that leaves a remainder in every kernel's tile. Returns the kernel's name and its largest
+/// error as a fraction of `1 + Σ|x·w|`: the integer sums are exact, so only f32 rounding is left
+/// (about 1e-7). The self-test runs this where the model will run: in the browser, the SIMD128
+/// kernel in the worker's own wasm.
+pub fn check_int8_kernel() -> Int8KernelCheck {
+    let kernel = Kernel::best();
+    let (rows, cols, tokens) = (37, 192, 7);
+    // xorshift64: deterministic values without a dependency.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let uniform = |bits: u64| (bits >> 40) as f32 / (1u64 << 23) as f32 - 1.0;
+    let mut worst = 0f64;
+    for (bits, block, signed, offsets) in [(8, 32, true, false), (8, 32, true, true), (4, 32, true, false), (4, 32, false, true), (8, 16, true, false)] {
+        let blocks = rows * cols / block;
+        let scales = (0..blocks).map(|_| uniform(next()) / 16.0).collect();
+        let offsets = offsets.then(|| (0..blocks).map(|_| uniform(next())).collect());
+        let values = (0..rows * cols * bits / 32).map(|_| next() as u32).collect();
+        let w = QMatrix::new(rows, cols, bits as u32, block, signed, scales, offsets, values).expect("a consistent matrix");
+        let packed = Int8Matrix::new(&w).expect("a form the int8 path takes");
+        let x: Vec<f32> = (0..tokens * cols).map(|_| uniform(next())).collect();
+        let mut out = vec![f32::NAN; tokens * rows];
+        qmatmul_int8_with(kernel, 1, &x, &packed, &mut out);
+        for (&o, (e, magnitude)) in out.iter().zip(definition(&x, &w)) {
+            let error = if o.is_finite() { (o as f64 - e).abs() / (1.0 + magnitude) } else { f64::INFINITY };
+            worst = worst.max(error);
+        }
+    }
+    Int8KernelCheck { kernel: kernel.name(), shape: [tokens, cols, rows], error: worst }
+}
+
+/// What [`check_int8_kernel`] found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Int8KernelCheck {
+    /// "avx512-vnni", "avx2", "simd128" or "portable".
+    pub kernel: &'static str,
+    /// Tokens, input features, output features.
+    pub shape: [usize; 3],
+    /// The largest error as a fraction of `1 + Σ|x·w|`.
+    pub error: f64,
 }
 
 /// The portable kernel: one group and one token at a time, in plain Rust.
@@ -609,6 +703,136 @@ mod avx2 {
     }
 }
 
+/// wasm32 SIMD128 (the browser's CPU path): one group × 2 tokens.
+///
+/// SIMD128 has no 8-bit dot product, so quants are widened to i16 and `i32x4.dot_i16x8_s` sums
+/// products in pairs: 16 bytes of a chunk (4 rows × 4 columns) widen into two vectors of 2 rows
+/// each, and a dot with the token's 4 bytes (widened, twice over) leaves each row's sum in two
+/// lanes, one per column pair. Each block's lanes are added pairwise at its end (two shuffles and
+/// an add per 4 rows). 4-bit quants are widened as stored (`q + zero`, unsigned), and the block's
+/// `zero · Σx` is taken off its sums, as on x86. The scaling repeats the portable kernel's float
+/// operations in its order (no fused multiply-add in SIMD128), so the two agree bit for bit.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128 {
+    use std::arch::wasm32::*;
+    use std::ops::Range;
+
+    use super::{Int8Activations, Int8Matrix, Output, BLOCK, GROUP};
+
+    const TOKENS: usize = 2;
+
+    /// # Safety
+    /// As [`super::Kernel::run`].
+    pub(super) unsafe fn matmul_groups(xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
+        for g in groups {
+            let mut t0 = 0;
+            while t0 < t {
+                let m = TOKENS.min(t - t0);
+                // SAFETY (all): the caller's promises; t0 + m <= t.
+                unsafe {
+                    match (w.bits, w.block, m) {
+                        (8, 16, 2) => tile::<2, 8, 16>(xq, w, g, t0, out),
+                        (8, 16, _) => tile::<1, 8, 16>(xq, w, g, t0, out),
+                        (8, _, 2) => tile::<2, 8, 32>(xq, w, g, t0, out),
+                        (8, _, _) => tile::<1, 8, 32>(xq, w, g, t0, out),
+                        (_, _, 2) => tile::<2, 4, 32>(xq, w, g, t0, out),
+                        (_, _, _) => tile::<1, 4, 32>(xq, w, g, t0, out),
+                    }
+                }
+                t0 += m;
+            }
+        }
+    }
+
+    /// Rows of group `g` × tokens `t0 .. t0 + T`, in weight blocks of `WB` columns.
+    #[inline]
+    unsafe fn tile<const T: usize, const BITS: usize, const WB: usize>(xq: &Int8Activations, w: &Int8Matrix, g: usize, t0: usize, out: Output) {
+        let (k, blocks, block_bytes) = (w.cols, w.blocks(), w.block_bytes());
+        assert!(w.bits == BITS && w.block == WB);
+        assert!(xq.quants.len() >= (t0 + T) * k && (g + 1) * blocks * block_bytes <= w.quants.len());
+        let low_nibbles = u8x16_splat(0x0F);
+        // acc_f[i][q]: token t0 + i, rows 4q .. 4q + 4 of the group.
+        let mut acc_f = [[f32x4_splat(0.0); 4]; T];
+        for b in 0..blocks {
+            let col0 = b * WB;
+            // SAFETY (every read below): the asserts above and in Kernel::run bound the block.
+            let p = unsafe { w.quants.as_ptr().add((g * blocks + b) * block_bytes) };
+            // Four activation bytes of token t0 + i, columns col .. col + 4, as i16, twice over.
+            let x = |i: usize, col: usize| {
+                assert!(i < T && col + 4 <= k);
+                // SAFETY: inside token t0 + i's row (the asserts above bound the tokens).
+                i16x8_extend_low_i8x16(unsafe { v128_load32_splat(xq.quants.as_ptr().add((t0 + i) * k + col) as *const u32) })
+            };
+            // 16 bytes of the block's quants at byte `at`: 4 rows × 4 columns.
+            let load = |at: usize| {
+                assert!(at + 16 <= block_bytes);
+                // SAFETY: inside block b of group g.
+                unsafe { v128_load(p.add(at) as *const v128) }
+            };
+            // acc[i][q][h]: rows 4q + 2h and 4q + 2h + 1, each as two lanes (column pairs).
+            let mut acc = [[[i32x4_splat(0); 2]; 4]; T];
+            if BITS == 8 {
+                for c in 0..WB / 4 {
+                    let xs: [v128; T] = std::array::from_fn(|i| x(i, col0 + 4 * c));
+                    for q in 0..4 {
+                        let v = load(64 * c + 16 * q);
+                        let wv = [i16x8_extend_low_i8x16(v), i16x8_extend_high_i8x16(v)];
+                        for (acc, xv) in acc.iter_mut().zip(&xs) {
+                            for h in 0..2 {
+                                acc[q][h] = i32x4_add(acc[q][h], i32x4_dot_i16x8(wv[h], *xv));
+                            }
+                        }
+                    }
+                }
+            } else {
+                for c in 0..4 {
+                    let xlo: [v128; T] = std::array::from_fn(|i| x(i, col0 + 4 * c));
+                    let xhi: [v128; T] = std::array::from_fn(|i| x(i, col0 + 16 + 4 * c));
+                    for q in 0..4 {
+                        let raw = load(64 * c + 16 * q);
+                        let (lo, hi) = (v128_and(raw, low_nibbles), u8x16_shr(raw, 4));
+                        let widen = |v: v128| [u16x8_extend_low_u8x16(v), u16x8_extend_high_u8x16(v)];
+                        let (wlo, whi) = (widen(lo), widen(hi));
+                        for (i, acc) in acc.iter_mut().enumerate() {
+                            for h in 0..2 {
+                                let products = i32x4_add(i32x4_dot_i16x8(wlo[h], xlo[i]), i32x4_dot_i16x8(whi[h], xhi[i]));
+                                acc[q][h] = i32x4_add(acc[q][h], products);
+                            }
+                        }
+                    }
+                }
+            }
+            let (s, m) = (w.block_scales(g, b), w.block_offsets(g, b));
+            for (i, (acc, acc_f)) in acc.iter().zip(&mut acc_f).enumerate() {
+                let a = ((t0 + i) * k + col0) / BLOCK;
+                let dx = f32x4_splat(xq.scales[a]);
+                for q in 0..4 {
+                    let [lo, hi] = acc[q];
+                    let rows = i32x4_add(i32x4_shuffle::<0, 2, 4, 6>(lo, hi), i32x4_shuffle::<1, 3, 5, 7>(lo, hi));
+                    // 4-bit quants went in as stored, `q + zero`: take `zero · Σx` off.
+                    let rows = if BITS == 4 { i32x4_sub(rows, i32x4_splat(w.zero * xq.sum(t0 + i, k, col0, WB))) } else { rows };
+                    let sq = f32x4(s[4 * q], s[4 * q + 1], s[4 * q + 2], s[4 * q + 3]);
+                    acc_f[q] = f32x4_add(acc_f[q], f32x4_mul(f32x4_convert_i32x4(rows), f32x4_mul(sq, dx)));
+                    if let Some(m) = m {
+                        let mq = f32x4(m[4 * q], m[4 * q + 1], m[4 * q + 2], m[4 * q + 3]);
+                        acc_f[q] = f32x4_add(acc_f[q], f32x4_mul(mq, f32x4_splat(xq.block_sums[a])));
+                    }
+                }
+            }
+        }
+        let valid = w.rows.saturating_sub(g * GROUP).min(GROUP);
+        for (i, acc_f) in acc_f.iter().enumerate() {
+            let mut lanes = [0f32; GROUP];
+            for (q, v) in acc_f.iter().enumerate() {
+                // SAFETY: lanes holds 16 f32.
+                unsafe { v128_store(lanes.as_mut_ptr().add(4 * q) as *mut v128, *v) };
+            }
+            // SAFETY: the caller's promise covers the row's valid columns.
+            unsafe { std::ptr::copy_nonoverlapping(lanes.as_ptr(), out.ptr.add((t0 + i) * out.stride + g * GROUP), valid) };
+        }
+    }
+}
+
 /// AVX-512 VNNI: 2 groups (32 rows) × 6 tokens in registers.
 ///
 /// `vpdpbusd` multiplies 64 unsigned bytes by 64 signed bytes and adds each four into one of 16
@@ -754,24 +978,6 @@ mod tests {
     use crate::formats::ggml::GgmlType;
     use crate::quant::qmatrix::tests::{random_blocks, Rng};
 
-    /// The definition in the module docs, on the dequantized activations and weights, in f64,
-    /// with the sum of the terms' magnitudes (the scale of f32 rounding error).
-    fn reference(x: &[f32], w: &QMatrix) -> Vec<(f64, f64)> {
-        let (n, k) = (w.rows(), w.cols());
-        let xq = quantize_activations(x);
-        let x_back: Vec<f64> = xq.quants.iter().enumerate().map(|(i, &q)| q as f64 * xq.scales[i / BLOCK] as f64).collect();
-        let weights = w.dequantize();
-        let t = x.len() / k;
-        let mut out = vec![(0f64, 0f64); t * n];
-        for ti in 0..t {
-            for ni in 0..n {
-                let terms = (0..k).map(|kk| x_back[ti * k + kk] * weights[ni * k + kk] as f64);
-                out[ti * n + ni] = terms.fold((0.0, 0.0), |(sum, mag), v| (sum + v, mag + v.abs()));
-            }
-        }
-        out
-    }
-
     /// Every kernel this CPU can run: the portable one always.
     fn kernels() -> Vec<Kernel> {
         let mut kernels = vec![Kernel::Portable];
@@ -819,7 +1025,7 @@ mod tests {
             let q = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / ty.block_layout().0, &mut rng), rows, cols).unwrap();
             let w = Int8Matrix::new(&q).unwrap_or_else(|| panic!("{ty:?} is an int8 form"));
             let x: Vec<f32> = (0..tokens * cols).map(|_| (rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).collect();
-            let expected = reference(&x, &q);
+            let expected = definition(&x, &q);
             for kernel in kernels() {
                 for threads in 1..=4 {
                     let mut out = vec![f32::NAN; tokens * rows];

@@ -8,9 +8,11 @@
 //! URL parameters (so a link can carry a whole run): `model=demo|<catalog id>|<URL>`,
 //! `task=demo|dzen_en|dzen_dz|dzen_dz_en` (the DZEN tasks read the CSVs the user gives), `limit=N`, `shots=K`, `seed=S`, `order=given|shuffle:N|gold-first|gold-last|rotations`, `pace=MS` (a pause between items, for watching),
 //! `filter=FIELD:VALUE` (repeatable: only the documents with that metadata), `sample=N` (a seeded random sample),
-//! `run=1` (start at once), `backend=auto|wgpu|cpu`, `budget_mib=N` (check models against N MiB
+//! `run=1` (start at once), `backend=auto|wgpu|cpu|cpu-int8`, `budget_mib=N` (check models against N MiB
 //! instead of the backend's memory, to see or test a refusal). With no parameters the demo runs. The older
 //! `model=URL&context=TEXT&choice=…` scores choices once (the score panel under "Device").
+
+mod pool;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -129,6 +131,8 @@ struct App {
     /// item N, once, so tests can drive the recovery.
     crash_item: Option<usize>,
     hang_item: Option<usize>,
+    /// `?crash_helper=1`: crash the first helper worker on the first item it is asked for, once.
+    crash_helper: bool,
     /// Bumped for each `ScoreItem` sent: the watchdog of an earlier request does not fire.
     requests: u64,
     /// The slowest answer of this page so far, in ms: the watchdog waits 20 times that.
@@ -140,6 +144,11 @@ struct App {
     saved: usize,
     /// The loaded model's sha256 when it is a picked file or folder (`ModelLoaded`).
     model_hash: Option<String>,
+    /// What one copy of the model needs in memory (the fit check's total), for the pool's size.
+    model_bytes: Option<u64>,
+    /// The CPU pool's helper workers (`pool`), and the last id given to one.
+    helpers: Vec<pool::Helper>,
+    helper_ids: u32,
 }
 
 const MAX_CRASHES_IN_A_ROW: u32 = 3;
@@ -235,11 +244,15 @@ fn init() -> Result<(), String> {
         crashes_in_a_row: 0,
         crash_item: dom::query_param("crash_item").and_then(|n| n.trim().parse().ok()),
         hang_item: dom::query_param("hang_item").and_then(|n| n.trim().parse().ok()),
+        crash_helper: dom::query_param("crash_helper").as_deref() == Some("1"),
         requests: 0,
         slowest_ms: 0.0,
         watchdog_floor_s: dom::query_param("watchdog_s").and_then(|n| n.trim().parse().ok()).filter(|&s| s > 0).unwrap_or(WATCHDOG_FLOOR_S),
         saved: 0,
         model_hash: None,
+        model_bytes: None,
+        helpers: Vec::new(),
+        helper_ids: 0,
     }));
     listen(&app, &worker, 0);
 
@@ -837,7 +850,7 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             Ok(())
         }
         FromWorker::Backend { info } => {
-            app.borrow_mut().backend = info.backend.name().to_string();
+            app.borrow_mut().backend = info.label().to_string();
             show_backend(&info)
         }
         FromWorker::SelfTest { report } => show_selftest(&report),
@@ -905,6 +918,11 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             Ok(())
         }
         FromWorker::ItemScored { row } => {
+            {
+                let mut a = app.borrow_mut();
+                a.in_flight = false;
+                a.scoring = None;
+            }
             accept_row(app, row);
             Ok(())
         }
@@ -1172,6 +1190,7 @@ fn settings_from_controls() -> Result<RunSettings, String> {
 
 fn start_run(app: &Shared) {
     clear_error();
+    pool::stop(app);
     let a = app.clone();
     spawn_local(async move {
         if let Err(e) = prepare(&a).await {
@@ -1275,6 +1294,7 @@ async fn model_fits(app: &Shared, worker: &Worker, load: &ToWorker, files: &[web
     if let Some(needs) = &needs {
         dom::set_data(&fit, "needs", &needs.total.to_string());
     }
+    app.borrow_mut().model_bytes = needs.as_ref().map(|n| n.total);
     dom::set_hidden("model-fit", false);
     if let Some(reason) = refused {
         dom::set_data(&fit, "fit", "refused");
@@ -1394,54 +1414,59 @@ fn begin(app: &Shared, run: Run, notes: usize) {
         set_status(&format!("Running.{note}"));
         update_summary(&a);
         show_controls(&a, Phase::Running);
+        pool::start(&a);
         pump(&a);
     });
 }
 
-/// Asks for the next item when the run is going and nothing is in flight.
+/// Asks the main worker for the next item when the run is going and it holds none, then every
+/// idle helper of the pool (`pool::dispatch`); finishes the run once every item is settled.
 fn pump(app: &Shared) {
     let (worker, next, pace, fault, watchdog) = {
         let mut a = app.borrow_mut();
-        if a.phase != Phase::Running || a.in_flight || !a.model_loaded && a.model_id.is_none() {
+        if a.phase != Phase::Running {
             return;
         }
         let Some(run) = &a.run else { return };
-        match run.next_index() {
-            Some(i) => {
-                a.in_flight = true;
-                a.scoring = Some(i);
-                a.requests += 1;
-                let fault = if a.crash_item == Some(i) {
-                    a.crash_item = None;
-                    Some(ToWorker::Crash)
-                } else if a.hang_item == Some(i) {
-                    a.hang_item = None;
-                    Some(ToWorker::Hang)
-                } else {
-                    None
-                };
-                let limit_ms = (20.0 * a.slowest_ms).max(1000.0 * a.watchdog_floor_s as f64);
-                (a.worker.clone(), i, a.pace_ms, fault, (a.requests, limit_ms))
-
+        if run.next_index().is_none() {
+            a.phase = Phase::Done;
+            drop(a);
+            pool::stop(app);
+            flush_analysis(app);
+            let kept = dom::by_id("run-summary").ok().and_then(|s| s.get_attribute("data-resumed")).unwrap_or_default();
+            let failed = app.borrow().run.as_ref().map_or(0, |r| r.failed.len());
+            let mut status = match kept.as_str() {
+                "" | "0" => "Finished.".to_string(),
+                n => format!("Finished; {n} answers were kept from before a reload."),
+            };
+            if failed > 0 {
+                status += &format!(" {failed} item(s) failed (the worker crashed on them) and count in no metric.");
             }
-            None => {
-                a.phase = Phase::Done;
-                drop(a);
-                flush_analysis(app);
-                let kept = dom::by_id("run-summary").ok().and_then(|s| s.get_attribute("data-resumed")).unwrap_or_default();
-                let failed = app.borrow().run.as_ref().map_or(0, |r| r.failed.len());
-                let mut status = match kept.as_str() {
-                    "" | "0" => "Finished.".to_string(),
-                    n => format!("Finished; {n} answers were kept from before a reload."),
-                };
-                if failed > 0 {
-                    status += &format!(" {failed} item(s) failed (the worker crashed on them) and count in no metric.");
-                }
-                set_status(&status);
-                show_controls(app, Phase::Done);
-                return;
-            }
+            set_status(&status);
+            show_controls(app, Phase::Done);
+            return;
         }
+        let main_idle = !a.in_flight && (a.model_loaded || a.model_id.is_some());
+        let next = if main_idle { run.next_index_besides(&pool::busy(&a)) } else { None };
+        let Some(i) = next else {
+            drop(a);
+            pool::dispatch(app);
+            return;
+        };
+        a.in_flight = true;
+        a.scoring = Some(i);
+        a.requests += 1;
+        let fault = if a.crash_item == Some(i) {
+            a.crash_item = None;
+            Some(ToWorker::Crash)
+        } else if a.hang_item == Some(i) {
+            a.hang_item = None;
+            Some(ToWorker::Hang)
+        } else {
+            None
+        };
+        let limit_ms = (20.0 * a.slowest_ms).max(1000.0 * a.watchdog_floor_s as f64);
+        (a.worker.clone(), i, a.pace_ms, fault, (a.requests, limit_ms))
     };
     let watched = app.clone();
     let send = move || {
@@ -1458,6 +1483,7 @@ fn pump(app: &Shared) {
     } else {
         send();
     }
+    pool::dispatch(app);
 }
 
 /// Treats request `request` as a crash if it is still unanswered after `limit_ms` (a worker
@@ -1476,11 +1502,10 @@ fn start_watchdog(app: &Shared, request: u64, limit_ms: f64) {
     .forget();
 }
 
+/// A row from any worker of the pool: kept once (by index), drawn, checkpointed.
 fn accept_row(app: &Shared, row: ItemRow) {
     let (key, checkpoint) = {
         let mut a = app.borrow_mut();
-        a.in_flight = false;
-        a.scoring = None;
         a.crashes_in_a_row = 0;
         a.slowest_ms = a.slowest_ms.max(row.elapsed_ms);
         let Some(run) = a.run.as_mut() else { return };
@@ -1551,6 +1576,7 @@ fn toggle_pause(app: &Shared) {
 }
 
 fn cancel_run(app: &Shared) {
+    pool::stop(app);
     let (run, checkpoint) = {
         let mut a = app.borrow_mut();
         a.phase = Phase::Idle;
@@ -2178,7 +2204,7 @@ fn show_backend(info: &BackendInfo) -> Result<(), String> {
     dom::clear(&table);
     let a = &info.adapter;
     let mut rows = vec![
-        ("Backend", format!("{} ({})", info.backend.name(), a.api)),
+        ("Backend", format!("{} ({})", info.label(), a.api)),
         ("Adapter", [a.vendor.as_str(), a.architecture.as_str(), a.name.as_str()]
             .into_iter()
             .filter(|s| !s.is_empty())
@@ -2200,6 +2226,7 @@ fn show_backend(info: &BackendInfo) -> Result<(), String> {
         dom::append(&table, &dom::key_value_row(key, &value)?)?;
     }
     dom::set_data(&table, "backend", info.backend.name());
+    dom::set_data(&table, "label", info.label());
     dom::set_data(&table, "architecture", &a.architecture);
     Ok(())
 }
@@ -2232,7 +2259,7 @@ fn show_selftest(report: &SelfTestReport) -> Result<(), String> {
     let summary = format!(
         "Self-test {} on {} in {:.0} ms",
         if report.passed { "passed" } else { "FAILED" },
-        report.backend.backend.name(),
+        report.backend.label(),
         report.elapsed_ms
     );
     if let Ok(details) = dom::by_id("device-details") {

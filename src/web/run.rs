@@ -215,9 +215,16 @@ impl Run {
         parts.join(" · ")
     }
 
-    /// The first item without a row.
+    /// The first item without a row (or a failure): `None` once the run is complete.
     pub fn next_index(&self) -> Option<usize> {
         (self.tally.first_missing < self.items.len()).then_some(self.tally.first_missing)
+    }
+
+    /// The first item without a row or a failure that is not in `busy` (asked of one of the
+    /// pool's workers and not answered yet): what the next idle worker is asked for. Each item is
+    /// asked of one worker at a time, and a row is kept once whichever worker sends it.
+    pub fn next_index_besides(&self, busy: &[usize]) -> Option<usize> {
+        (self.tally.first_missing..self.items.len()).find(|i| !self.rows.contains_key(i) && !self.failed.contains_key(i) && !busy.contains(i))
     }
 
     pub fn done(&self) -> usize {
@@ -827,6 +834,30 @@ pub fn fertility_texts(items: &[(u64, &ItemView)]) -> Vec<(String, String)> {
     texts
 }
 
+/// The most workers a run on the CPU path uses: past this, the copies of the model cost more memory
+/// than the cores they would use are likely to be free.
+pub const MAX_WORKERS: usize = 8;
+
+/// How many workers score a run on the CPU path, each holding its own copy of the model and
+/// scoring its share of the items (wasm threads need a std rebuilt with atomics and a
+/// cross-origin-isolated page; workers need neither). `asked` (`?workers=N`) decides when given
+/// (1 to [`MAX_WORKERS`]). Otherwise one per core (`navigator.hardwareConcurrency`), at most
+/// [`MAX_WORKERS`], and no more copies of the model (`model_bytes`, the fit check's total) than
+/// half of `navigator.deviceMemory` holds, the other half left to the browser and the system.
+/// Unknown figures do not limit; the answer is at least 1.
+pub fn pool_size(asked: Option<usize>, cores: Option<usize>, device_memory: Option<u64>, model_bytes: Option<u64>) -> usize {
+    if let Some(n) = asked {
+        return n.clamp(1, MAX_WORKERS);
+    }
+    let by_cores = cores.unwrap_or(1).clamp(1, MAX_WORKERS);
+    let by_memory = match (device_memory, model_bytes) {
+        (Some(memory), Some(model)) if model > 0 => (memory / 2 / model) as usize,
+        _ => MAX_WORKERS,
+    };
+    by_cores.min(by_memory).max(1)
+}
+
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -879,6 +910,64 @@ mod tests {
         assert!(run.record(row(1, [-1.0, -2.0, -3.0], 0)), "a retried item's row is taken");
         assert!(run.failed.is_empty());
         assert_eq!(run.accuracy().unwrap().n, 3);
+    }
+
+    #[test]
+    fn a_pool_of_workers_asks_for_every_item_once_and_keeps_each_row_once() {
+        // Three workers answering in an order of their own (one is slow, one crashes on an item),
+        // a pause, and a second copy of a row (a replaced worker's late answer): every item is
+        // asked of exactly one worker at a time, each once unless its worker died, and the rows
+        // are those of the items in order.
+        let mut run = Run::new("m", "t", "f", RunSettings::default(), (0..10).map(|i| item(i, "en", i % 3)).collect());
+        let mut busy: [Option<usize>; 3] = [None; 3];
+        let mut asked = vec![0; 10];
+        let mut step = 0;
+        let mut crashed = false;
+        while run.next_index().is_some() {
+            step += 1;
+            let paused = step % 7 == 0;
+            for w in 0..3 {
+                if busy[w].is_none() && !paused {
+                    let taken: Vec<usize> = busy.iter().flatten().copied().collect();
+                    if let Some(i) = run.next_index_besides(&taken) {
+                        assert!(!taken.contains(&i));
+                        busy[w] = Some(i);
+                        asked[i] += 1;
+                    }
+                }
+            }
+            // Worker 0 answers every step, 1 every other, 2 every third; 2 dies on item 5 once.
+            for w in 0..3 {
+                if step % (w + 1) != 0 {
+                    continue;
+                }
+                let Some(i) = busy[w].take() else { continue };
+                if w == 2 && i == 5 && !crashed {
+                    crashed = true;
+                    continue; // its item goes back to the pool
+                }
+                assert!(run.record(row(i, [-1.0, -2.0, -3.0], i % 3)));
+                assert!(!run.record(row(i, [-9.0, -2.0, -3.0], i % 3)), "a late second answer is not kept");
+            }
+            assert!(step < 100, "the run does not finish");
+        }
+        assert_eq!(run.rows.keys().copied().collect::<Vec<_>>(), (0..10).collect::<Vec<_>>());
+        let expected: Vec<usize> = (0..10).map(|i| if i == 5 && crashed { 2 } else { 1 }).collect();
+        assert_eq!(asked, expected, "each item asked once (item 5 again after its worker died)");
+        assert_eq!(run.accuracy().unwrap().correct, 4, "items 0, 3, 6, 9 have gold 0");
+    }
+
+    #[test]
+    fn the_pool_is_one_worker_per_core_within_the_memory_and_asked_for_sizes() {
+        const GIB: u64 = 1 << 30;
+        assert_eq!(pool_size(None, Some(2), Some(8 * GIB), Some(200 << 20)), 2);
+        assert_eq!(pool_size(None, Some(16), None, Some(200 << 20)), MAX_WORKERS, "capped");
+        assert_eq!(pool_size(None, Some(8), Some(4 * GIB), Some(600 << 20)), 3, "2 GiB for models of 600 MiB");
+        assert_eq!(pool_size(None, Some(8), Some(GIB), Some(2 * GIB)), 1, "never fewer than one");
+        assert_eq!(pool_size(None, None, None, None), 1, "no core count: one worker");
+        assert_eq!(pool_size(Some(3), Some(2), Some(GIB), Some(GIB)), 3, "?workers= decides");
+        assert_eq!(pool_size(Some(0), None, None, None), 1);
+        assert_eq!(pool_size(Some(99), None, None, None), MAX_WORKERS);
     }
 
     #[test]

@@ -406,7 +406,7 @@ async fn score(state: &Rc<RefCell<State>>, context: &str, choices: &[String]) ->
     let (model, backend) = {
         let s = state.borrow();
         let model = s.model.clone().ok_or("no model is loaded")?;
-        let backend = s.device.as_ref().map(|d| d.info.backend.name()).unwrap_or("cpu");
+        let backend = s.device.as_ref().map(|d| d.info.label()).unwrap_or("cpu");
         (model, backend.to_string())
     };
     let choices = model.log_likelihoods(context, choices).await.map_err(|e| e.to_string())?;
@@ -424,26 +424,30 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
     // decides Auto (a software adapter is never initialised there) and names the adapter that wgpu
     // reports without a name.
     let browser = match (preference, &gpu) {
-        (BackendPreference::Cpu, _) | (_, None) => None,
+        (BackendPreference::Cpu | BackendPreference::CpuInt8, _) | (_, None) => None,
         (_, Some(gpu)) => call_promise(gpu, "requestAdapter").await.map(|adapter| describe_browser_adapter(&adapter)),
+    };
+    // The CPU that Auto falls back to is the int8 path: about as far from transformers as
+    // llama.cpp is (tests/model_parity.rs), and several times faster than f32 activations with
+    // SIMD128. `?backend=cpu` asks for the exact one.
+    let fallback = |reason: String| {
+        let mut cpu = ComputeDevice::cpu_int8();
+        cpu.info.fallback_reason = Some(reason);
+        cpu
     };
     let mut compute = match (preference, gpu.is_some()) {
         (BackendPreference::Cpu, _) => ComputeDevice::cpu(),
+        (BackendPreference::CpuInt8, _) => ComputeDevice::cpu_int8(),
         (BackendPreference::Wgpu, false) => return Err("WebGPU was requested but this browser has no navigator.gpu".into()),
-        (BackendPreference::Auto, false) => {
-            let mut cpu = ComputeDevice::cpu();
-            cpu.info.fallback_reason = Some("navigator.gpu is missing: this browser does not expose WebGPU".into());
-            cpu
-        }
+        (BackendPreference::Auto, false) => fallback("navigator.gpu is missing: this browser does not expose WebGPU".into()),
         (BackendPreference::Auto, true) => match browser.as_ref().and_then(AdapterDescription::software_reason) {
-            Some(reason) => {
-                let mut cpu = ComputeDevice::cpu();
-                cpu.info.fallback_reason = Some(reason);
-                cpu
-            }
-            None => ComputeDevice::choose(preference).await?,
+            Some(reason) => fallback(reason),
+            None => match ComputeDevice::wgpu().await {
+                Ok(device) => device,
+                Err(reason) => fallback(reason),
+            },
         },
-        (_, true) => ComputeDevice::choose(preference).await?,
+        (BackendPreference::Wgpu, true) => ComputeDevice::wgpu().await?,
     };
     if let (BackendKind::Wgpu, Some(b)) = (compute.info.backend, &browser) {
         let a = &mut compute.info.adapter;

@@ -21,12 +21,15 @@ const sameIds = (a, b) => a.length === b.length && a.every((x, i) => x === b[i])
 const seconds = (since) => (performance.now() - since) / 1e3;
 
 /// The common protocol. `promptPass()` runs the first item's context and returns the seconds its
-/// forward pass took; `scoreItem(item)` returns the item's 4 log-likelihoods.
+/// forward pass took; `scoreItem(item)` returns the item's 4 log-likelihoods. `scoreItem` may be
+/// a list, one per worker of a pool: each takes the next item not yet taken, as the page's pool
+/// does, and items/s counts them all.
 async function measure(name, job, promptPass, scoreItem) {
+  const scorers = Array.isArray(scoreItem) ? scoreItem : [scoreItem];
   const first = job.items[0];
   const warm = performance.now();
   status(`${name}: warm-up`);
-  await scoreItem(first);
+  await Promise.all(scorers.map((score) => score(first)));
   const warmUpS = seconds(warm);
 
   const pp = [];
@@ -43,12 +46,17 @@ async function measure(name, job, promptPass, scoreItem) {
   for (let r = 0; r < job.runs && !outOfTime; r++) {
     const start = performance.now();
     let done = 0;
-    for (const [i, item] of job.items.entries()) {
-      if ((r > 0 || i > 0) && seconds(mcStart) >= job.budget_s) { outOfTime = true; break; }
-      status(`${name}: items pass ${r + 1}, item ${i + 1}`);
-      loglikelihoods[i] = await scoreItem(item);
-      done += 1;
-    }
+    let next = 0;
+    await Promise.all(scorers.map(async (score) => {
+      for (;;) {
+        const i = next++;
+        if (i >= job.items.length || outOfTime) return;
+        if ((r > 0 || i > 0) && seconds(mcStart) >= job.budget_s) { outOfTime = true; return; }
+        status(`${name}: items pass ${r + 1}, item ${i + 1}`);
+        loglikelihoods[i] = await score(job.items[i]);
+        done += 1;
+      }
+    }));
     if (done > 0) mc.push(done / seconds(start));
   }
   return {
@@ -112,14 +120,19 @@ class LinguaLens {
 }
 
 async function benchLinguaLens(job) {
-  const name = `lingualens ${job.backend}`;
+  const workers = job.workers || 1;
+  const name = `lingualens ${job.backend}${workers > 1 ? ` × ${workers} workers` : ''}`;
   const t0 = performance.now();
   status(`${name}: loading the model`);
-  const engine = await LinguaLens.start(job.backend, job.model_url);
+  // A pool (as the page's on the CPU path): one worker per core, each with its own copy.
+  const engines = await Promise.all(Array.from({ length: workers }, () => LinguaLens.start(job.backend, job.model_url)));
+  const engine = engines[0];
   const loadS = seconds(t0);
   try {
     const info = engine.backendInfo;
-    if (info.backend !== job.backend) throw new Error(`asked for ${job.backend}, the worker chose ${info.backend}: ${info.fallback_reason || ''}`);
+    // As BackendInfo::label names it: wgpu, cpu (f32 activations) or cpu-int8.
+    const label = info.backend === 'cpu' && info.activations === 'int8' ? 'cpu-int8' : info.backend;
+    if (label !== job.backend) throw new Error(`asked for ${job.backend}, the worker chose ${label}: ${info.fallback_reason || ''}`);
     // The prompt pass: the context and a one-token choice, so the work is the context's forward
     // pass and one log-softmax over its last position.
     const promptPass = async () => {
@@ -133,7 +146,7 @@ async function benchLinguaLens(job) {
       return s;
     };
     // The driver's token ids are what wllama gets: check that the worker saw the same tokens.
-    const scoreItem = async (item) => {
+    const scoreItemOn = (engine) => async (item) => {
       const scores = await engine.score(item.context, item.choices);
       scores.forEach((score, c) => {
         if (!sameIds(score.context_tokens, item.context_tokens) || !sameIds(score.continuation_tokens, item.continuation_tokens[c])) {
@@ -142,13 +155,14 @@ async function benchLinguaLens(job) {
       });
       return scores.map((s) => s.loglikelihood);
     };
-    const figures = await measure(name, job, promptPass, scoreItem);
+    const figures = await measure(name, job, promptPass, engines.map(scoreItemOn));
+    const threads = workers > 1 ? `${workers} workers (prompt: 1)` : '1 thread';
     const detail = info.backend === 'wgpu'
       ? `WebGPU on ${[info.adapter.vendor, info.adapter.architecture].filter(Boolean).join(' ')}`
-      : 'burn-flex CPU, wasm, 1 thread';
+      : `wasm SIMD128, ${threads}, ${label === 'cpu-int8' ? 'int8 activations' : 'f32 activations (exact)'}`;
     return { ...figures, detail, load_s: loadS };
   } finally {
-    engine.close();
+    engines.forEach((e) => e.close());
   }
 }
 

@@ -12,6 +12,9 @@
 //!   - items/s: every item (the context once, each choice after its KV cache), median of `--runs`.
 //! The largest |Δ log-likelihood| between lingualens and wllama is printed as a check that both
 //! computed the same thing.
+//!
+//! `--page-run TASK --model FILE --data FOLDER` times the app itself instead: the page runs TASK
+//! (e.g. `dzen_en` over DZEN's CSVs) from its Run button to its last row, as a user's run goes.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -67,6 +70,21 @@ struct Args {
     /// Minutes one engine may take on one model.
     #[arg(long, default_value_t = 30)]
     timeout_minutes: u64,
+    /// Instead of the engines' figures: run task TASK in the app page itself, as a user would
+    /// (the model fetched by URL, the pool of workers on the CPU path, every row drawn), with the
+    /// first --model over the data files under --data, and print its wall time and accuracy.
+    #[arg(long, value_name = "TASK")]
+    page_run: Option<String>,
+    /// --page-run: a folder whose data files (.csv, .jsonl, .json, .parquet, any depth) go to the
+    /// page's file input (DZEN's folder for dzen_en).
+    #[arg(long)]
+    data: Option<PathBuf>,
+    /// --page-run: only the first N items.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// --page-run: `?workers=N` (default: the page's own choice, a worker per core).
+    #[arg(long)]
+    workers: Option<usize>,
     /// Passed by `cargo bench`; ignored.
     #[arg(long, hide = true)]
     bench: bool,
@@ -95,7 +113,11 @@ struct Row {
 
 fn main() {
     let args = Args::parse();
-    if let Err(message) = run(&args) {
+    let outcome = match &args.page_run {
+        Some(task) => page_run(&args, task),
+        None => run(&args),
+    };
+    if let Err(message) = outcome {
         eprintln!("bench browser: {message}");
         std::process::exit(1);
     }
@@ -138,7 +160,7 @@ fn run(args: &Args) -> Result<(), String> {
         args.items, args.context, args.runs, args.budget_seconds
     );
     println!(
-        "page cross-origin isolated: {}; {} cores; lingualens: one wasm thread on the CPU; ratios are against wllama on 1 thread",
+        "page cross-origin isolated: {}; {} cores; lingualens: one worker per engine, a worker per core for the -pool ones; ratios are against wllama-mt (every core) where it ran, else wllama (1 thread)",
         info["crossOriginIsolated"], cores
     );
     let started = Instant::now();
@@ -250,7 +272,8 @@ fn run_engine(browser: &Browser, engine: &str, job: &Value, timeout: Duration) -
 }
 
 fn print_table(rows: &[Row]) {
-    let baseline = rows.iter().find(|r| r.engine == "wllama");
+    // The issue's goals are against wllama on every core; wllama on one thread where that is all.
+    let baseline = rows.iter().find(|r| r.engine == "wllama-mt").or_else(|| rows.iter().find(|r| r.engine == "wllama"));
     let ratio = |ours: f64, theirs: Option<f64>| theirs.map_or("-".to_string(), |t| format!("{:.2}", ours / t));
     println!(
         "  {:<17} {:>7} {:>9} {:>13} {:>6} {:>9} {:>6}  {}",
@@ -283,7 +306,88 @@ fn print_table(rows: &[Row]) {
                 .collect();
             let d = pairs.iter().flat_map(|(a, b)| a.iter().zip(b.iter())).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
             let why = if r.engine.starts_with("lingualens") { " (llama.cpp quantizes activations; F16 KV cache)" } else { "" };
-            println!("  check: max |Δ log-likelihood| {} vs wllama over {} items = {d:.3e}{why}", r.engine, pairs.len());
+            println!("  check: max |Δ log-likelihood| {} vs {} over {} items = {d:.3e}{why}", r.engine, reference.engine, pairs.len());
         }
     }
+}
+
+/// `--page-run TASK`: the app page runs TASK over the data under `--data` with the first `--model`,
+/// started by its Run button; progress every 30 s, then the wall time from the click to the last
+/// row (model load and the pool's start included), items/s and accuracy, as the page shows them.
+fn page_run(args: &Args, task: &str) -> Result<(), String> {
+    let dist = common::browser_prerequisites()?;
+    let model = args.models.first().ok_or("--page-run needs --model FILE.gguf")?;
+    let data = args.data.as_ref().ok_or("--page-run needs --data FOLDER")?;
+    let name = model.file_name().map(|n| n.to_string_lossy().into_owned()).ok_or("--model names no file")?;
+    let mut files = Vec::new();
+    let mut folders = vec![data.clone()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))?.flatten() {
+            let path = entry.path();
+            let data_file = path.extension().is_some_and(|e| ["csv", "jsonl", "json", "parquet"].iter().any(|x| e.eq_ignore_ascii_case(x)));
+            if path.is_dir() {
+                folders.push(path);
+            } else if data_file {
+                files.push(path.to_string_lossy().into_owned());
+            }
+        }
+    }
+    files.sort();
+    let server = StaticServer::start_with_mounts(dist, vec![("model".into(), model.parent().unwrap_or(Path::new(".")).to_path_buf())]);
+    let browser = Browser::start(&[]);
+    let mut query = format!("index.html?model=model/{}&task={task}", common::url_encode(&name));
+    if let Some(n) = args.limit {
+        query += &format!("&limit={n}");
+    }
+    if let Some(n) = args.workers {
+        query += &format!("&workers={n}");
+    }
+    browser.goto(&server.url(&query));
+    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.label || null;", Duration::from_secs(120));
+    browser.send_keys("#task-files", &files.join("\n"));
+    println!("lingualens page run: {task} with {name}, {} data files from {}", files.len(), data.display());
+    let started = Instant::now();
+    browser.click("#run-start");
+    let state = "const s = document.getElementById('run-summary').dataset, r = document.getElementById('run').dataset,
+                       e = document.getElementById('error');
+                 return { done: +(s.done || 0), total: +(s.total || 0), accuracy: s.accuracy || null, phase: r.phase,
+                          workers: +(r.workers || 1), backend: document.getElementById('backend-info').dataset.label,
+                          error: e.dataset.visible === 'true' ? e.textContent : null };";
+    let timeout = Duration::from_secs(args.timeout_minutes * 60);
+    let (mut most_workers, mut first_row) = (1, None);
+    let mut last_print = Instant::now();
+    let last = loop {
+        let now = browser.eval(state, json!([]));
+        most_workers = most_workers.max(now["workers"].as_u64().unwrap_or(1));
+        if first_row.is_none() && now["done"].as_u64().unwrap_or(0) > 0 {
+            first_row = Some(started.elapsed().as_secs_f64());
+        }
+        if now["phase"] == json!("done") || !now["error"].is_null() {
+            break now;
+        }
+        if last_print.elapsed() >= Duration::from_secs(30) {
+            eprintln!("  {:>7.0} s  {} of {} items, accuracy {}", started.elapsed().as_secs_f64(), now["done"], now["total"], now["accuracy"]);
+            last_print = Instant::now();
+        }
+        if started.elapsed() > timeout {
+            return Err(format!("not finished after {timeout:?} (--timeout-minutes): {now}"));
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    let wall = started.elapsed().as_secs_f64();
+    if let Some(error) = last["error"].as_str() {
+        return Err(format!("the page shows an error after {wall:.0} s: {error}"));
+    }
+    let done = last["done"].as_u64().unwrap_or(0);
+    println!(
+        "  {done} of {} items in {wall:.0} s ({:.1} min; first row after {:.1} s): {:.2} items/s, {:.2} s an item; accuracy {}; backend {}, up to {most_workers} workers",
+        last["total"],
+        wall / 60.0,
+        first_row.unwrap_or(f64::NAN),
+        done as f64 / wall,
+        wall / done.max(1) as f64,
+        last["accuracy"].as_str().unwrap_or("-"),
+        last["backend"].as_str().unwrap_or("?"),
+    );
+    Ok(())
 }

@@ -11,10 +11,12 @@
 set -euo pipefail
 dir="${TRUNK_STAGING_DIR:?run by trunk as a post_build hook (Trunk.toml)}"
 cache="${LINGUALENS_CACHE:-$HOME/.cache/lingualens}/wasm-opt"
-# The wasm features rustc enables by default for wasm32-unknown-unknown (rustc --print cfg), and
-# SIMD128, which .cargo/config.toml turns on.
+# The wasm features rustc enables by default for wasm32-unknown-unknown (rustc --print cfg),
+# SIMD128, which .cargo/config.toml turns on, and relaxed SIMD, which the relaxed worker's kernel
+# enables (src/quant/matmul_int8.rs).
 features=(--enable-bulk-memory --enable-multivalue --enable-mutable-globals
-          --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --enable-simd)
+          --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --enable-simd
+          --enable-relaxed-simd)
 
 optimize() {
     local wasm=$1 level=$2 key version

@@ -265,7 +265,7 @@ ensure_reference_tokenizers() {
     npm install --prefix "$dir" --no-audit --no-fund --loglevel=error "${specs[@]}"
 }
 
-# The page's and the worker's wasm, compiled exactly as trunk compiles them (www/index.html's
+# The page's and the worker's wasm (both builds of the worker), compiled exactly as trunk compiles them (www/index.html's
 # rust links: features, profile, bin), so that the compile can run while trunk and wasm-bindgen
 # are still being installed; trunk's own cargo call then finds everything built. If the two ever
 # differ, trunk compiles again: slower, never wrong.
@@ -273,6 +273,8 @@ compile_wasm() {
     step "compiling the page's and the worker's wasm"
     CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo build --target=wasm32-unknown-unknown --profile wasm-worker \
         --bin lingualens-worker
+    CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo build --target=wasm32-unknown-unknown --profile wasm-worker \
+        --features relaxed-simd --bin lingualens-worker-relaxed
     CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo build --target=wasm32-unknown-unknown --profile wasm-page \
         --no-default-features --bin lingualens-page
 }

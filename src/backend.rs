@@ -111,6 +111,10 @@ pub struct BackendInfo {
     /// The CPU backend's quantized matmul; wgpu always keeps activations f32.
     #[serde(default)]
     pub activations: Activations,
+    /// On the CPU backend, the int8 matmul's kernel for this CPU and build ("avx512-vnni", "avx2",
+    /// "relaxed-simd", "simd128", "portable").
+    #[serde(default)]
+    pub int8_kernel: Option<String>,
 }
 
 impl BackendInfo {
@@ -160,6 +164,7 @@ impl ComputeDevice {
                 limits: None,
                 fallback_reason: None,
                 activations: Activations::F32,
+                int8_kernel: Some(crate::quant::int8_kernel().to_string()),
             },
         }
     }
@@ -207,6 +212,7 @@ fn describe_wgpu(setup: &burn::tensor::wgpu::WgpuSetup) -> BackendInfo {
         }),
         fallback_reason: None,
         activations: Activations::F32,
+        int8_kernel: None,
     }
 }
 

@@ -237,18 +237,25 @@ fn pause_resume_and_a_reload_in_the_middle_lose_and_repeat_nothing() {
     browser.click("#run-pause");
     wait_until_done_at_least(&browser, paused_at + 2);
 
-    // Reload mid-run: the checkpoint brings back every answered row, and the rest are scored.
-    let before_reload = done_count(&browser);
+    let (page, before_reload) = reload_and_finish(&browser, &url, test);
+    assert_rows_equal_native(test, &page, &native_scores(&demo_model(), &demo_files(), "cpu-int8"));
+    eprintln!("{test}: paused at {paused_at}, reloaded at {before_reload}, finished 21");
+}
+
+/// Reloads the demo's run mid-way: the checkpoint brings back every answered row, the rest are
+/// scored, and each of the 21 items has one row, in order. Returns the rows and the count answered
+/// before the reload.
+fn reload_and_finish(browser: &Browser, url: &str, test: &str) -> (Value, u64) {
+    let before_reload = done_count(browser);
     assert!(before_reload < 21, "{test}: the run finished before the reload");
-    browser.goto(&url);
-    let page = finish(&browser, test);
+    browser.goto(url);
+    let page = finish(browser, test);
     let rows = page["rows"].as_array().unwrap();
     let indices: Vec<u64> = rows.iter().map(|r| r["index"].as_u64().unwrap()).collect();
     assert_eq!(indices, (0..21).collect::<Vec<u64>>(), "{test}: every item exactly once, in order");
     let resumed = page["resumed"].as_u64().unwrap();
     assert!(resumed >= before_reload && resumed < 21, "{test}: {resumed} rows restored of {before_reload} answered: {}", page["status"]);
-    assert_rows_equal_native(test, &page, &native_scores(&demo_model(), &demo_files(), "cpu-int8"));
-    eprintln!("{test}: paused at {paused_at}, reloaded at {before_reload}, finished 21");
+    (page, before_reload)
 }
 
 #[test]
@@ -276,15 +283,7 @@ fn a_pool_of_two_workers_scores_every_item_once_in_order_across_pause_and_reload
     let helper_rows = browser.eval(workers, json!([]));
     assert!(helper_rows.as_u64().unwrap_or(0) > 0, "{test}: the helper sent no row: {helper_rows}");
 
-    let before_reload = done_count(&browser);
-    assert!(before_reload < 21, "{test}: the run finished before the reload");
-    browser.goto(&url);
-    let page = finish(&browser, test);
-    let rows = page["rows"].as_array().unwrap();
-    let indices: Vec<u64> = rows.iter().map(|r| r["index"].as_u64().unwrap()).collect();
-    assert_eq!(indices, (0..21).collect::<Vec<u64>>(), "{test}: every item exactly once, in order");
-    let resumed = page["resumed"].as_u64().unwrap();
-    assert!(resumed >= before_reload && resumed < 21, "{test}: {resumed} rows restored of {before_reload} answered");
+    let (page, before_reload) = reload_and_finish(&browser, &url, test);
     let after = browser.eval("const r = document.getElementById('run').dataset; return { helper_rows: +(r.helperRows || 0), workers: r.workers };", json!([]));
     assert!(after["helper_rows"].as_u64().unwrap_or(0) > 0, "{test}: after the reload the helper sent no row: {after}");
     assert_eq!(after["workers"], json!("1"), "{test}: the helper is ended when the run is done: {after}");

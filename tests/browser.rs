@@ -55,10 +55,23 @@ fn cpu_fallback_selftest_passes_without_webgpu() {
     assert!(!reason.is_empty(), "a fallback must say why: {report:#}");
     let checks = report["checks"].as_array().expect("checks");
     assert_eq!(checks.len(), 3, "{report:#}");
-    // The worker's wasm is built with SIMD128, and its int8 kernel equals the definition there.
+    // This Chromium has relaxed SIMD: the page starts that build of the worker, and its int8
+    // kernel equals the definition there.
     let int8 = &checks[2];
+    assert!(int8["name"].as_str().unwrap_or("").contains("relaxed-simd kernel"), "{int8}");
+    assert_eq!(int8["passed"], json!(true), "{int8}");
+    assert_eq!(report["backend"]["int8_kernel"], json!("relaxed-simd"), "{report:#}");
+}
+
+#[test]
+fn the_simd128_worker_build_passes_the_selftest_where_it_is_asked_for() {
+    // ?simd=baseline: the worker build that browsers without relaxed SIMD get (SIMD128 only).
+    let Some(report) = run_selftest("the_simd128_worker_build_passes_the_selftest", &[], "?simd=baseline") else { return };
+    let checks = report["checks"].as_array().expect("checks");
+    let int8 = checks.iter().find(|c| c["name"].as_str().unwrap_or("").starts_with("int8 matmul")).expect("the int8 check");
     assert!(int8["name"].as_str().unwrap_or("").contains("simd128 kernel"), "{int8}");
     assert_eq!(int8["passed"], json!(true), "{int8}");
+    assert_eq!(report["backend"]["int8_kernel"], json!("simd128"), "{report:#}");
 }
 
 #[test]

@@ -139,3 +139,24 @@ fn the_built_page_has_a_strict_content_security_policy_and_no_inline_script() {
     }
     assert!(dist.join("start.js").is_file(), "start.js (trunk's start-up script, moved out of index.html)");
 }
+
+/// The relaxed-SIMD probe is written three times, in the three languages that need it: the page
+/// (Rust), the service worker and the bench page (JavaScript). All must be the same bytes, or one
+/// of them would pick another worker build than the page starts.
+#[test]
+fn the_relaxed_simd_probe_is_the_same_bytes_in_the_page_the_service_worker_and_the_bench() {
+    let expected: Vec<u8> = lingualens::web::protocol::RELAXED_SIMD_PROBE.to_vec();
+    // A module header, and the relaxed dot product's opcode (0xfd 0x93 0x02) before `end`.
+    assert_eq!(&expected[..8], b"\0asm\x01\0\0\0");
+    assert_eq!(&expected[expected.len() - 4..], &[0xfd, 0x93, 0x02, 0x0b]);
+    for file in ["www/sw.js", "tools/bench/browser/bench.js"] {
+        let text = std::fs::read_to_string(repo().join(file)).unwrap();
+        let list = text
+            .split("const RELAXED_SIMD_PROBE = new Uint8Array([")
+            .nth(1)
+            .and_then(|rest| rest.split("])").next())
+            .unwrap_or_else(|| panic!("{file} has no RELAXED_SIMD_PROBE"));
+        let bytes: Vec<u8> = list.split(',').map(|b| b.trim().parse().unwrap_or_else(|e| panic!("{file}: {b:?}: {e}"))).collect();
+        assert_eq!(bytes, expected, "{file}");
+    }
+}

@@ -3,11 +3,18 @@
 // first, so an update is seen at once; the cache only when offline). Models are not handled
 // here: the worker keeps downloaded models in Cache Storage ("lingualens-models-v1") itself.
 // Plain JavaScript because a service worker must be a script; it holds no app logic.
-const APP_CACHE = "lingualens-app-v2";
+const APP_CACHE = "lingualens-app-v3";
+// A wasm module whose one function runs i32x4.relaxed_dot_i8x16_i7x16_add_s: WebAssembly.validate
+// accepts it exactly where relaxed SIMD is there (the bytes of src/web/protocol.rs's
+// RELAXED_SIMD_PROBE; tests/bundle.rs checks that they are the same).
+const RELAXED_SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 61, 1, 59, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 147, 2, 11]);
+// The page starts the worker build with the relaxed-SIMD kernel where this validates, the SIMD128
+// one elsewhere: only that one is precached.
+const WORKER = WebAssembly.validate(RELAXED_SIMD_PROBE) ? "lingualens-worker-relaxed" : "lingualens-worker";
 const SHELL = [
   "./", "index.html", "style.css", "start.js",
   "lingualens-page.js", "lingualens-page_bg.wasm",
-  "lingualens-worker.js", "lingualens-worker_bg.wasm", "lingualens-worker_loader.js",
+  `${WORKER}.js`, `${WORKER}_bg.wasm`, `${WORKER}_loader.js`,
   "fonts/NotoSans-Regular.ttf", "fonts/NotoSansEthiopic-Regular.ttf", "fonts/NotoSerifTibetan-Regular.ttf",
   "models/catalog.json", "datasets/tasks/demo/demo.yaml", "datasets/tasks/demo/demo.jsonl",
   "datasets/tasks/dzen/dzen_en.yaml", "datasets/tasks/dzen/dzen_dz.yaml", "datasets/tasks/dzen/dzen_dz_en.yaml",

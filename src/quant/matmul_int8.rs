@@ -350,7 +350,10 @@ enum Kernel {
     #[cfg(target_arch = "x86_64")]
     Avx512Vnni,
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[cfg_attr(feature = "relaxed-simd", allow(dead_code))]
     Simd128,
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "relaxed-simd"))]
+    RelaxedSimd,
 }
 
 impl Kernel {
@@ -364,8 +367,11 @@ impl Kernel {
                 return Kernel::Avx2;
             }
         }
-        // A wasm module is validated whole: one built with SIMD128 runs only where SIMD128 is.
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        // A wasm module is validated whole: one built with SIMD128 (or relaxed SIMD) runs only
+        // where the browser has it.
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "relaxed-simd"))]
+        let fallback = Kernel::RelaxedSimd;
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "relaxed-simd")))]
         let fallback = Kernel::Simd128;
         #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         let fallback = Kernel::Portable;
@@ -381,6 +387,8 @@ impl Kernel {
             Kernel::Avx512Vnni => "avx512-vnni",
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::Simd128 => "simd128",
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "relaxed-simd"))]
+            Kernel::RelaxedSimd => "relaxed-simd",
         }
     }
 
@@ -393,6 +401,8 @@ impl Kernel {
             Kernel::Avx512Vnni => avx512::available(),
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::Simd128 => true,
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "relaxed-simd"))]
+            Kernel::RelaxedSimd => true,
         }
     }
 
@@ -414,6 +424,8 @@ impl Kernel {
             Kernel::Avx512Vnni => unsafe { avx512::matmul_groups(xq, t, w, groups, out) },
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::Simd128 => unsafe { simd128::matmul_groups(xq, t, w, groups, out) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "relaxed-simd"))]
+            Kernel::RelaxedSimd => unsafe { relaxed_simd::matmul_groups(xq, t, w, groups, out) },
         }
     }
 }
@@ -521,6 +533,12 @@ pub fn check_int8_kernel() -> Int8KernelCheck {
         }
     }
     Int8KernelCheck { kernel: kernel.name(), shape: [tokens, cols, rows], error: worst }
+}
+
+/// The kernel [`qmatmul_int8`] runs on this CPU and build: "avx512-vnni", "avx2", "relaxed-simd",
+/// "simd128" or "portable".
+pub fn int8_kernel() -> &'static str {
+    Kernel::best().name()
 }
 
 /// What [`check_int8_kernel`] found.
@@ -703,6 +721,47 @@ mod avx2 {
     }
 }
 
+/// What the two wasm kernels share: scaling a block's integer row sums into the float sums, and
+/// writing a tile's float sums out.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm_tile {
+    use std::arch::wasm32::*;
+
+    use super::{Int8Activations, Int8Matrix, Output, GROUP};
+
+    /// `acc += rows · (s · dx)`, then `+= m · Σ(dx·qx)` for the types with offsets: the portable
+    /// kernel's float operations in its order, for rows `4q .. 4q + 4` of block `a`'s scales `s`
+    /// and offsets `m` (16 each).
+    #[inline]
+    pub(super) fn scale(acc: v128, rows: v128, q: usize, s: &[f32], m: Option<&[f32]>, xq: &Int8Activations, a: usize) -> v128 {
+        let sq = f32x4(s[4 * q], s[4 * q + 1], s[4 * q + 2], s[4 * q + 3]);
+        let dx = f32x4_splat(xq.scales[a]);
+        let acc = f32x4_add(acc, f32x4_mul(f32x4_convert_i32x4(rows), f32x4_mul(sq, dx)));
+        match m {
+            Some(m) => f32x4_add(acc, f32x4_mul(f32x4(m[4 * q], m[4 * q + 1], m[4 * q + 2], m[4 * q + 3]), f32x4_splat(xq.block_sums[a]))),
+            None => acc,
+        }
+    }
+
+    /// The group's valid rows of tokens `t0 .. t0 + T`, from `acc_f[i][q]` (rows `4q .. 4q + 4`).
+    ///
+    /// # Safety
+    /// As [`super::Kernel::run`]: the columns of group `g` are the caller's to write.
+    #[inline]
+    pub(super) unsafe fn store<const T: usize>(acc_f: &[[v128; 4]; T], w: &Int8Matrix, g: usize, t0: usize, out: Output) {
+        let valid = w.rows.saturating_sub(g * GROUP).min(GROUP);
+        for (i, acc_f) in acc_f.iter().enumerate() {
+            let mut lanes = [0f32; GROUP];
+            for (q, v) in acc_f.iter().enumerate() {
+                // SAFETY: lanes holds 16 f32.
+                unsafe { v128_store(lanes.as_mut_ptr().add(4 * q) as *mut v128, *v) };
+            }
+            // SAFETY: the caller's promise covers the row's valid columns.
+            unsafe { std::ptr::copy_nonoverlapping(lanes.as_ptr(), out.ptr.add((t0 + i) * out.stride + g * GROUP), valid) };
+        }
+    }
+}
+
 /// wasm32 SIMD128 (the browser's CPU path): one group × 2 tokens.
 ///
 /// SIMD128 has no 8-bit dot product, so quants are widened to i16 and `i32x4.dot_i16x8_s` sums
@@ -717,7 +776,8 @@ mod simd128 {
     use std::arch::wasm32::*;
     use std::ops::Range;
 
-    use super::{Int8Activations, Int8Matrix, Output, BLOCK, GROUP};
+    use super::wasm_tile::{scale, store};
+    use super::{Int8Activations, Int8Matrix, Output, BLOCK};
 
     const TOKENS: usize = 2;
 
@@ -805,31 +865,148 @@ mod simd128 {
             let (s, m) = (w.block_scales(g, b), w.block_offsets(g, b));
             for (i, (acc, acc_f)) in acc.iter().zip(&mut acc_f).enumerate() {
                 let a = ((t0 + i) * k + col0) / BLOCK;
-                let dx = f32x4_splat(xq.scales[a]);
                 for q in 0..4 {
                     let [lo, hi] = acc[q];
                     let rows = i32x4_add(i32x4_shuffle::<0, 2, 4, 6>(lo, hi), i32x4_shuffle::<1, 3, 5, 7>(lo, hi));
                     // 4-bit quants went in as stored, `q + zero`: take `zero · Σx` off.
                     let rows = if BITS == 4 { i32x4_sub(rows, i32x4_splat(w.zero * xq.sum(t0 + i, k, col0, WB))) } else { rows };
-                    let sq = f32x4(s[4 * q], s[4 * q + 1], s[4 * q + 2], s[4 * q + 3]);
-                    acc_f[q] = f32x4_add(acc_f[q], f32x4_mul(f32x4_convert_i32x4(rows), f32x4_mul(sq, dx)));
-                    if let Some(m) = m {
-                        let mq = f32x4(m[4 * q], m[4 * q + 1], m[4 * q + 2], m[4 * q + 3]);
-                        acc_f[q] = f32x4_add(acc_f[q], f32x4_mul(mq, f32x4_splat(xq.block_sums[a])));
-                    }
+                    acc_f[q] = scale(acc_f[q], rows, q, s, m, xq, a);
                 }
             }
         }
-        let valid = w.rows.saturating_sub(g * GROUP).min(GROUP);
-        for (i, acc_f) in acc_f.iter().enumerate() {
-            let mut lanes = [0f32; GROUP];
-            for (q, v) in acc_f.iter().enumerate() {
-                // SAFETY: lanes holds 16 f32.
-                unsafe { v128_store(lanes.as_mut_ptr().add(4 * q) as *mut v128, *v) };
+        // SAFETY: the caller's promise.
+        unsafe { store(&acc_f, w, g, t0, out) };
+    }
+}
+
+/// wasm32 relaxed SIMD, where the browser has it (the worker built with the `relaxed-simd`
+/// feature, which the page starts only after `WebAssembly.validate` of a relaxed instruction):
+/// `i32x4.relaxed_dot_i8x16_i7x16_add_s` adds four products of signed activation bytes and 7-bit
+/// weight bytes into each lane, as VNNI's `vpdpbusd` does (V8 emits that where the CPU has
+/// AVX-VNNI). So each 16 bytes of a chunk (4 rows × 4 columns) is one instruction per token, with
+/// a row in each lane and no pairwise sums. 4-bit quants are 7-bit as stored (`q + zero`); an
+/// 8-bit quant goes in as the two nibbles of `q + 128` (`q + 128 = 16 · hi + lo`), each nibble's
+/// sums kept apart and combined at the block's end. The result is implementation-defined only for
+/// a weight byte above 127, which never occurs here; the scaling is the portable kernel's.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "relaxed-simd"))]
+mod relaxed_simd {
+    use std::arch::wasm32::*;
+    use std::ops::Range;
+
+    use super::wasm_tile::{scale, store};
+    use super::{Int8Activations, Int8Matrix, Output, BLOCK};
+
+    /// Tokens per tile: 4 × 4 integer sums (8 × 4 for 8-bit weights) and 4 × 4 float sums.
+    const TOKENS: usize = 4;
+
+    /// # Safety
+    /// As [`super::Kernel::run`], in a browser with relaxed SIMD (the page checks before it
+    /// starts this build of the worker).
+    #[target_feature(enable = "relaxed-simd")]
+    pub(super) unsafe fn matmul_groups(xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
+        for g in groups {
+            let mut t0 = 0;
+            while t0 < t {
+                let m = TOKENS.min(t - t0);
+                // SAFETY (all): the caller's promises; t0 + m <= t.
+                unsafe {
+                    match (w.bits, w.block) {
+                        (8, 16) => tiles::<8, 16>(m, xq, w, g, t0, out),
+                        (8, _) => tiles::<8, 32>(m, xq, w, g, t0, out),
+                        _ => tiles::<4, 32>(m, xq, w, g, t0, out),
+                    }
+                }
+                t0 += m;
             }
-            // SAFETY: the caller's promise covers the row's valid columns.
-            unsafe { std::ptr::copy_nonoverlapping(lanes.as_ptr(), out.ptr.add((t0 + i) * out.stride + g * GROUP), valid) };
         }
+    }
+
+    /// [`tile`] for `m` ≤ [`TOKENS`] tokens.
+    #[inline]
+    #[target_feature(enable = "relaxed-simd")]
+    unsafe fn tiles<const BITS: usize, const WB: usize>(m: usize, xq: &Int8Activations, w: &Int8Matrix, g: usize, t0: usize, out: Output) {
+        // SAFETY (all): the caller's promises.
+        unsafe {
+            match m {
+                1 => tile::<1, BITS, WB>(xq, w, g, t0, out),
+                2 => tile::<2, BITS, WB>(xq, w, g, t0, out),
+                3 => tile::<3, BITS, WB>(xq, w, g, t0, out),
+                _ => tile::<TOKENS, BITS, WB>(xq, w, g, t0, out),
+            }
+        }
+    }
+
+    /// Rows of group `g` × tokens `t0 .. t0 + T`, in weight blocks of `WB` columns.
+    #[inline]
+    #[target_feature(enable = "relaxed-simd")]
+    unsafe fn tile<const T: usize, const BITS: usize, const WB: usize>(xq: &Int8Activations, w: &Int8Matrix, g: usize, t0: usize, out: Output) {
+        let (k, blocks, block_bytes) = (w.cols, w.blocks(), w.block_bytes());
+        assert!(w.bits == BITS && w.block == WB);
+        assert!(xq.quants.len() >= (t0 + T) * k && (g + 1) * blocks * block_bytes <= w.quants.len());
+        let low_nibbles = u8x16_splat(0x0F);
+        let flip = u8x16_splat(0x80);
+        let mut acc_f = [[f32x4_splat(0.0); 4]; T];
+        for b in 0..blocks {
+            let col0 = b * WB;
+            // SAFETY (every read below): the asserts above and in Kernel::run bound the block.
+            let p = unsafe { w.quants.as_ptr().add((g * blocks + b) * block_bytes) };
+            // Four activation bytes of token t0 + i, columns col .. col + 4, in every lane.
+            let x = |i: usize, col: usize| {
+                assert!(i < T && col + 4 <= k);
+                // SAFETY: inside token t0 + i's row (the asserts above bound the tokens).
+                unsafe { v128_load32_splat(xq.quants.as_ptr().add((t0 + i) * k + col) as *const u32) }
+            };
+            let load = |at: usize| {
+                assert!(at + 16 <= block_bytes);
+                // SAFETY: inside block b of group g.
+                unsafe { v128_load(p.add(at) as *const v128) }
+            };
+            // acc[i][q]: token t0 + i, rows 4q .. 4q + 4 (for 8 bits: the low nibbles' sums).
+            let mut acc = [[i32x4_splat(0); 4]; T];
+            let mut acc_high = [[i32x4_splat(0); 4]; T];
+            if BITS == 8 {
+                for c in 0..WB / 4 {
+                    let xs: [v128; T] = std::array::from_fn(|i| x(i, col0 + 4 * c));
+                    for q in 0..4 {
+                        let v = v128_xor(load(64 * c + 16 * q), flip);
+                        let (lo, hi) = (v128_and(v, low_nibbles), u8x16_shr(v, 4));
+                        for i in 0..T {
+                            acc[i][q] = i32x4_relaxed_dot_i8x16_i7x16_add(xs[i], lo, acc[i][q]);
+                            acc_high[i][q] = i32x4_relaxed_dot_i8x16_i7x16_add(xs[i], hi, acc_high[i][q]);
+                        }
+                    }
+                }
+            } else {
+                for c in 0..4 {
+                    let xlo: [v128; T] = std::array::from_fn(|i| x(i, col0 + 4 * c));
+                    let xhi: [v128; T] = std::array::from_fn(|i| x(i, col0 + 16 + 4 * c));
+                    for q in 0..4 {
+                        let raw = load(64 * c + 16 * q);
+                        let (lo, hi) = (v128_and(raw, low_nibbles), u8x16_shr(raw, 4));
+                        for i in 0..T {
+                            acc[i][q] = i32x4_relaxed_dot_i8x16_i7x16_add(xlo[i], lo, acc[i][q]);
+                            acc[i][q] = i32x4_relaxed_dot_i8x16_i7x16_add(xhi[i], hi, acc[i][q]);
+                        }
+                    }
+                }
+            }
+            let (s, m) = (w.block_scales(g, b), w.block_offsets(g, b));
+            for i in 0..T {
+                let a = ((t0 + i) * k + col0) / BLOCK;
+                let sum_x = xq.sum(t0 + i, k, col0, WB);
+                for q in 0..4 {
+                    // Take off what the stored form added: `zero · Σx`, or `128 · Σx` for 8 bits.
+                    let rows = if BITS == 8 {
+                        i32x4_sub(i32x4_add(i32x4_shl(acc_high[i][q], 4), acc[i][q]), i32x4_splat(128 * sum_x))
+                    } else {
+                        i32x4_sub(acc[i][q], i32x4_splat(w.zero * sum_x))
+                    };
+                    acc_f[i][q] = scale(acc_f[i][q], rows, q, s, m, xq, a);
+                }
+            }
+        }
+        // SAFETY: the caller's promise.
+        unsafe { store(&acc_f, w, g, t0, out) };
     }
 }
 

@@ -25,7 +25,7 @@ use web_sys::{Element, MessageEvent, Worker};
 
 use super::checkpoint::Checkpoint;
 use super::dom;
-use super::protocol::{Facet, FertilityRow, FromWorker, ItemRow, ModelCheck, RunSettings, ToWorker, WORKER_SCRIPT};
+use super::protocol::{Facet, FertilityRow, FromWorker, ItemRow, ModelCheck, RunSettings, ToWorker, RELAXED_SIMD_PROBE, RELAXED_WORKER_SCRIPT, WORKER_SCRIPT};
 use super::run::{is_gguf, is_task_file, probabilities, run_key, sort_dropped, top_level_files, Run};
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::selftest::SelfTestReport;
@@ -77,6 +77,8 @@ enum Phase {
 
 struct App {
     worker: Worker,
+    /// The worker build this page starts (`worker_script`), for replacements and the pool too.
+    worker_script: &'static str,
     preference: BackendPreference,
     backend: String,
     checkpoint: Option<Rc<Checkpoint>>,
@@ -209,9 +211,14 @@ fn init() -> Result<(), String> {
         None => BackendPreference::Auto,
     };
     set_status("Starting the worker…");
-    let worker = Worker::new(WORKER_SCRIPT).map_err(|e| format!("cannot start the worker: {e:?}"))?;
+    let script = worker_script();
+    let worker = Worker::new(script).map_err(|e| format!("cannot start the worker: {e:?}"))?;
+    if let Ok(run) = dom::by_id("run") {
+        dom::set_data(&run, "worker-script", script);
+    }
     let app: Shared = Rc::new(RefCell::new(App {
         worker: worker.clone(),
+        worker_script: script,
         preference,
         backend: String::new(),
         checkpoint: None,
@@ -274,6 +281,20 @@ fn init() -> Result<(), String> {
         maybe_autostart(&setup);
     });
     Ok(())
+}
+
+/// The worker build to start: the one with the int8 matmul's relaxed-SIMD kernel where the
+/// browser validates a relaxed-SIMD instruction (`?simd=baseline` asks for the other), the SIMD128
+/// one elsewhere. Both are in the bundle; a browser downloads one.
+fn worker_script() -> &'static str {
+    if dom::query_param("simd").as_deref() == Some("baseline") {
+        return WORKER_SCRIPT;
+    }
+    let probe = js_sys::Uint8Array::from(&RELAXED_SIMD_PROBE[..]);
+    match js_sys::WebAssembly::validate(&probe) {
+        Ok(true) => RELAXED_WORKER_SCRIPT,
+        _ => WORKER_SCRIPT,
+    }
 }
 
 /// Routes a worker's messages and errors to the app. `generation` tells a replaced worker's late
@@ -380,7 +401,8 @@ fn worker_crashed(app: &Shared, message: &str) {
 }
 
 fn replace_worker(app: &Shared) -> Result<(), String> {
-    let worker = Worker::new(WORKER_SCRIPT).map_err(|e| format!("cannot start a new worker: {e:?}"))?;
+    let script = app.borrow().worker_script;
+    let worker = Worker::new(script).map_err(|e| format!("cannot start a new worker: {e:?}"))?;
     let generation = {
         let mut a = app.borrow_mut();
         a.worker.terminate();
@@ -2212,6 +2234,9 @@ fn show_backend(info: &BackendInfo) -> Result<(), String> {
             .join(" · ")),
         ("Device type", a.device_type.clone()),
     ];
+    if let (Some(kernel), true) = (&info.int8_kernel, info.activations == crate::backend::Activations::Int8) {
+        rows.push(("Int8 matmul kernel", kernel.clone()));
+    }
     if let Some(fallback) = a.is_fallback_adapter {
         rows.push(("Software fallback adapter", if fallback { "yes" } else { "no" }.into()));
     }
@@ -2227,6 +2252,7 @@ fn show_backend(info: &BackendInfo) -> Result<(), String> {
     }
     dom::set_data(&table, "backend", info.backend.name());
     dom::set_data(&table, "label", info.label());
+    dom::set_data(&table, "int8-kernel", info.int8_kernel.as_deref().unwrap_or(""));
     dom::set_data(&table, "architecture", &a.architecture);
     Ok(())
 }

@@ -16,6 +16,41 @@ use crate::tasks::bundle::TaskFiles;
 /// The file trunk writes for the worker (`data-loader-shim` on the worker's `<link>` in index.html).
 pub const WORKER_SCRIPT: &str = "./lingualens-worker_loader.js";
 
+/// The same worker built with the int8 matmul's relaxed-SIMD kernel (the `relaxed-simd` feature):
+/// started where the browser validates [`RELAXED_SIMD_PROBE`] (Chrome/Edge 114 and later).
+pub const RELAXED_WORKER_SCRIPT: &str = "./lingualens-worker-relaxed_loader.js";
+
+/// A wasm module of one function, `() -> v128`, that runs `i32x4.relaxed_dot_i8x16_i7x16_add_s`
+/// on three zero vectors: `WebAssembly.validate` accepts it exactly where relaxed SIMD is there.
+/// (`www/sw.js` and `tools/bench/browser/bench.js` hold the same bytes; `tests/bundle.rs` checks.)
+pub const RELAXED_SIMD_PROBE: [u8; 82] = {
+    let head: [u8; 24] = [
+        0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version 1
+        0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, // type section: () -> v128
+        0x03, 0x02, 0x01, 0x00, // function section: one function of type 0
+        0x0a, 0x3d, 0x01, 0x3b, 0x00, // code section: one body of 59 bytes, no locals
+    ];
+    let mut bytes = [0u8; 82];
+    let mut i = 0;
+    while i < 24 {
+        bytes[i] = head[i];
+        i += 1;
+    }
+    // Three `v128.const` of zeros (0xfd 0x0c, 16 bytes each), then the relaxed dot product
+    // (0xfd, opcode 0x113 as LEB128: 0x93 0x02) and `end`.
+    let mut at = 24;
+    while at < 78 {
+        bytes[at] = 0xfd;
+        bytes[at + 1] = 0x0c;
+        at += 18;
+    }
+    bytes[78] = 0xfd;
+    bytes[79] = 0x93;
+    bytes[80] = 0x02;
+    bytes[81] = 0x0b;
+    bytes
+};
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ToWorker {

@@ -134,7 +134,8 @@ fn answered(app: &Shared, id: u32, row: ItemRow) {
 }
 
 fn add(app: &Shared) -> Result<(), String> {
-    let worker = Worker::new(WORKER_SCRIPT).map_err(|e| format!("{e:?}"))?;
+    let script = app.borrow().worker_script;
+    let worker = Worker::new(script).map_err(|e| format!("{e:?}"))?;
     let id = {
         let mut a = app.borrow_mut();
         a.helper_ids += 1;

@@ -73,10 +73,19 @@ async function measure(name, job, promptPass, scoreItem) {
 // ---------------------------------------------------------------------------------------------
 // lingualens: the app's own worker (dist/lingualens-worker_loader.js), spoken to as the page does.
 
+// A wasm module whose one function runs i32x4.relaxed_dot_i8x16_i7x16_add_s: WebAssembly.validate
+// accepts it exactly where relaxed SIMD is there (the bytes of src/web/protocol.rs's
+// RELAXED_SIMD_PROBE; tests/bundle.rs checks that they are the same).
+const RELAXED_SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 61, 1, 59, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 147, 2, 11]);
+
+// The worker build the app's page would start here (`?simd=baseline` on the bench page: the other).
+const WORKER_SCRIPT = WebAssembly.validate(RELAXED_SIMD_PROBE) && !location.search.includes('simd=baseline')
+  ? '/lingualens-worker-relaxed_loader.js' : '/lingualens-worker_loader.js';
+
 class LinguaLens {
   static async start(backend, modelUrl) {
     const self = new LinguaLens();
-    self.worker = new Worker('/lingualens-worker_loader.js');
+    self.worker = new Worker(WORKER_SCRIPT);
     self.pending = null;
     self.backendInfo = null;
     const ready = new Promise((resolve) => { self.onReady = resolve; });
@@ -159,7 +168,7 @@ async function benchLinguaLens(job) {
     const threads = workers > 1 ? `${workers} workers (prompt: 1)` : '1 thread';
     const detail = info.backend === 'wgpu'
       ? `WebGPU on ${[info.adapter.vendor, info.adapter.architecture].filter(Boolean).join(' ')}`
-      : `wasm SIMD128, ${threads}, ${label === 'cpu-int8' ? 'int8 activations' : 'f32 activations (exact)'}`;
+      : `wasm, ${threads}, ${label === 'cpu-int8' ? `int8 activations (${info.int8_kernel} kernel)` : 'f32 activations (exact)'}`;
     return { ...figures, detail, load_s: loadS };
   } finally {
     engines.forEach((e) => e.close());

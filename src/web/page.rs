@@ -8,8 +8,9 @@
 //! URL parameters (so a link can carry a whole run): `model=demo|<catalog id>|<URL>`,
 //! `task=demo|dzen_en|dzen_dz|dzen_dz_en` (the DZEN tasks read the CSVs the user gives), `limit=N`, `shots=K`, `seed=S`, `order=given|shuffle:N|gold-first|gold-last|rotations`, `pace=MS` (a pause between items, for watching),
 //! `filter=FIELD:VALUE` (repeatable: only the documents with that metadata), `sample=N` (a seeded random sample),
-//! `run=1` (start at once), `backend=auto|wgpu|cpu|cpu-int8`, `budget_mib=N` (check models against N MiB
-//! instead of the backend's memory, to see or test a refusal). With no parameters the demo runs. The older
+//! `run=1` (start at once), `backend=auto|wgpu|cpu|cpu-int8`, `workers=N` (the CPU pool's size, see
+//! `pool`), `simd=baseline` (start the SIMD128 build of the worker even where relaxed SIMD is there),
+//! `budget_mib=N` (check models against N MiB instead of the backend's memory, to see or test a refusal). With no parameters the demo runs. The older
 //! `model=URL&context=TEXT&choice=…` scores choices once (the score panel under "Device").
 
 mod pool;

@@ -865,11 +865,12 @@ mod simd128 {
             let (s, m) = (w.block_scales(g, b), w.block_offsets(g, b));
             for (i, (acc, acc_f)) in acc.iter().zip(&mut acc_f).enumerate() {
                 let a = ((t0 + i) * k + col0) / BLOCK;
+                // 4-bit quants went in as stored, `q + zero`: `zero · Σx` comes off each row.
+                let offset = i32x4_splat(if BITS == 4 { w.zero * xq.sum(t0 + i, k, col0, WB) } else { 0 });
                 for q in 0..4 {
                     let [lo, hi] = acc[q];
                     let rows = i32x4_add(i32x4_shuffle::<0, 2, 4, 6>(lo, hi), i32x4_shuffle::<1, 3, 5, 7>(lo, hi));
-                    // 4-bit quants went in as stored, `q + zero`: take `zero · Σx` off.
-                    let rows = if BITS == 4 { i32x4_sub(rows, i32x4_splat(w.zero * xq.sum(t0 + i, k, col0, WB))) } else { rows };
+                    let rows = i32x4_sub(rows, offset);
                     acc_f[q] = scale(acc_f[q], rows, q, s, m, xq, a);
                 }
             }

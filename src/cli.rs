@@ -80,6 +80,15 @@ enum Command {
         /// loader's files (DZEN: the folder holding DZEN/ and DZEN-Few_Shots/). Repeatable.
         #[arg(long)]
         data: Vec<std::path::PathBuf>,
+        /// Few-shot examples: data files whose documents are the pool examples are drawn from,
+        /// instead of the task's few-shot split (needed where that split's file is not at hand,
+        /// e.g. a Hub task's `train` split). Repeatable.
+        #[arg(long = "fewshot-data")]
+        fewshot_data: Vec<std::path::PathBuf>,
+        /// Generation settings, as lm-eval's --gen_kwargs: `max_gen_toks=64,until=['\n']` (one or
+        /// more key=value arguments, or a JSON object); merged into the task's generation_kwargs.
+        #[arg(long = "gen_kwargs", num_args = 1..)]
+        gen_kwargs: Vec<String>,
         /// Replace a task field with a Jinja template: FIELD=TEMPLATE (repeatable).
         #[arg(long = "override")]
         overrides: Vec<String>,
@@ -183,11 +192,12 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Selftest { backend, json } => selftest_command(backend, json),
         Command::ModelInfo { path, json } => model_info_command(&path, json),
-        Command::Eval { model, task, data, overrides, override_file, limit, shots, seed, order, by, backend, out } => {
+        Command::Eval { model, task, data, fewshot_data, gen_kwargs, overrides, override_file, limit, shots, seed, order, by, backend, out } => {
             report((|| {
                 let order = order.parse().map_err(|e: crate::Error| e.context("--order"))?;
                 let options = crate::eval::RunOptions { limit, shots, seed, order };
-                let args = eval_command::EvalArgs { model, task, data, overrides, override_file, options, by, out };
+                let gen_kwargs = crate::tasks::yaml::parse_gen_kwargs(&gen_kwargs)?;
+                let args = eval_command::EvalArgs { model, task, data, fewshot_data, gen_kwargs, overrides, override_file, options, by, out };
                 eval_command::run(&args, &device(backend)?)
             })())
         }

@@ -22,8 +22,8 @@ use crate::error::{Error, Result};
 use crate::pyrandom::PyRandom;
 use crate::scoring::aggregate::Summary;
 use crate::scoring::loglikelihood::{ChoiceScores, McScore};
-use crate::tasks::yaml::render::{Request, Rendered};
-use crate::tasks::yaml::TaskSpec;
+use crate::tasks::yaml::render::{MultipleInput, Request, Rendered};
+use crate::tasks::yaml::{document_name, FewshotPool, TaskSpec};
 pub use order::ChoiceOrder;
 
 /// One scored item.
@@ -32,6 +32,9 @@ pub struct ItemResult {
     pub doc_id: u64,
     pub doc: Json,
     pub context: String,
+    /// A multiple-input task's context for each choice (`context` is what they share) and the
+    /// target text scored after each.
+    pub multiple_input: Option<MultipleInput>,
     pub choices: Vec<String>,
     pub continuations: Vec<String>,
     pub loglikelihoods: Vec<f64>,
@@ -101,10 +104,10 @@ pub fn mc_metric_names(spec: &TaskSpec) -> Vec<&'static str> {
 }
 
 /// The documents of a task, rendered: `docs` are the evaluated split, `pool` the few-shot source.
-pub fn render(spec: &TaskSpec, docs: Vec<Json>, pool: Vec<Json>, options: &RunOptions) -> Result<(Vec<Json>, Vec<Rendered>)> {
+pub fn render(spec: &TaskSpec, docs: Vec<Json>, pool: FewshotPool, options: &RunOptions) -> Result<(Vec<Json>, Vec<Rendered>)> {
     let renderer = spec.renderer()?;
     let docs = renderer.prepare_docs(docs)?;
-    let pool = renderer.prepare_docs(pool)?;
+    let pool = renderer.prepare_pool(pool)?;
     let docs: Vec<Json> = docs.into_iter().take(options.limit.unwrap_or(usize::MAX)).collect();
     let rendered = renderer.render_all(&docs, &pool, options.shots, options.seed)?;
     Ok((docs, rendered))
@@ -113,7 +116,7 @@ pub fn render(spec: &TaskSpec, docs: Vec<Json>, pool: Vec<Json>, options: &RunOp
 /// Every document of a multiple-choice task in every order `options.order` asks for, rendered:
 /// documents in order, each document's variants together. With the given order this is
 /// [`render`]'s output, one job per document.
-pub fn plan(spec: &TaskSpec, docs: Vec<Json>, pool: Vec<Json>, options: &RunOptions) -> Result<Vec<Job>> {
+pub fn plan(spec: &TaskSpec, docs: Vec<Json>, pool: FewshotPool, options: &RunOptions) -> Result<Vec<Job>> {
     let (docs, rendered) = render(spec, docs, pool.clone(), options)?;
     if options.order == ChoiceOrder::Given {
         return Ok(docs
@@ -128,12 +131,12 @@ pub fn plan(spec: &TaskSpec, docs: Vec<Json>, pool: Vec<Json>, options: &RunOpti
     let mut perms: Vec<Vec<Vec<usize>>> = Vec::with_capacity(docs.len());
     for (i, r) in rendered.iter().enumerate() {
         let n = r.choices.as_ref().map_or(0, Vec::len);
-        let gold = r.gold().ok_or_else(|| Error::new(format!("{}: document {}: the target does not name one of the choices", spec.file, i + 1)))?;
+        let gold = r.gold_index().map_err(|e| e.context(format!("{}: {}", spec.file, document_name(i as u64))))?;
         perms.push(options.order.permutations(n, gold, &mut rng));
     }
     let before_rendering = docs.iter().all(|d| order::item_doc_choices(d).is_some());
     let renderer = spec.renderer()?;
-    let pool = renderer.prepare_docs(pool)?;
+    let pool = renderer.prepare_pool(pool)?;
     let variants = perms.iter().map(Vec::len).max().unwrap_or(0);
     let mut by_variant: Vec<Vec<Option<Job>>> = Vec::with_capacity(variants);
     for v in 0..variants {
@@ -160,7 +163,7 @@ pub fn plan(spec: &TaskSpec, docs: Vec<Json>, pool: Vec<Json>, options: &RunOpti
                     Some(p) => Some(Job {
                         doc_id: i as u64,
                         doc: doc.clone(),
-                        rendered: order::permute_rendered(r, p).map_err(|e| e.context(format!("{}: document {}", spec.file, i + 1)))?,
+                        rendered: order::permute_rendered(r, p).map_err(|e| e.context(format!("{}: {}", spec.file, document_name(i as u64))))?,
                         variant: v,
                         permutation: Some(p.clone()),
                     }),
@@ -209,19 +212,30 @@ pub async fn score_job(lm: &LanguageModel, job: &Job, options: ScoreOptions) -> 
 /// Scores one rendered multiple-choice document; with `mutual_info`, also each continuation after
 /// an empty context (lm-eval's `("", target_delimiter + choice)` requests) for `acc_mutual_info`.
 pub async fn score_item_with(lm: &LanguageModel, doc_id: u64, doc: Json, rendered: &Rendered, options: ScoreOptions) -> Result<ItemResult> {
-    let Request::MultipleChoice { continuations } = &rendered.request else {
-        return Err(Error::new(format!("document {doc_id}: only multiple-choice tasks can be run so far")));
+    let Request::MultipleChoice { continuations, multiple_input } = &rendered.request else {
+        return Err(Error::new(format!("{}: only multiple-choice tasks can be run so far", document_name(doc_id))));
     };
     let choices = rendered.choices.clone().unwrap_or_default();
-    let gold = rendered
-        .gold()
-        .ok_or_else(|| Error::new(format!("document {doc_id}: the target does not name one of the choices")))?;
-    let scores = lm.log_likelihoods(&rendered.context, continuations).await.map_err(|e| e.context(format!("document {doc_id}")))?;
+    let gold = rendered.gold_index().map_err(|e| e.context(document_name(doc_id)))?;
+    let scores = match multiple_input {
+        None => lm.log_likelihoods(&rendered.context, continuations).await.map_err(|e| e.context(document_name(doc_id)))?,
+        Some(MultipleInput { contexts, .. }) => {
+            if options.mutual_info {
+                return Err(Error::new(format!("{}: acc_mutual_info is not supported for a multiple-input task", document_name(doc_id))));
+            }
+            let mut scores = Vec::with_capacity(contexts.len());
+            for (context, continuation) in contexts.iter().zip(continuations) {
+                let s = lm.log_likelihoods(context, std::slice::from_ref(continuation)).await;
+                scores.extend(s.map_err(|e| e.context(document_name(doc_id)))?);
+            }
+            scores
+        }
+    };
     let loglikelihoods: Vec<f64> = scores.iter().map(|s| s.loglikelihood).collect();
     let is_greedy: Vec<bool> = scores.iter().map(|s| s.is_greedy).collect();
     let token_counts: Vec<usize> = scores.iter().map(|s| s.continuation_tokens.len()).collect();
     let unconditional = if options.mutual_info {
-        let u = lm.log_likelihoods("", continuations).await.map_err(|e| e.context(format!("document {doc_id}: unconditional")))?;
+        let u = lm.log_likelihoods("", continuations).await.map_err(|e| e.context(format!("{}: unconditional", document_name(doc_id))))?;
         Some((u.iter().map(|s| s.loglikelihood).collect::<Vec<f64>>(), u.iter().map(|s| s.is_greedy).collect::<Vec<bool>>()))
     } else {
         None
@@ -234,11 +248,12 @@ pub async fn score_item_with(lm: &LanguageModel, doc_id: u64, doc: Json, rendere
         unconditional: unconditional.as_ref().map(|(u, _)| u.as_slice()),
     }
     .score(&[gold])
-    .map_err(|e| e.context(format!("document {doc_id}")))?;
+    .map_err(|e| e.context(document_name(doc_id)))?;
     Ok(ItemResult {
         doc_id,
         doc,
         context: rendered.context.clone(),
+        multiple_input: multiple_input.clone(),
         choices,
         continuations: continuations.clone(),
         loglikelihoods,
@@ -281,8 +296,10 @@ impl ItemResult {
             McSample {
                 doc_id: self.doc_id,
                 doc: PyJson::from_serde_ordered(&self.doc, columns),
-                target: self.gold.to_string(),
+                // lm-eval logs str(doc_to_target(doc)): the gold index, or a multiple-input task's text.
+                target: self.multiple_input.as_ref().map_or_else(|| self.gold.to_string(), |m| m.target.clone()),
                 context: &self.context,
+                contexts: self.multiple_input.as_ref().map(|m| m.contexts.as_slice()),
                 continuations: &self.continuations,
                 loglikelihoods: &self.loglikelihoods,
                 is_greedy: &self.is_greedy,
@@ -291,6 +308,10 @@ impl ItemResult {
             &self.score,
             metrics,
         )?;
+        if self.multiple_input.is_some() {
+            // Its `target` is text: the gold index is kept beside it, so the run can be read back.
+            record.extra.push(("gold".into(), PyJson::Int(self.gold as i64)));
+        }
         if let Some(p) = &self.permutation {
             record.extra.push(("variant".into(), PyJson::Int(self.variant as i64)));
             record.extra.push(("permutation".into(), PyJson::List(p.iter().map(|&i| PyJson::Int(i as i64)).collect())));

@@ -94,7 +94,7 @@ pub fn task_yaml(bytes: &[u8]) {
         _ => vec![serde_json::json!({"question": "2 + 2?", "choices": ["3", "4"], "answer": 1, "label": "B"})],
     };
     let options = crate::eval::RunOptions { limit: Some(4), shots: Some(2), seed: 1234, ..Default::default() };
-    let _ = crate::eval::plan(&spec, docs.clone(), docs, &options);
+    let _ = crate::eval::plan(&spec, docs.clone(), crate::tasks::yaml::FewshotPool::Split(docs), &options);
 }
 
 fn exercise(tokenizer: &Tokenizer) {

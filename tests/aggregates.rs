@@ -280,6 +280,7 @@ fn check_files(dir: &std::path::Path, fx: &Value, items: &[Mc], scores: &[McScor
             doc: dataset_doc(items, it),
             target: it.gold.to_string(),
             context,
+            contexts: None,
             continuations: &continuations,
             loglikelihoods: &it.lls,
             is_greedy: &it.is_greedy,

@@ -223,9 +223,9 @@ fn every_builtin_task_loads_and_renders() {
                     ];
                     load_items(loader, &files)
                 };
-                let docs = yaml::item_split_docs(&spec, &items, spec.eval_split().unwrap_or("test"));
-                let pool = yaml::item_split_docs(&spec, &items, spec.fewshot_source_split().unwrap());
-                (docs, pool)
+                let (docs, pool) = lingualens::tasks::bundle::item_task_docs(&spec, &items, "")
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+                (docs, pool.docs().to_vec())
             }
             // The demo and the generic task have tests of their own.
             _ if path.parent().is_some_and(|d| d.ends_with("demo") || d.ends_with("generic")) => continue,
@@ -234,7 +234,7 @@ fn every_builtin_task_loads_and_renders() {
         assert!(!docs.is_empty() && !pool.is_empty(), "{name}: no documents");
         let renderer = spec.renderer().unwrap_or_else(|e| panic!("{name}: {e}"));
         for shots in [0, 1] {
-            for r in renderer.render_all(&docs, &pool, Some(shots), 1234).unwrap_or_else(|e| panic!("{name}, {shots} shots: {e}")) {
+            for r in renderer.render_all(&docs, &lingualens::tasks::yaml::FewshotPool::Split(pool.clone()), Some(shots), 1234).unwrap_or_else(|e| panic!("{name}, {shots} shots: {e}")) {
                 assert!(!r.context.trim().is_empty(), "{name}: empty prompt");
                 if spec.output_type == OutputType::MultipleChoice {
                     assert!(r.choices.as_ref().is_some_and(|c| c.len() >= 2), "{name}: choices {:?}", r.choices);

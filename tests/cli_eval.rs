@@ -247,3 +247,42 @@ fn kyrgyz_mmlu_table_files_with_a_validation_split_for_shots() {
         let _ = std::fs::remove_dir_all(d);
     }
 }
+
+#[test]
+fn a_hub_tasks_few_shot_split_comes_from_fewshot_data_or_the_run_is_refused() {
+    let Some(model) = model() else { return skip("the model fixtures") };
+    let dir = out_dir("hub-fewshot");
+    std::fs::create_dir_all(&dir).unwrap();
+    // gsm8k's shape: a Hub dataset, examples from `train`, the `test` split evaluated.
+    let task = dir.join("hub_mc.yaml");
+    std::fs::write(
+        &task,
+        "task: hub_mc\ndataset_path: someone/hub_mc\ntest_split: test\nfewshot_split: train\nnum_fewshot: 1\noutput_type: multiple_choice\ndoc_to_text: 'Q: {{question}}\nA:'\ndoc_to_choice: choices\ndoc_to_target: answer\n",
+    )
+    .unwrap();
+    let test = dir.join("test.jsonl");
+    std::fs::write(&test, "{\"question\": \"2 + 2?\", \"choices\": [\"3\", \"4\"], \"answer\": 1}\n{\"question\": \"Sky?\", \"choices\": [\"blue\", \"red\"], \"answer\": 0}\n").unwrap();
+    let train = dir.join("train.jsonl");
+    std::fs::write(&train, "{\"question\": \"Fish live in?\", \"choices\": [\"air\", \"water\"], \"answer\": 1}\n").unwrap();
+    let out = out_dir("hub-fewshot-out");
+    let (ok, _, err) = eval(&["--model", s(&model), "--task", s(&task), "--data", s(&test), "--out", s(&out)]);
+    assert!(!ok && err.contains("split `train`") && err.contains("--fewshot-data"), "{err}");
+    let _ = std::fs::remove_dir_all(&out);
+    eval_ok(&["--model", s(&model), "--task", s(&task), "--data", s(&test), "--fewshot-data", s(&train), "--out", s(&out)]);
+    let lines = samples(&out.join("samples_hub_mc.jsonl"));
+    assert_eq!(lines.len(), 2, "the test split only");
+    for l in &lines {
+        let context = l["arguments"]["gen_args_0"]["arg_0"].as_str().unwrap();
+        assert!(context.starts_with("Q: Fish live in? A: water\n\nQ: "), "the train example: {context:?}");
+        assert_eq!(context.matches("Q: ").count(), 2, "{context:?}");
+    }
+    // --shots 0 needs no few-shot file.
+    let _ = std::fs::remove_dir_all(&out);
+    eval_ok(&["--model", s(&model), "--task", s(&task), "--data", s(&test), "--shots", "0", "--out", s(&out)]);
+    // A bad --gen_kwargs is refused with lm-eval's syntax named.
+    let (ok, _, err) = eval(&["--model", s(&model), "--task", s(&task), "--data", s(&test), "--gen_kwargs", "max_gen_toks", "--out", s(&out)]);
+    assert!(!ok && err.contains("expected `key=value`"), "{err}");
+    for d in [dir, out] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}

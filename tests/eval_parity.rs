@@ -4,7 +4,9 @@
 //! is_greedy, acc and acc_norm; and a second run over the same output folder scores nothing again.
 //! The same for `acc_mutual_info` (PMI: the unconditional requests too), and for a `generate_until`
 //! task on llama3_untied: the same generated text, filtered responses (two pipelines), per-sample
-//! metrics, and exact_match/chrF/BLEU/TER with their standard errors.
+//! metrics, and exact_match/chrF/BLEU/TER with their standard errors. And lm-eval's features a task
+//! file can ask for: multiple input (Winogrande-style, a context per option) and `gen_prefix` with the
+//! `remove_whitespace`/`uppercase` filters under `--gen_kwargs`.
 
 mod common;
 
@@ -216,5 +218,65 @@ fn loglikelihood_output_type_matches_lm_eval_perplexity_and_acc() {
         assert!((x - y).abs() <= 1e-3 * x.abs().max(1.0), "{k}: lm-eval {x}, lingualens {y}");
     }
     println!("loglikelihood vs lm-eval: {} samples, max |Δ ll| {worst:.2e}, perplexity {} vs {}", theirs.len(), ours_r["perplexity,none"], theirs_r["perplexity,none"]);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn multiple_input_matches_lm_eval_a_context_per_option() {
+    let Some(dir) = fixtures() else {
+        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "lm-eval fixtures missing");
+        return;
+    };
+    let out = out_dir("wino");
+    eval_task(&dir, "llama3_tied", "tiny_wino", &out);
+    let theirs = samples(&dir.join("lm_eval/samples_tiny_wino.jsonl"));
+    let ours = samples(&out.join("samples_tiny_wino.jsonl"));
+    assert_eq!(ours.keys().collect::<Vec<_>>(), theirs.keys().collect::<Vec<_>>());
+    let mut worst = 0f64;
+    for (id, t) in &theirs {
+        let o = &ours[id];
+        // Two requests, each with its own context ending in one option, the same continuation.
+        let args = t["arguments"].as_object().unwrap();
+        assert_eq!(args.len(), 2);
+        assert_ne!(args["gen_args_0"]["arg_0"], args["gen_args_1"]["arg_0"]);
+        for field in ["arguments", "target", "doc_hash", "prompt_hash", "target_hash", "metrics", "acc", "acc_norm"] {
+            assert_eq!(o[field], t[field], "doc {id}: {field}");
+        }
+        for (a, b) in o["filtered_resps"].as_array().unwrap().iter().zip(t["filtered_resps"].as_array().unwrap()) {
+            worst = worst.max((ll(a) - ll(b)).abs());
+            assert!((ll(a) - ll(b)).abs() < 1e-4, "doc {id}: {} vs {}", ll(a), ll(b));
+            assert_eq!(a[1], b[1], "doc {id}: is_greedy");
+        }
+    }
+    // acc_norm divides by the options' lengths (lm-eval's partial scoring): it differs from acc somewhere.
+    assert!(theirs.values().any(|t| t["acc"] != t["acc_norm"]) || theirs.values().any(|t| t["acc"] == 1.0));
+    println!("multiple input vs lm-eval: {} samples, max |Δ log-likelihood| {worst:.1e}", theirs.len());
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn gen_prefix_filters_and_gen_kwargs_match_lm_eval() {
+    let Some(dir) = fixtures() else {
+        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "lm-eval fixtures missing");
+        return;
+    };
+    let out = out_dir("gen-prefix");
+    // The --gen_kwargs string lm-eval was run with, passed the same way.
+    let gen_kwargs = std::fs::read_to_string(dir.join("lm_eval/tiny_gen_prefix.gen_kwargs")).unwrap();
+    let printed = eval_task_with(&dir, "llama3_untied", "tiny_gen_prefix", &out, &["--gen_kwargs".as_ref(), gen_kwargs.as_ref()]);
+    let theirs = samples(&dir.join("lm_eval/samples_tiny_gen_prefix.jsonl"));
+    let ours = samples(&out.join("samples_tiny_gen_prefix.jsonl"));
+    assert_eq!(ours.keys().collect::<Vec<_>>(), theirs.keys().collect::<Vec<_>>(), "{printed}");
+    for (id, t) in &theirs {
+        let o = &ours[id];
+        assert!(t["arguments"]["gen_args_0"]["arg_0"].as_str().unwrap().ends_with(" So:"), "gen_prefix after the prompt");
+        // arguments holds the generation settings as lm-eval logs them: the task's, --gen_kwargs merged in.
+        for field in ["doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics", "exact_match", "doc_hash", "prompt_hash"] {
+            assert_eq!(o[field], t[field], "doc {id}: {field}");
+        }
+    }
+    // The filters changed something (uppercase, whitespace), so an unapplied filter would fail.
+    assert!(theirs.values().any(|t| t["resps"][0][0] != t["filtered_resps"][0]));
+    println!("gen_prefix + remove_whitespace/uppercase + --gen_kwargs vs lm-eval: {} samples equal", theirs.len());
     let _ = std::fs::remove_dir_all(&out);
 }

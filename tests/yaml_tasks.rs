@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use lingualens::tasks::yaml::{
-    self, DataSource, LoadOptions, OutputType, Request, Target, TaskSpec,
+    self, DataSource, FewshotPool, LoadOptions, OutputType, Request, Target, TaskSpec,
 };
 use serde_json::{json, Value as Json};
 
@@ -177,14 +177,14 @@ fn every_proverbeval_yaml_parses_refuses_python_and_renders_with_overrides() {
         );
         let r = spec.renderer().unwrap_or_else(|e| panic!("{rel}: {e}"));
         let out = r
-            .render_all(&docs, &docs, Some(0), 1234)
+            .render_all(&docs, &FewshotPool::Split(docs.clone()), Some(0), 1234)
             .unwrap_or_else(|e| panic!("{rel}: {e}"));
         let req = &out[0];
         match spec.output_type {
             OutputType::MultipleChoice => {
                 let choices = req.choices.as_ref().unwrap();
                 assert_eq!(choices.len(), 4, "{rel}");
-                let Request::MultipleChoice { continuations } = &req.request else {
+                let Request::MultipleChoice { continuations, .. } = &req.request else {
                     panic!()
                 };
                 assert_eq!(continuations[0], format!(" {}", choices[0]));
@@ -373,37 +373,43 @@ fn renders_equal_lm_eval() {
         let spec = yaml::load_task("case.yaml", &resolve, &LoadOptions::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let docs: Vec<Json> = case["docs"].as_array().unwrap().clone();
-        let pool: Vec<Json> = case["fewshot_docs"].as_array().cloned().unwrap_or_default();
-        // Few-shot docs come from the split named in the task; lm-eval's `test` file is `docs`.
-        let pool = if spec.fewshot.split.as_deref() == Some("test") {
-            docs.clone()
-        } else {
-            pool
+        let train: Option<Vec<Json>> = case["fewshot_docs"].as_array().cloned();
+        // lm-eval's data files: `test` holds `docs`, `train` the few-shot documents.
+        let split = |name: &str| match name {
+            "test" => Some(docs.clone()),
+            "train" => train.clone(),
+            _ => None,
         };
-        let eval_docs = if spec.test_split.as_deref() == Some("train") {
-            pool.clone()
-        } else {
-            docs
-        };
+        let eval_docs = split(spec.eval_split().unwrap_or("test")).unwrap();
+        let pool = spec
+            .fewshot_pool(&eval_docs, |s| Ok(split(s)), "")
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let r = spec.renderer().unwrap();
+        let pool = r.prepare_pool(pool).unwrap();
+        let eval_docs = r.prepare_docs(eval_docs).unwrap();
         let out = r
             .render_all(&eval_docs, &pool, None, 1234)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let want = case["renders"].as_array().unwrap();
         assert_eq!(out.len(), want.len(), "{name}");
         for (i, (got, want)) in out.iter().zip(want).enumerate() {
-            assert_eq!(
-                got.context,
-                want["context"].as_str().unwrap(),
-                "{name} doc {i}: context"
-            );
             let args = want["arguments"].as_array().unwrap();
+            match (&got.request, &want["context"]) {
+                (Request::MultipleChoice { multiple_input: Some(m), .. }, Json::Array(w)) => {
+                    let c = &m.contexts;
+                    let w: Vec<&str> = w.iter().map(|x| x.as_str().unwrap()).collect();
+                    assert_eq!(c, &w, "{name} doc {i}: a context per choice");
+                    assert!(w.iter().all(|x| x.starts_with(&got.context)), "{name} doc {i}: shared part");
+                }
+                (_, w) => assert_eq!(got.context, w.as_str().unwrap(), "{name} doc {i}: context"),
+            }
             match &got.request {
-                Request::MultipleChoice { continuations } => {
+                Request::MultipleChoice { continuations, multiple_input } => {
                     let w: Vec<&str> = args.iter().map(|a| a[1].as_str().unwrap()).collect();
                     assert_eq!(continuations, &w, "{name} doc {i}: continuations");
-                    for a in args {
-                        assert_eq!(a[0].as_str().unwrap(), got.context);
+                    for (j, a) in args.iter().enumerate() {
+                        let context = multiple_input.as_ref().map_or(&got.context, |m| &m.contexts[j]);
+                        assert_eq!(a[0].as_str().unwrap(), context, "{name} doc {i}: request {j}");
                     }
                 }
                 Request::GenerateUntil {
@@ -442,6 +448,10 @@ fn renders_equal_lm_eval() {
                 );
             }
             match (&got.target, &want["target"]) {
+                // Multiple input: the gold is doc_to_text's index; doc_to_target the continuation.
+                (Target::Index(g), Json::String(_)) if !want["multiple_input_gold"].is_null() => {
+                    assert_eq!(*g as u64, want["multiple_input_gold"].as_u64().unwrap(), "{name} doc {i}")
+                }
                 (Target::Index(g), Json::Number(n)) => {
                     assert_eq!(*g as u64, n.as_u64().unwrap(), "{name} doc {i}")
                 }
@@ -462,7 +472,32 @@ fn renders_equal_lm_eval() {
         "{checked} documents rendered exactly as lm-eval {} renders them",
         fx["lm_eval_version"]
     );
-    assert!(checked >= 15);
+    assert!(checked >= 27);
+
+    // Filter pipelines on made-up responses: what lm-eval's filters make of them.
+    let mut filtered = 0;
+    for case in fx["filters"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let yaml_text = format!(
+            "dataset_path: json\noutput_type: generate_until\ndoc_to_text: q\ndoc_to_target: a\n{}",
+            case["yaml"].as_str().unwrap()
+        );
+        let resolve = move |p: &str| Ok((p == "f.yaml").then(|| yaml_text.clone()));
+        let spec = yaml::load_task("f.yaml", &resolve, &LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let pipeline = &spec.filters[0];
+        for (responses, want) in case["responses"].as_array().unwrap().iter().zip(case["filtered"].as_array().unwrap()) {
+            let responses: Vec<String> = responses.as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_string()).collect();
+            let got = pipeline.apply(responses.clone()).unwrap();
+            let want: Vec<String> = match want {
+                Json::String(s) => vec![s.clone()],
+                w => w.as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_string()).collect(),
+            };
+            assert_eq!(got, want, "{name}: {responses:?}");
+            filtered += 1;
+        }
+    }
+    assert!(filtered >= 9, "{filtered} filtered responses checked");
 }
 
 fn builtin(rel: &str) -> TaskSpec {
@@ -511,7 +546,8 @@ fn builtin_dzen_tasks_render() {
     assert_eq!(
         r.request,
         Request::MultipleChoice {
-            continuations: vec![" A".into(), " B".into(), " C".into(), " D".into()]
+            continuations: vec![" A".into(), " B".into(), " C".into(), " D".into()],
+            multiple_input: None,
         }
     );
     assert_eq!(r.gold(), Some(1));
@@ -559,7 +595,7 @@ fn builtin_kyrgyz_mmlu_renders_like_the_authors_class() {
     let spec = builtin("kyrgyzllm/kyrgyz_mmlu.yaml");
     let docs = yaml::item_split_docs(&spec, &loaded.items, "test");
     let r = spec.renderer().unwrap();
-    let out = r.render_all(&docs, &[], None, 1234).unwrap();
+    let out = r.render_all(&docs, &FewshotPool::Split(vec![]), None, 1234).unwrap();
     // (H): f"Суроо: {question}\n\n" + "".join(f"{L}. {choice}\n" ...) + "\nЖооп:", choices " " + text.
     assert_eq!(
         out[0].context,
@@ -573,7 +609,8 @@ fn builtin_kyrgyz_mmlu_renders_like_the_authors_class() {
                 " Бишкек".into(),
                 " Нарын".into(),
                 " Талас".into()
-            ]
+            ],
+            multiple_input: None,
         }
     );
     assert_eq!(out[0].gold(), Some(1));
@@ -583,7 +620,7 @@ fn builtin_kyrgyz_mmlu_renders_like_the_authors_class() {
     );
     assert_eq!(out[1].gold(), Some(1));
     // 1-shot from the validation split, first in order.
-    let out = r.render_all(&docs[1..], &docs[..1], Some(1), 1234).unwrap();
+    let out = r.render_all(&docs[1..], &FewshotPool::Split(docs[..1].to_vec()), Some(1), 1234).unwrap();
     assert!(out[0].context.starts_with("Суроо: Кыргызстандын борбору кайсы?\n\nА. Ош\nБ. Бишкек\nВ. Нарын\nГ. Талас\n\nЖооп: Бишкек\n\nСуроо: 2 + 2"));
 }
 
@@ -657,7 +694,7 @@ fn include_is_relative_to_the_including_file_and_unknown_keys_warn() {
     );
     assert_eq!(spec.fewshot_delimiter, "\n");
     assert_eq!(
-        spec.generation.as_ref().unwrap().until,
+        spec.generation.as_ref().unwrap().until().unwrap(),
         vec!["\n".to_string()],
         "default until = [fewshot_delimiter]"
     );
@@ -665,4 +702,124 @@ fn include_is_relative_to_the_including_file_and_unknown_keys_warn() {
     assert!(spec.warnings[0].contains("fancy_key"));
     let e = yaml::load_task("a/b/missing.yaml", &resolve, &LoadOptions::default()).unwrap_err();
     assert!(e.message().contains("a/b/missing.yaml: file not found"));
+}
+
+fn task_from(yaml_text: &str) -> lingualens::Result<TaskSpec> {
+    let text = yaml_text.to_string();
+    let resolve = move |p: &str| Ok((p == "t.yaml").then(|| text.clone()));
+    yaml::load_task("t.yaml", &resolve, &LoadOptions::default())
+}
+
+const QA: &str = "dataset_path: gsm8k_like\noutput_type: multiple_choice\ntest_split: test\ndoc_to_text: '{{question}}'\ndoc_to_choice: choices\ndoc_to_target: answer\n";
+
+#[test]
+fn few_shot_examples_come_from_lm_evals_split_or_the_run_is_refused() {
+    let docs = vec![
+        json!({"question": "2 + 2?", "choices": ["3", "4"], "answer": 1}),
+        json!({"question": "Sky?", "choices": ["blue", "red"], "answer": 0}),
+    ];
+    // A named few-shot split that was not given: no examples from elsewhere, a message naming it.
+    let spec = task_from(&format!("{QA}fewshot_split: train\nnum_fewshot: 1\n")).unwrap();
+    let pool = spec.fewshot_pool(&docs, |_| Ok(None), "give its file with --fewshot-data").unwrap();
+    let err = spec.renderer().unwrap().render_all(&docs, &pool, None, 1234).unwrap_err().to_string();
+    assert!(err.contains("split `train`") && err.contains("--fewshot-data"), "{err}");
+    // Without shots the run goes on.
+    assert_eq!(spec.renderer().unwrap().render_all(&docs, &pool, Some(0), 1234).unwrap().len(), 2);
+    // lm-eval's fallback when no few-shot split is named: training_split, named in the message.
+    let spec = task_from(&format!("{QA}training_split: train\nnum_fewshot: 1\n")).unwrap();
+    let pool = spec.fewshot_pool(&docs, |_| Ok(None), "x").unwrap();
+    let err = spec.renderer().unwrap().render_all(&docs, &pool, None, 1234).unwrap_err().to_string();
+    assert!(err.contains("split `train` (training_split"), "{err}");
+    // The given split is used; the evaluated split only where lm-eval takes it (nothing named).
+    let train = vec![json!({"question": "Fish?", "choices": ["air", "water"], "answer": 1})];
+    let spec = task_from(&format!("{QA}fewshot_split: train\nnum_fewshot: 1\n")).unwrap();
+    let pool = spec.fewshot_pool(&docs, |s| Ok((s == "train").then(|| train.clone())), "x").unwrap();
+    let out = spec.renderer().unwrap().render_all(&docs, &pool, None, 1234).unwrap();
+    assert!(out.iter().all(|r| r.context.starts_with("Fish? water\n\n")), "{:?}", out[0].context);
+    let spec = task_from(&format!("{QA}num_fewshot: 1\n")).unwrap();
+    assert_eq!(spec.fewshot_pool(&docs, |_| Ok(None), "x").unwrap(), yaml::FewshotPool::Split(docs.clone()));
+    // fewshot_config.samples: used when no split is named; a !function there is refused.
+    let spec = task_from(&format!("{QA}num_fewshot: 1\nfewshot_config:\n  samples:\n    - {{question: Q, choices: [a, b], answer: 0}}\n")).unwrap();
+    let pool = spec.fewshot_pool(&docs, |_| Ok(None), "x").unwrap();
+    assert!(matches!(&pool, yaml::FewshotPool::Samples(s) if s.len() == 1));
+    let out = spec.renderer().unwrap().render_all(&docs, &pool, None, 1234).unwrap();
+    assert!(out[0].context.starts_with("Q a\n\n"), "{:?}", out[0].context);
+    let err = task_from(&format!("{QA}fewshot_config:\n  samples: !function utils.samples\n")).unwrap_err().to_string();
+    assert!(err.contains("samples") && err.contains("Python"), "{err}");
+    // fewshot_config keys that would change the examples are refused, not ignored.
+    let err = task_from(&format!("{QA}fewshot_config:\n  fewshot_indices: [0, 2]\n")).unwrap_err().to_string();
+    assert!(err.contains("fewshot_config.fewshot_indices is not supported"), "{err}");
+}
+
+#[test]
+fn filters_are_applied_or_refused_and_sampling_is_refused() {
+    let gen = "dataset_path: json\noutput_type: generate_until\ntest_split: test\ndoc_to_text: '{{q}}'\ndoc_to_target: a\n";
+    for (filter, why) in [
+        ("- function: multi_choice_regex", "filter `multi_choice_regex` in `f` is not supported"),
+        ("- function: custom\n        filter_fn: !function utils.f", "filter `custom` in `f` is not supported"),
+        ("- function: take_first_k\n        k: 4", "needs that many responses"),
+        ("- function: map\n        mapping_dict: {A: 1}\n        default_value: '0'", "maps responses to text only"),
+    ] {
+        let text = format!("{gen}filter_list:\n  - name: f\n    filter:\n      {filter}\n");
+        let err = task_from(&text).unwrap_err().to_string();
+        assert!(err.contains(why), "{filter}: {err}");
+    }
+    let spec = task_from(&format!("{gen}generation_kwargs:\n  do_sample: true\n  temperature: 1\n")).unwrap();
+    assert_eq!(spec.generation.as_ref().unwrap().get("temperature"), Some(&json!(1.0)), "a task file's temperature is a float");
+    let err = spec.renderer().unwrap().render(&json!({"q": "x", "a": "y"}), &[]).unwrap_err().to_string();
+    assert!(err.contains("do_sample: true") && err.contains("greedily"), "{err}");
+}
+
+#[test]
+fn gen_kwargs_as_lm_eval_reads_them() {
+    let kv = yaml::parse_gen_kwargs(&["max_gen_toks=64,until=['\\n\\n', 'Q:'],temperature=0".into(), "do_sample=False".into()]).unwrap();
+    assert_eq!(
+        kv,
+        vec![
+            ("max_gen_toks".to_string(), json!(64)),
+            ("until".to_string(), json!(["\n\n", "Q:"])),
+            ("temperature".to_string(), json!(0)),
+            ("do_sample".to_string(), json!(false)),
+        ]
+    );
+    let kv = yaml::parse_gen_kwargs(&[r#"{"max_gen_toks": 8, "until": ["\n"]}"#.into()]).unwrap();
+    assert_eq!(kv[0], ("max_gen_toks".to_string(), json!(8)));
+    assert_eq!(yaml::parse_gen_kwargs(&["top_p=0.9,stop=word".into()]).unwrap()[1], ("stop".to_string(), json!("word")));
+    let err = yaml::parse_gen_kwargs(&["max_gen_toks".into()]).unwrap_err().to_string();
+    assert!(err.contains("expected `key=value`"), "{err}");
+    // Merged as dict.update: the task's keys keep their places, new ones follow.
+    let mut spec = task_from("dataset_path: json\noutput_type: generate_until\ntest_split: test\ndoc_to_text: q\ngeneration_kwargs:\n  until: [x]\n  max_gen_toks: 9\n").unwrap();
+    let g = spec.generation.as_mut().unwrap();
+    g.set("until", json!(["y"]));
+    g.set("min_p", json!(0.1));
+    let keys: Vec<&str> = g.kwargs.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["until", "max_gen_toks", "min_p"]);
+    assert_eq!((g.until().unwrap(), g.max_gen_toks().unwrap()), (vec!["y".to_string()], 9));
+}
+
+#[test]
+fn overrides_can_give_numbers_and_name_any_column() {
+    // A sidecar's process_docs (the stand-in for a Python one) adds fields.
+    let sidecar = "process_docs:\n  gold: '{{ label | int }}'\n  text_gold: '{{ label }}'\n  q: \"{{ doc['Question text'] }}\"\n";
+    let text = "dataset_path: json\noutput_type: multiple_choice\ntest_split: test\ndoc_to_text: q\ndoc_to_choice: '{{[A, B]}}'\ndoc_to_target: gold\n";
+    let resolve = move |p: &str| {
+        Ok(match p {
+            "t.yaml" => Some(text.to_string()),
+            "t.override.yaml" => Some(sidecar.to_string()),
+            _ => None,
+        })
+    };
+    let spec = yaml::load_task("t.yaml", &resolve, &LoadOptions::default()).unwrap();
+    let r = spec.renderer().unwrap();
+    let docs = r.prepare_docs(vec![json!({"Question text": "Which?", "A": "x", "B": "y", "label": "1"})]).unwrap();
+    assert_eq!(docs[0]["gold"], json!(1), "one expression keeps its type");
+    assert_eq!(docs[0]["text_gold"], json!("1"));
+    assert_eq!(docs[0]["q"], json!("Which?"), "a column whose name has a space, through doc[...]");
+    let out = r.render(&docs[0], &[]).unwrap();
+    assert_eq!((out.context.as_str(), out.gold()), ("Which?", Some(1)));
+    // A target that is the text of a number says why it names no choice.
+    let mut doc = docs[0].clone();
+    doc["gold"] = json!("1");
+    let err = r.render(&doc, &[]).unwrap().gold_index().unwrap_err().to_string();
+    assert!(err.contains("is text, not an index") && err.contains("| int"), "{err}");
 }

@@ -22,13 +22,17 @@ use crate::scoring::fertility::fertility_by_language;
 use crate::scoring::loglikelihood::np_argmax;
 use crate::scoring::outputs::{MetricResult, ResultsFile, RunDescription};
 use crate::tasks::item::Item;
-use crate::tasks::yaml::{self, DataSource, LoadOptions, OutputType, TaskSpec};
+use crate::tasks::yaml::{self, DataSource, FewshotPool, LoadOptions, OutputType, TaskSpec};
 
 pub struct EvalArgs {
     pub model: PathBuf,
     /// A task file, or a built-in task's name.
     pub task: String,
     pub data: Vec<PathBuf>,
+    /// `--fewshot-data`: the few-shot pool's files, instead of the task's few-shot split.
+    pub fewshot_data: Vec<PathBuf>,
+    /// `--gen_kwargs`, parsed: merged into a generation task's `generation_kwargs`.
+    pub gen_kwargs: Vec<(String, Json)>,
     pub overrides: Vec<String>,
     pub override_file: Option<PathBuf>,
     pub options: RunOptions,
@@ -48,7 +52,15 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
         let (field, template) = o.split_once('=').ok_or_else(|| Error::new(format!("--override {o:?}: expected FIELD=TEMPLATE")))?;
         load.overrides.insert(field.to_string(), template.to_string());
     }
-    let spec = yaml::load_task_file(&task_path, &load)?;
+    let mut spec = yaml::load_task_file(&task_path, &load)?;
+    // lm-eval merges --gen_kwargs into generate_until tasks only.
+    if let (Some(g), OutputType::GenerateUntil) = (&mut spec.generation, spec.output_type) {
+        for (k, v) in &args.gen_kwargs {
+            g.set(k, v.clone());
+        }
+    } else if !args.gen_kwargs.is_empty() {
+        eprintln!("warning: --gen_kwargs applies to generate_until tasks; {} is not one", spec.task);
+    }
     for warning in &spec.warnings {
         eprintln!("warning: {warning}");
     }
@@ -56,7 +68,7 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
         return Err(Error::new(format!("--order {}: choice orders apply to multiple-choice tasks, and {} is not one", args.options.order, spec.task)));
     }
     let shots = args.options.shots.or(spec.num_fewshot).unwrap_or(0);
-    let data = load_data(&spec, &task_path, &args.data, &args.by, shots)?;
+    let data = load_data(&spec, &task_path, &args.data, &args.fewshot_data, &args.by, shots)?;
     if data.docs.is_empty() {
         return Err(Error::new(format!(
             "{}: no documents to evaluate in the `{}` split of the data given",
@@ -159,9 +171,13 @@ fn fingerprint(args: &EvalArgs, spec: &TaskSpec, task_path: &Path, data: &TaskDa
         task.update(o.as_bytes());
         task.update([0]);
     }
+    for (k, v) in &args.gen_kwargs {
+        task.update(format!("gen_kwargs {k}={v}").as_bytes());
+        task.update([0]);
+    }
     let mut documents = Sha256::new();
     documents.update(serde_json::to_vec(&data.docs).unwrap_or_default());
-    documents.update(serde_json::to_vec(&data.pool).unwrap_or_default());
+    documents.update(serde_json::to_vec(data.pool.docs()).unwrap_or_default());
     Ok(BTreeMap::from([
         ("task".to_string(), spec.task.clone()),
         ("model_sha256".to_string(), hex(model)),
@@ -216,7 +232,7 @@ fn check_fingerprint(args: &EvalArgs, spec: &TaskSpec, task_path: &Path, data: &
 /// The evaluated documents, the few-shot pool, and what to break results down by.
 struct TaskData {
     docs: Vec<Json>,
-    pool: Vec<Json>,
+    pool: FewshotPool,
     /// Documents in the evaluated split, before `--limit`.
     n_original: usize,
     fields: Vec<String>,
@@ -224,10 +240,17 @@ struct TaskData {
     columns: Vec<String>,
 }
 
-/// `shots`: the number of few-shot examples the run asks for (a few-shot file is needed only then).
-fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], by: &[String], shots: usize) -> Result<TaskData> {
+/// `shots`: the number of few-shot examples the run asks for (a few-shot file is read only then,
+/// or where it is at hand). `fewshot_data`: `--fewshot-data`, the pool instead of the task's split.
+fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], fewshot_data: &[PathBuf], by: &[String], shots: usize) -> Result<TaskData> {
     match &spec.source {
         DataSource::Items { loader, .. } => {
+            if !fewshot_data.is_empty() {
+                return Err(Error::new(format!(
+                    "{}: --fewshot-data: the task reads lingualens `{loader}` items, whose few-shot split comes from the files given with --data",
+                    spec.file
+                )));
+            }
             if data.is_empty() {
                 return Err(Error::new(format!(
                     "{}: the task reads lingualens `{loader}` items; give their files with --data (DZEN: the folder holding DZEN/ and DZEN-Few_Shots/)",
@@ -235,7 +258,7 @@ fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], by: &[String],
                 )));
             }
             let items = load_items(loader, data)?;
-            let (docs, pool) = crate::tasks::bundle::item_task_docs(spec, &items);
+            let (docs, pool) = crate::tasks::bundle::item_task_docs(spec, &items, "add the files that hold it to --data (DZEN: the folder holding DZEN/ and DZEN-Few_Shots/)")?;
             let mut fields: BTreeSet<String> = items.iter().flat_map(|i| i.metadata.keys().cloned()).collect();
             fields.remove("split");
             fields.insert("language".into());
@@ -256,7 +279,7 @@ fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], by: &[String],
             let files_of = |split: Option<&str>| -> Option<Vec<PathBuf>> {
                 Some(named(split)?.iter().map(|f| given(f).cloned().unwrap_or_else(|| base.join(f))).collect())
             };
-            let fewshot_split = spec.fewshot_source_split().filter(|s| Some(*s) != spec.eval_split());
+            let fewshot_split = spec.fewshot_split_to_read();
             let fewshot_names = named(fewshot_split).unwrap_or_default();
             let eval_files = if data.is_empty() {
                 files_of(spec.eval_split()).ok_or_else(|| Error::new(format!("{}: give the data of the evaluated split with --data", spec.file)))?
@@ -267,11 +290,18 @@ fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], by: &[String],
             let (docs, columns) = read_docs(&eval_files)?;
             // The few-shot split's file when the task names one (and it is there, or shots are
             // asked for); else the evaluated documents.
-            let pool = match files_of(fewshot_split) {
-                Some(f) if shots > 0 || f.iter().all(|p| p.is_file()) => read_docs(&f)
-                    .map_err(|e| e.context(format!("{}: the few-shot split {} (give its file with --data)", spec.file, fewshot_split.unwrap_or("?"))))?
-                    .0,
-                _ => docs.clone(),
+            let pool = if !fewshot_data.is_empty() {
+                FewshotPool::Split(read_docs(fewshot_data)?.0)
+            } else {
+                let read_split = |split: &str| -> Result<Option<Vec<Json>>> {
+                    match files_of(Some(split)) {
+                        Some(f) if f.iter().all(|p| p.is_file()) || (shots > 0 && !f.is_empty()) => read_docs(&f)
+                            .map(|d| Some(d.0))
+                            .map_err(|e| e.context(format!("{}: the few-shot split {split} (give its file with --fewshot-data)", spec.file))),
+                        _ => Ok(None),
+                    }
+                };
+                spec.fewshot_pool(&docs, read_split, "give its file with --fewshot-data")?
             };
             let fields = if !by.is_empty() {
                 by.to_vec()
@@ -463,7 +493,11 @@ impl Run<'_> {
         let resps = v.get("filtered_resps")?.as_array()?;
         let n = if mutual_info { resps.len() / 2 } else { resps.len() };
         let lls: Vec<f64> = resps[..n].iter().map(|r| r.get(0)?.as_str()?.parse().ok()).collect::<Option<_>>()?;
-        let gold: usize = v.get("target")?.as_str()?.parse().ok()?;
+        // A multiple-input sample's target is text; its gold index is logged as `gold`.
+        let gold: usize = match v.get("gold").and_then(Json::as_u64) {
+            Some(g) => g as usize,
+            None => v.get("target")?.as_str()?.parse().ok()?,
+        };
         let values = names.iter().map(|m| Some((m.to_string(), v.get(*m)?.as_f64()?))).collect::<Option<Vec<_>>>()?;
         let doc = v.get("doc").cloned().unwrap_or(Json::Null);
         let mut texts = vec![("loglikelihoods".to_string(), lls.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(";"))];

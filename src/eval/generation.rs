@@ -112,10 +112,10 @@ pub fn references(rendered: &Rendered) -> Result<(Vec<String>, bool)> {
 /// Generates one rendered `generate_until` document and applies the task's filters.
 pub async fn generate_item(lm: &LanguageModel, spec: &TaskSpec, doc_id: u64, doc: Json, rendered: &Rendered) -> Result<GenerationResult> {
     let Request::GenerateUntil { until, max_gen_toks } = &rendered.request else {
-        return Err(Error::new(format!("document {doc_id}: not a generate_until request")));
+        return Err(Error::new(format!("{}: not a generate_until request", crate::tasks::yaml::document_name(doc_id))));
     };
-    let (references, multiple_target) = references(rendered).map_err(|e| e.context(format!("document {doc_id}")))?;
-    let generation = lm.generate(&rendered.context, until, *max_gen_toks).await.map_err(|e| e.context(format!("document {doc_id}")))?;
+    let (references, multiple_target) = references(rendered).map_err(|e| e.context(crate::tasks::yaml::document_name(doc_id)))?;
+    let generation = lm.generate(&rendered.context, until, *max_gen_toks).await.map_err(|e| e.context(crate::tasks::yaml::document_name(doc_id)))?;
     let filtered = pipelines(spec)
         .iter()
         .map(|p| {
@@ -160,13 +160,11 @@ impl GenerationResult {
 /// the document's fields in the order of `columns` (its dataset's columns; may be empty).
 pub fn sample_record(spec: &TaskSpec, result: &GenerationResult, filter_index: usize, columns: &[String]) -> Result<SampleRecord> {
     let exact = exact_match_options(spec)?;
-    let mut gen_args = vec![
-        ("until".to_string(), PyJson::List(result.until.iter().map(|u| PyJson::str(u.as_str())).collect())),
-        ("max_gen_toks".to_string(), PyJson::Int(result.max_gen_toks as i64)),
-    ];
-    if let Some(g) = &spec.generation {
-        gen_args.extend(g.other.iter().map(|(k, v)| (k.clone(), PyJson::from_serde(v))));
-    }
+    // The task's generation_kwargs as lm-eval logs them (its dict, in order).
+    let gen_args = match &spec.generation {
+        Some(g) => g.kwargs.iter().map(|(k, v)| (k.clone(), PyJson::from_serde(v))).collect(),
+        None => vec![("until".to_string(), PyJson::List(result.until.iter().map(|u| PyJson::str(u.as_str())).collect()))],
+    };
     let metrics = metric_names(spec)
         .iter()
         .map(|m| Ok((m.clone(), result.metric_value(m, filter_index, &exact)?)))

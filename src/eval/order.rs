@@ -26,7 +26,7 @@ use serde_json::Value as Json;
 
 use crate::error::{Error, Result};
 use crate::pyrandom::PyRandom;
-use crate::tasks::yaml::render::{Request, Rendered, Target};
+use crate::tasks::yaml::render::{MultipleInput, Request, Rendered, Target};
 
 /// How the options of each item are ordered in a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -126,10 +126,10 @@ pub fn permute_doc(doc: &Json, permutation: &[usize]) -> Result<Json> {
 /// A rendered multiple-choice request with its choices, continuations and gold in the order of
 /// `permutation` (the context is left as it is).
 pub fn permute_rendered(rendered: &Rendered, permutation: &[usize]) -> Result<Rendered> {
-    let Request::MultipleChoice { continuations } = &rendered.request else {
+    let Request::MultipleChoice { continuations, multiple_input } = &rendered.request else {
         return Err(Error::new("only multiple-choice requests have options to reorder"));
     };
-    let gold = rendered.gold().ok_or_else(|| Error::new("the target does not name one of the choices"))?;
+    let gold = rendered.gold_index()?;
     let bad = || Error::new(format!("a permutation of {} options for {} choices", permutation.len(), continuations.len()));
     if permutation.len() != continuations.len() {
         return Err(bad());
@@ -142,7 +142,13 @@ pub fn permute_rendered(rendered: &Rendered, permutation: &[usize]) -> Result<Re
         context: rendered.context.clone(),
         choices,
         target: Target::Index(permuted_gold(permutation, gold).ok_or_else(bad)?),
-        request: Request::MultipleChoice { continuations: permute(continuations, permutation).ok_or_else(bad)? },
+        request: Request::MultipleChoice {
+            continuations: permute(continuations, permutation).ok_or_else(bad)?,
+            multiple_input: match multiple_input {
+                Some(m) => Some(MultipleInput { contexts: permute(&m.contexts, permutation).ok_or_else(bad)?, target: m.target.clone() }),
+                None => None,
+            },
+        },
     })
 }
 
@@ -234,11 +240,11 @@ mod tests {
             context: "Q:".into(),
             choices: Some(vec!["a".into(), "b".into(), "c".into()]),
             target: Target::Text("c".into()),
-            request: Request::MultipleChoice { continuations: vec![" a".into(), " b".into(), " c".into()] },
+            request: Request::MultipleChoice { continuations: vec![" a".into(), " b".into(), " c".into()], multiple_input: None },
         };
         let p = permute_rendered(&r, &[2, 0, 1]).unwrap();
         assert_eq!(p.gold(), Some(0));
-        assert_eq!(p.request, Request::MultipleChoice { continuations: vec![" c".into(), " a".into(), " b".into()] });
+        assert_eq!(p.request, Request::MultipleChoice { continuations: vec![" c".into(), " a".into(), " b".into()], multiple_input: None });
         assert_eq!(p.choices.unwrap(), ["c", "a", "b"]);
         assert!(permute_rendered(&r, &[0, 1]).is_err());
     }

@@ -155,6 +155,8 @@ pub struct McSample<'a> {
     pub target: String,
     /// The prompt (`arg_0` of every conditional request).
     pub context: &'a str,
+    /// A multiple-input task's context per choice, used instead of `context`.
+    pub contexts: Option<&'a [String]>,
     /// `target_delimiter + choice` for each choice (`arg_1`).
     pub continuations: &'a [String],
     pub loglikelihoods: &'a [f64],
@@ -169,8 +171,11 @@ impl SampleRecord {
     /// logs those of the task's `metric_list`, in the order `acc`, `acc_norm`, `acc_bytes`,
     /// `exact_match`, then `acc_mutual_info`). `exact_match` is logged as an integer, the rest as floats.
     pub fn multiple_choice(sample: McSample, score: &McScore, metrics: &[&str]) -> Result<Self> {
-        let McSample { doc_id, doc, target, context, continuations, loglikelihoods, is_greedy, unconditional } = sample;
+        let McSample { doc_id, doc, target, context, contexts, continuations, loglikelihoods, is_greedy, unconditional } = sample;
         let n = continuations.len();
+        if contexts.is_some_and(|c| c.len() != n) {
+            crate::bail!("{n} continuations, {} contexts", contexts.map_or(0, <[String]>::len));
+        }
         if loglikelihoods.len() != n || is_greedy.len() != n {
             crate::bail!(
                 "{n} continuations, {} log-likelihoods, {} is_greedy flags",
@@ -194,7 +199,11 @@ impl SampleRecord {
         }
         let (mut resps, mut filtered_resps) = loglikelihood_resps(loglikelihoods, is_greedy);
         let mut arguments: Vec<Vec<PyJson>> =
-            continuations.iter().map(|c| vec![PyJson::str(context), PyJson::str(c.as_str())]).collect();
+            continuations
+                .iter()
+                .enumerate()
+                .map(|(i, c)| vec![PyJson::str(contexts.map_or(context, |x| x[i].as_str())), PyJson::str(c.as_str())])
+                .collect();
         if let Some((u, g)) = unconditional {
             let (r, f) = loglikelihood_resps(u, g);
             resps.extend(r);

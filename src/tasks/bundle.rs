@@ -16,7 +16,7 @@ use serde_json::Value as Json;
 use super::anomaly::Anomaly;
 use super::item::Item;
 use super::table::Format;
-use super::yaml::{docs_from_file, item_split_docs, items_docs, load_task, DataSource, LoadOptions, TaskSpec};
+use super::yaml::{docs_from_file, item_split_docs, items_docs, load_task, DataSource, FewshotPool, LoadOptions, TaskSpec};
 use crate::error::{Error, Result};
 use crate::formats::source::base_name;
 
@@ -43,7 +43,7 @@ pub struct TaskFiles {
 pub struct PreparedTask {
     pub spec: TaskSpec,
     pub docs: Vec<Json>,
-    pub pool: Vec<Json>,
+    pub pool: FewshotPool,
     /// What the user should know: loader anomalies (file:row), task warnings.
     pub notes: Vec<String>,
 }
@@ -133,7 +133,7 @@ impl TaskFiles {
             notes.push(loaded.summary());
             // Every anomaly, as for tables: the page shows the first ones and counts the rest.
             notes.extend(loaded.anomalies.iter().map(|a| a.to_string()));
-            let (docs, pool) = item_task_docs(&spec, &loaded.items);
+            let (docs, pool) = item_task_docs(&spec, &loaded.items, "add the files that hold it")?;
             if docs.is_empty() {
                 crate::bail!("{}: no `{loader}` items of split {} in the files given{}", spec.file, spec.eval_split().unwrap_or("test"), loader_hint(loader));
             }
@@ -142,10 +142,19 @@ impl TaskFiles {
         let docs = split_docs(spec.eval_split(), &mut notes)?.ok_or_else(|| {
             Error::new(format!("{}: no data for split {}: add the data file", spec.file, spec.eval_split().unwrap_or("test")))
         })?;
-        let pool = match spec.fewshot_source_split() {
-            Some(split) if Some(split) != spec.eval_split() => split_docs(Some(split), &mut notes)?.unwrap_or_else(|| docs.clone()),
-            _ => docs.clone(),
+        // The few-shot split's files, where all of them were given (else the pool is missing,
+        // which only a run that asks for examples refuses).
+        let given = |split: &str| match &spec.source {
+            DataSource::Files { data_files, .. } => data_files
+                .get(split)
+                .is_some_and(|names| !names.is_empty() && names.iter().all(|n| !n.contains("{{") && self.find(n).is_some())),
+            _ => false,
         };
+        let pool = spec.fewshot_pool(
+            &docs,
+            |split| if given(split) { split_docs(Some(split), &mut notes) } else { Ok(None) },
+            "add its data file",
+        )?;
         Ok(PreparedTask { spec, docs, pool, notes })
     }
 
@@ -183,7 +192,7 @@ impl TaskFiles {
                 Err(why) => notes.push(format!("{}: row {}: {why} (skipped)", self.data[0].name, row + 1)),
             }
         }
-        let pool = checked.clone();
+        let pool = spec.fewshot_pool(&checked, |_| Ok(None), "add its data file")?;
         Ok(PreparedTask { spec, docs: checked, pool, notes })
     }
 }
@@ -248,15 +257,20 @@ pub fn loader_items(loader: &str, files: &[(&str, &[u8])]) -> Result<LoaderItems
     Ok(out)
 }
 
-/// The evaluated documents (the task's eval split) and the few-shot pool (its few-shot split, else
-/// the evaluated documents) of a task over lingualens items.
-pub fn item_task_docs(spec: &TaskSpec, items: &[Item]) -> (Vec<Json>, Vec<Json>) {
+/// The evaluated documents (the task's eval split) and the few-shot pool (lm-eval's: its
+/// few-shot split, `fewshot_config.samples`, …; missing, with `how_to_give` in the message, when
+/// the items given hold none of that split) of a task over lingualens items.
+pub fn item_task_docs(spec: &TaskSpec, items: &[Item], how_to_give: &str) -> Result<(Vec<Json>, FewshotPool)> {
     let docs = item_split_docs(spec, items, spec.eval_split().unwrap_or("test"));
-    let pool = match spec.fewshot_source_split() {
-        Some(split) => item_split_docs(spec, items, split),
-        None => docs.clone(),
-    };
-    (docs, pool)
+    let pool = spec.fewshot_pool(
+        &docs,
+        |split| {
+            let d = item_split_docs(spec, items, split);
+            Ok((!d.is_empty()).then_some(d))
+        },
+        how_to_give,
+    )?;
+    Ok((docs, pool))
 }
 
 /// A document the generic task can render: a text question, 2+ text choices, an index in range.

@@ -109,16 +109,188 @@ pub struct FewshotConfig {
     pub doc_to_target: Option<Field>,
     pub target_delimiter: String,
     pub fewshot_delimiter: String,
+    /// `fewshot_config.samples`: examples written into the task file (used, as in lm-eval, only
+    /// when no few-shot split is named; `process_docs` does not apply to them).
+    pub samples: Option<Vec<Json>>,
+    /// `gen_prefix` of the few-shot answers (the task's unless `fewshot_config` has its own).
+    pub gen_prefix: Option<String>,
 }
 
+/// How every message names a document: counted from 1, with lm-eval's `doc_id` (counted from 0,
+/// as the samples file has it).
+pub fn document_name(doc_id: u64) -> String {
+    format!("document {} (doc_id {doc_id})", doc_id + 1)
+}
+
+/// Where lm-eval takes a task's few-shot examples from (`ConfigurableTask.fewshot_docs`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FewshotSource<'a> {
+    /// A split of the task's data, and the key that named it.
+    Split(&'a str, &'static str),
+    /// `fewshot_config.samples`.
+    Samples(&'a [Json]),
+    /// No split and no samples: the evaluated documents (lm-eval's last resort).
+    Evaluated,
+}
+
+/// The documents few-shot examples are drawn from, or why there are none.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FewshotPool {
+    /// Documents of a split (the evaluated one included): `process_docs` applies to them.
+    Split(Vec<Json>),
+    /// `fewshot_config.samples`, used as written.
+    Samples(Vec<Json>),
+    /// The split lm-eval would draw from was not given: a run that asks for examples is refused
+    /// with this message rather than drawing them from somewhere else.
+    Missing(String),
+}
+
+impl FewshotPool {
+    /// The documents (none when missing).
+    pub fn docs(&self) -> &[Json] {
+        match self {
+            FewshotPool::Split(d) | FewshotPool::Samples(d) => d,
+            FewshotPool::Missing(_) => &[],
+        }
+    }
+}
+
+/// lm-eval's `generation_kwargs` dict: the task's keys in their order, `until` appended (as
+/// `[fewshot_delimiter]`) when absent, `--gen_kwargs` merged in as Python's `dict.update`; without
+/// the key in the task, lm-eval's default dict. A sample logs it as it is.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GenerationKwargs {
-    /// Stop strings; lm-eval's default is `[fewshot_delimiter]`.
-    pub until: Vec<String>,
-    /// lm-eval's default is 256.
-    pub max_gen_toks: usize,
-    /// Everything else (`do_sample`, `temperature`, …), kept as written.
-    pub other: Map<String, Json>,
+    pub kwargs: Vec<(String, Json)>,
+}
+
+impl GenerationKwargs {
+    /// lm-eval's `default_gen_kwargs(until)`.
+    pub fn lm_eval_default(until: &str) -> Self {
+        GenerationKwargs {
+            kwargs: vec![
+                ("temperature".into(), Json::from(0.0)),
+                ("do_sample".into(), Json::Bool(false)),
+                ("max_gen_toks".into(), Json::from(DEFAULT_MAX_GEN_TOKS)),
+                ("until".into(), Json::Array(vec![Json::from(until)])),
+            ],
+        }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        self.kwargs.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// `dict[key] = value`: an existing key keeps its place.
+    pub fn set(&mut self, key: &str, value: Json) {
+        match self.kwargs.iter_mut().find(|(k, _)| k == key) {
+            Some((_, v)) => *v = value,
+            None => self.kwargs.push((key.to_string(), value)),
+        }
+    }
+
+    /// The stop strings (`until`: a string or a list of them).
+    pub fn until(&self) -> Result<Vec<String>> {
+        match self.get("until") {
+            None | Some(Json::Null) => Ok(Vec::new()),
+            Some(Json::String(s)) => Ok(vec![s.clone()]),
+            Some(Json::Array(a)) => a
+                .iter()
+                .map(|v| v.as_str().map(String::from).ok_or_else(|| Error::new(format!("generation_kwargs.until: {v} is not text"))))
+                .collect(),
+            Some(other) => Err(Error::new(format!("generation_kwargs.until: expected text or a list of texts, found {other}"))),
+        }
+    }
+
+    /// The most tokens to generate, by lm-eval's `normalize_gen_kwargs` (`max_gen_toks`, else
+    /// `max_new_tokens`, `max_tokens`, `max_completion_tokens`; 256 without any).
+    pub fn max_gen_toks(&self) -> Result<usize> {
+        for key in ["max_gen_toks", "max_new_tokens", "max_tokens", "max_completion_tokens"] {
+            if let Some(v) = self.get(key) {
+                return v
+                    .as_u64()
+                    .map(|n| n as usize)
+                    .ok_or_else(|| Error::new(format!("generation_kwargs.{key}: expected a count, found {v}")));
+            }
+        }
+        Ok(DEFAULT_MAX_GEN_TOKS)
+    }
+
+    /// Whether a key asks for sampling, which lingualens does not do (it decodes greedily).
+    pub fn sampling(&self) -> bool {
+        self.get("do_sample") == Some(&Json::Bool(true))
+    }
+}
+
+/// lm-eval's `DEFAULT_MAX_GEN_TOKS`.
+pub const DEFAULT_MAX_GEN_TOKS: usize = 256;
+
+/// `--gen_kwargs` as lm-eval reads it: one `key=value,key2=value2` argument or several, or a
+/// JSON object; values as lm-eval's `handle_cli_value_string` takes them (true/false, integers,
+/// floats, then Python literals such as `['\n\n']` or `'text'`, else the text as it is).
+pub fn parse_gen_kwargs(args: &[String]) -> Result<Vec<(String, Json)>> {
+    let mut out: Vec<(String, Json)> = Vec::new();
+    let mut put = |k: String, v: Json| match out.iter_mut().find(|(key, _)| *key == k) {
+        Some((_, old)) => *old = v,
+        None => out.push((k, v)),
+    };
+    if let [one] = args {
+        if let Ok(Json::Object(m)) = serde_json::from_str::<Json>(one) {
+            for (k, v) in m {
+                put(k, v);
+            }
+            return Ok(out);
+        }
+    }
+    for arg in args {
+        for item in split_top_level(arg) {
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| Error::new(format!("--gen_kwargs: expected `key=value`, got {item:?}")))?;
+            put(k.to_string(), cli_value(v));
+        }
+    }
+    Ok(out)
+}
+
+/// lm-eval's `split_top_level`: commas outside brackets and quotes.
+fn split_top_level(s: &str) -> Vec<String> {
+    let (mut parts, mut buf, mut depth, mut quote) = (Vec::new(), String::new(), 0usize, None::<char>);
+    for c in s.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None if "[({".contains(c) => depth += 1,
+            None if "])}".contains(c) => depth = depth.saturating_sub(1),
+            None if c == ',' && depth == 0 => {
+                parts.push(std::mem::take(&mut buf));
+                continue;
+            }
+            None => {}
+        }
+        buf.push(c);
+    }
+    parts.push(buf);
+    parts.into_iter().filter(|p| !p.is_empty()).collect()
+}
+
+/// lm-eval's `handle_cli_value_string`.
+fn cli_value(v: &str) -> Json {
+    if v.eq_ignore_ascii_case("true") {
+        return Json::Bool(true);
+    }
+    if v.eq_ignore_ascii_case("false") {
+        return Json::Bool(false);
+    }
+    if !v.is_empty() && v.chars().all(|c| c.is_ascii_digit()) {
+        if let Ok(n) = v.parse::<u64>() {
+            return Json::from(n);
+        }
+    }
+    if let Some(f) = v.trim().parse::<f64>().ok().filter(|f| f.is_finite()) {
+        return Json::from(f);
+    }
+    crate::tasks::pylit::parse(v).unwrap_or_else(|_| Json::String(v.to_string()))
 }
 
 /// One step of a `filter_list` pipeline.
@@ -130,12 +302,23 @@ pub enum FilterStep {
         fallback: String,
     },
     TakeFirst,
-    /// Any other lm-eval filter, kept by name with its arguments (not applied).
-    Other {
-        function: String,
-        args: Map<String, Json>,
+    /// `take_first_k` with `k` ≤ 1 (one response per document: more would need `repeats`).
+    TakeFirstK(usize),
+    /// The most frequent response (the first of the most frequent on a tie).
+    MajorityVote,
+    /// `remove_whitespace`: Python's `str.strip()`.
+    RemoveWhitespace,
+    Lowercase,
+    Uppercase,
+    /// `map`: a response found in `mapping` becomes its value, any other `default`.
+    Map {
+        mapping: Vec<(String, String)>,
+        default: String,
     },
 }
+
+/// The filters lingualens applies (lm-eval's built-in ones that need no Python or document).
+pub const SUPPORTED_FILTERS: &str = "regex, take_first, take_first_k, majority_vote, remove_whitespace, lowercase, uppercase, map";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct FilterPipeline {
@@ -173,6 +356,9 @@ pub struct TaskSpec {
     /// these fields, rendered against the original document. `None`: documents as they are.
     pub process_docs: Option<BTreeMap<String, String>>,
     pub description: Option<String>,
+    /// `gen_prefix`: text that starts the answer (lm-eval: after the prompt, delimited by a space
+    /// where neither side has one; the continuations or generation follow it).
+    pub gen_prefix: Option<String>,
     pub target_delimiter: String,
     pub fewshot_delimiter: String,
     pub num_fewshot: Option<usize>,
@@ -196,14 +382,53 @@ impl TaskSpec {
             .or(self.validation_split.as_deref())
     }
 
-    /// The split few-shot examples come from (`fewshot_config.split`/`fewshot_split`, else
-    /// lm-eval's fallback: training, then validation split).
-    pub fn fewshot_source_split(&self) -> Option<&str> {
-        self.fewshot
-            .split
-            .as_deref()
-            .or(self.training_split.as_deref())
-            .or(self.validation_split.as_deref())
+    /// Where few-shot examples come from, in lm-eval's order: the few-shot split
+    /// (`fewshot_config.split`/`fewshot_split`), else `fewshot_config.samples`, else the training
+    /// split, else the validation split, else the evaluated documents.
+    pub fn fewshot_source(&self) -> FewshotSource<'_> {
+        if let Some(s) = &self.fewshot.split {
+            return FewshotSource::Split(s, "fewshot_split");
+        }
+        if let Some(samples) = &self.fewshot.samples {
+            return FewshotSource::Samples(samples);
+        }
+        match (&self.training_split, &self.validation_split) {
+            (Some(s), _) => FewshotSource::Split(s, "training_split"),
+            (None, Some(s)) => FewshotSource::Split(s, "validation_split"),
+            (None, None) => FewshotSource::Evaluated,
+        }
+    }
+
+    /// The split whose documents are the few-shot pool, when it is not the evaluated one.
+    pub fn fewshot_split_to_read(&self) -> Option<&str> {
+        match self.fewshot_source() {
+            FewshotSource::Split(s, _) if Some(s) != self.eval_split() => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The few-shot pool: `docs` (the evaluated documents) where lm-eval draws from them, the
+    /// samples, or what `read_split` gives for the few-shot split (`None`: not given, and the
+    /// pool is [`FewshotPool::Missing`] with a message ending in `how_to_give`).
+    pub fn fewshot_pool(
+        &self,
+        docs: &[Json],
+        read_split: impl FnOnce(&str) -> Result<Option<Vec<Json>>>,
+        how_to_give: &str,
+    ) -> Result<FewshotPool> {
+        Ok(match self.fewshot_source() {
+            FewshotSource::Evaluated => FewshotPool::Split(docs.to_vec()),
+            FewshotSource::Samples(s) => FewshotPool::Samples(s.to_vec()),
+            FewshotSource::Split(s, _) if Some(s) == self.eval_split() => FewshotPool::Split(docs.to_vec()),
+            FewshotSource::Split(s, key) => match read_split(s)? {
+                Some(d) => FewshotPool::Split(d),
+                None => FewshotPool::Missing(format!(
+                    "{}: few-shot examples come from split `{s}` ({key}{}), which was not given: {how_to_give}",
+                    self.file,
+                    if key == "fewshot_split" { "" } else { ", as lm-eval takes them when the task names no few-shot split" },
+                )),
+            },
+        })
     }
 }
 
@@ -253,6 +478,7 @@ const KNOWN_KEYS: &[&str] = &[
     "filter_list",
     "metric_list",
     "description",
+    "gen_prefix",
     "process_docs",
     "include",
     "metadata",
@@ -657,14 +883,46 @@ fn build_spec(
             "doc_to_target",
             "target_delimiter",
             "fewshot_delimiter",
+            "samples",
+            "gen_prefix",
         ]
         .contains(&k.as_str())
         {
-            warnings.push(format!(
-                "{path}: fewshot_config.{k} is not supported and is ignored"
-            ));
+            // Ignoring it would change which examples a prompt shows (`fewshot_indices`,
+            // `process_docs`): a refusal, not a run that differs from lm-eval's.
+            return Err(Error::new(format!(
+                "{path}: fewshot_config.{k} is not supported (sampler, split, samples, doc_to_text, doc_to_choice, doc_to_target, target_delimiter, fewshot_delimiter, gen_prefix)"
+            )));
         }
     }
+    let samples = match fc.get("samples") {
+        None | Some(Yaml::Null) => None,
+        Some(Yaml::Tagged(t)) => {
+            return Err(Error::new(format!(
+                "{path}: fewshot_config.samples is {} {} (Python), which lingualens cannot run: give the examples as a list",
+                t.tag,
+                yaml_scalar(&t.value)
+            )))
+        }
+        Some(Yaml::Sequence(list)) => Some(
+            list.iter()
+                .enumerate()
+                .map(|(i, v)| match yaml_to_json(v) {
+                    doc @ Json::Object(_) => Ok(doc),
+                    other => Err(Error::new(format!(
+                        "{path}: fewshot_config.samples example {}: expected a map of fields, found {other}",
+                        i + 1
+                    ))),
+                })
+                .collect::<Result<Vec<_>>>()?,
+        ),
+        Some(other) => {
+            return Err(Error::new(format!(
+                "{path}: fewshot_config.samples: expected a list of examples, found {other:?}"
+            )))
+        }
+    };
+    let gen_prefix = opt_string(&map, "gen_prefix")?;
     let fc_field = |k: &str, dflt: &Option<Field>| -> Result<Option<Field>> {
         match fc.get(k) {
             Some(v) => {
@@ -697,43 +955,35 @@ fn build_spec(
             .map(|v| string("fewshot_delimiter", v))
             .transpose()?
             .unwrap_or_else(|| fewshot_delimiter.clone()),
+        samples,
+        gen_prefix: fc
+            .get("gen_prefix")
+            .map(|v| string("fewshot_config.gen_prefix", v))
+            .transpose()?
+            .or(gen_prefix.clone()),
     };
 
     // generation_kwargs: lm-eval fills `until` with [fewshot_delimiter] when absent.
     let generation = match map.get("generation_kwargs") {
         Some(Yaml::Mapping(g)) => {
-            let mut other = Map::new();
-            let mut until = None;
-            let mut max_gen_toks = 256;
+            let mut kwargs = GenerationKwargs { kwargs: Vec::new() };
             for (k, v) in g {
-                match yaml_scalar(k).as_str() {
-                    "until" => until = Some(string_list("generation_kwargs.until", v)?),
-                    "max_gen_toks" => {
-                        max_gen_toks = v.as_u64().ok_or_else(|| {
-                            Error::new("generation_kwargs.max_gen_toks: expected a count")
-                        })? as usize
-                    }
-                    k => {
-                        other.insert(k.to_string(), yaml_to_json(v));
-                    }
-                }
+                let (k, v) = (yaml_scalar(k), yaml_to_json(v));
+                // lm-eval's TaskConfig makes a task file's temperature a float.
+                let v = match (k.as_str(), v.as_f64()) {
+                    ("temperature", Some(t)) => Json::from(t),
+                    _ => v,
+                };
+                kwargs.set(&k, v);
             }
-            Some(GenerationKwargs {
-                until: until.unwrap_or_else(|| vec![fewshot_delimiter.clone()]),
-                max_gen_toks,
-                other,
-            })
+            if kwargs.get("until").is_none() {
+                kwargs.set("until", Json::Array(vec![Json::from(fewshot_delimiter.as_str())]));
+            }
+            kwargs.until().map_err(|e| e.context(path))?;
+            kwargs.max_gen_toks().map_err(|e| e.context(path))?;
+            Some(kwargs)
         }
-        _ if output_type == OutputType::GenerateUntil => {
-            let mut other = Map::new();
-            other.insert("temperature".into(), Json::from(0.0));
-            other.insert("do_sample".into(), Json::Bool(false));
-            Some(GenerationKwargs {
-                until: vec![fewshot_delimiter.clone()],
-                max_gen_toks: 256,
-                other,
-            })
-        }
+        _ if output_type == OutputType::GenerateUntil => Some(GenerationKwargs::lm_eval_default(&fewshot_delimiter)),
         _ => None,
     };
 
@@ -764,18 +1014,50 @@ fn build_spec(
                                 .unwrap_or_else(|| "[invalid]".into()),
                         },
                         "take_first" => FilterStep::TakeFirst,
-                        _ => {
-                            warnings.push(format!(
-                                "{path}: filter `{function}` in `{name}` is kept but not applied"
-                            ));
-                            let args = match yaml_to_json(f) {
-                                Json::Object(mut m) => {
-                                    m.remove("function");
-                                    m
+                        "take_first_k" => match f.get("k").and_then(Yaml::as_u64) {
+                            Some(k) if k <= 1 => FilterStep::TakeFirstK(k as usize),
+                            k => {
+                                return Err(Error::new(format!(
+                                    "{path}: filter take_first_k in `{name}`: k = {k:?} needs that many responses per document (lm-eval's `repeats`); lingualens generates one"
+                                )))
+                            }
+                        },
+                        "majority_vote" => FilterStep::MajorityVote,
+                        "remove_whitespace" => FilterStep::RemoveWhitespace,
+                        "lowercase" => FilterStep::Lowercase,
+                        "uppercase" => FilterStep::Uppercase,
+                        "map" => {
+                            let text = |v: &Yaml, what: &str| -> Result<String> {
+                                match v {
+                                    Yaml::String(s) => Ok(s.clone()),
+                                    other => Err(Error::new(format!(
+                                        "{path}: filter map in `{name}`: {what} is {other:?}; lingualens maps responses to text only"
+                                    ))),
                                 }
-                                _ => Map::new(),
                             };
-                            FilterStep::Other { function, args }
+                            let mapping = match f.get("mapping_dict") {
+                                Some(Yaml::Mapping(m)) => m
+                                    .iter()
+                                    .map(|(k, v)| Ok((yaml_scalar(k), text(v, &format!("the value of {}", yaml_scalar(k)))?)))
+                                    .collect::<Result<Vec<_>>>()?,
+                                None | Some(Yaml::Null) => Vec::new(),
+                                Some(other) => return Err(Error::new(format!("{path}: filter map in `{name}`: mapping_dict is {other:?}, not a map"))),
+                            };
+                            let default = match f.get("default_value") {
+                                Some(v) => text(v, "default_value")?,
+                                None => {
+                                    return Err(Error::new(format!(
+                                        "{path}: filter map in `{name}` has no default_value, so lm-eval gives None for an unmapped response; give a text default_value"
+                                    )))
+                                }
+                            };
+                            FilterStep::Map { mapping, default }
+                        }
+                        "" => return Err(Error::new(format!("{path}: a filter step in `{name}` has no function"))),
+                        other => {
+                            return Err(Error::new(format!(
+                                "{path}: filter `{other}` in `{name}` is not supported (lingualens applies {SUPPORTED_FILTERS})"
+                            )))
                         }
                     });
                 }
@@ -857,6 +1139,7 @@ fn build_spec(
         doc_to_target,
         process_docs,
         description: opt_string(&map, "description")?,
+        gen_prefix,
         target_delimiter,
         fewshot_delimiter,
         num_fewshot,
@@ -1116,7 +1399,7 @@ mod tests {
         assert_eq!(docs[0]["opts"], serde_json::json!(["x", "y"]));
         let out = ren.render(&docs[0], &[]).unwrap();
         assert_eq!(out.context, "WHY?");
-        assert_eq!(out.request, Request::MultipleChoice { continuations: vec![" x".into(), " y".into()] });
+        assert_eq!(out.request, Request::MultipleChoice { continuations: vec![" x".into(), " y".into()], multiple_input: None });
         assert_eq!(out.gold(), Some(1));
         let e = load_task("k.yaml", &r, &LoadOptions::default()).unwrap_err();
         assert!(e.message().contains("class is !function kyrgyz_tasks.KyrgyzMMLUHistory (Python)"), "{e}");

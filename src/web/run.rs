@@ -353,7 +353,13 @@ impl Run {
             if lls.len() != n {
                 return Err(at(&format!("{n} continuations but {} responses", lls.len())));
             }
-            let gold: usize = v["target"].as_str().and_then(|t| t.parse().ok()).or_else(|| v["target"].as_u64().map(|t| t as usize)).ok_or_else(|| at("target is not a choice index"))?;
+            // A multiple-input sample's target is text, and its gold index is logged as `gold`.
+            let gold: usize = v["gold"]
+                .as_u64()
+                .map(|g| g as usize)
+                .or_else(|| v["target"].as_str().and_then(|t| t.parse().ok()))
+                .or_else(|| v["target"].as_u64().map(|t| t as usize))
+                .ok_or_else(|| at("target is not a choice index"))?;
             if gold >= n {
                 return Err(at("target is not a choice index"));
             }

@@ -302,7 +302,7 @@ fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, sett
     let jobs = eval::plan(&task.spec, docs, task.pool, &options).map_err(|e| e.to_string())?;
     let mut items = Vec::with_capacity(jobs.len());
     for (index, job) in jobs.iter().enumerate() {
-        let gold = job.rendered.gold().ok_or_else(|| format!("document {}: the target does not name one of the choices", job.doc_id))?;
+        let gold = job.rendered.gold_index().map_err(|e| e.context(crate::tasks::yaml::document_name(job.doc_id)).to_string())?;
         let mut view = item_view(index, &job.doc, &job.rendered, gold);
         if let Some(p) = &job.permutation {
             view.id = format!("{}#{}", view.id, job.variant);

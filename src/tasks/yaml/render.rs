@@ -5,18 +5,20 @@
 //!
 //! Plain-text context (no chat template, no system instruction):
 //! `description`, then `text + target_delimiter + answer + fewshot_delimiter` for each few-shot
-//! doc, then the doc's `text`. The description is prepended as is (lm-eval adds no delimiter).
+//! doc (`gen_prefix` before the answer), then the doc's `text` (and `gen_prefix`). The description
+//! is prepended as is (lm-eval adds no delimiter).
 //!
-//! Multiple choice scores `context` against `target_delimiter + choice` for every choice;
-//! `loglikelihood` scores `context` against the target as is; `generate_until` generates from
-//! `context` until one of `until`.
+//! Multiple choice scores `context` against `target_delimiter + choice` for every choice (a
+//! multiple-input task, whose `doc_to_text` is an index: each choice's context against
+//! `target_delimiter + doc_to_target`); `loglikelihood` scores `context` against the target as is;
+//! `generate_until` generates from `context` until one of `until`.
 
-use minijinja::value::Value;
+use minijinja::value::{Value, ValueKind};
 use minijinja::Environment;
 use serde_json::{Map, Value as Json};
 
 use crate::pyrandom::PyRandom;
-use super::{Field, FilterPipeline, FilterStep, OutputType, SamplerKind, TaskSpec};
+use super::{FewshotPool, Field, FilterPipeline, FilterStep, OutputType, SamplerKind, TaskSpec};
 use crate::error::{Error, Result};
 use crate::tasks::pylit;
 
@@ -32,9 +34,12 @@ pub enum Target {
 /// The request for one document.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Request {
-    /// One log-likelihood per continuation (`target_delimiter + choice`).
+    /// One log-likelihood per continuation (`target_delimiter + choice`). A multiple-input task
+    /// (Winogrande: `doc_to_text` gives the gold index) has one context per choice instead and
+    /// the same continuation after each.
     MultipleChoice {
         continuations: Vec<String>,
+        multiple_input: Option<MultipleInput>,
     },
     Loglikelihood {
         continuation: String,
@@ -45,9 +50,19 @@ pub enum Request {
     },
 }
 
+/// What a multiple-input document scores: a context per choice (the prompt ending in that
+/// choice), and `doc_to_target`'s text, which each continuation is (after the target delimiter).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MultipleInput {
+    pub contexts: Vec<String>,
+    pub target: String,
+}
+
 /// One rendered document.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Rendered {
+    /// The prompt; for a multiple-input task, the part its contexts share (what a reader sees
+    /// before the choices).
     pub context: String,
     /// `doc_to_choice`, when the task has one.
     pub choices: Option<Vec<String>>,
@@ -66,6 +81,92 @@ impl Rendered {
             _ => None,
         }
     }
+
+    /// [`Self::gold`], or why the target names no choice.
+    pub fn gold_index(&self) -> Result<usize> {
+        if let Some(g) = self.gold() {
+            return Ok(g);
+        }
+        let choices = self.choices.as_deref().unwrap_or_default();
+        Err(Error::new(match &self.target {
+            Target::Text(t) if t.trim().parse::<i64>().is_ok() => format!(
+                "the target {t:?} is text, not an index, and no choice is that text (choices {choices:?}); a field an override adds is text unless its template is one expression, such as `{{{{ label | int }}}}`"
+            ),
+            Target::Text(t) => format!("the target {t:?} is not one of the choices {choices:?}"),
+            Target::Index(i) => format!("the target index {i} is past the {} choices", choices.len()),
+            other => format!("the target {other:?} does not name one of the choices {choices:?}"),
+        }))
+    }
+}
+
+/// What `doc_to_text` gave: the question, or (a multiple-input task) the index of the choice
+/// that is the gold context.
+#[derive(Debug, Clone, PartialEq)]
+enum Question {
+    Text(String),
+    Choice(usize),
+}
+
+/// Python's `str.isspace` for one character (Rust's `is_whitespace` lacks U+001C–U+001F).
+fn py_isspace(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// lm-eval's `requires_delimiter`: neither side has whitespace where they join.
+fn requires_delimiter(prefix: &str, suffix: &str) -> bool {
+    match (prefix.chars().last(), suffix.chars().next()) {
+        (None, _) => false,
+        (Some(p), Some(s)) => !(py_isspace(p) || py_isspace(s)),
+        (Some(p), None) => !py_isspace(p),
+    }
+}
+
+/// lm-eval's `maybe_delimit(prefix, suffix, " ")`.
+fn maybe_delimit(prefix: Option<&str>, suffix: &str) -> String {
+    match prefix {
+        None | Some("") => suffix.to_string(),
+        Some(p) if suffix.is_empty() => p.to_string(),
+        Some(p) if requires_delimiter(p, suffix) => format!("{p} {suffix}"),
+        Some(p) => format!("{p}{suffix}"),
+    }
+}
+
+/// lm-eval's `build_qa_turn` as plain text: the question; then, after the target delimiter, the
+/// answer (`gen_prefix` before it) and the few-shot delimiter, or `gen_prefix` alone (the prompt's
+/// own turn). The delimiter goes after the question when there is an answer and no `gen_prefix`,
+/// or when `gen_prefix` needs one (neither side has whitespace where they join).
+fn qa_turn(q: &str, answer: Option<&str>, gen_prefix: Option<&str>, target_delimiter: &str, fewshot_delimiter: &str) -> String {
+    let gen_prefix = gen_prefix.filter(|g| !g.is_empty());
+    let mut s = q.to_string();
+    let delimited = match gen_prefix {
+        None => answer.is_some(),
+        Some(g) => requires_delimiter(q, g),
+    };
+    if delimited {
+        s.push_str(target_delimiter);
+    }
+    match (answer, gen_prefix) {
+        (Some(a), g) => {
+            s.push_str(&maybe_delimit(g, a));
+            s.push_str(fewshot_delimiter);
+        }
+        (None, Some(g)) => s.push_str(g),
+        (None, None) => {}
+    }
+    s
+}
+
+/// The longest common prefix of `texts`, cut at a character boundary.
+fn common_prefix(texts: &[String]) -> String {
+    let Some(first) = texts.first() else { return String::new() };
+    let mut end = first.len();
+    for t in &texts[1..] {
+        end = first.bytes().zip(t.bytes()).take(end).take_while(|(a, b)| a == b).count();
+    }
+    while !first.is_char_boundary(end) {
+        end -= 1;
+    }
+    first[..end].to_string()
 }
 
 /// What a `doc_to_*` field evaluated to.
@@ -185,6 +286,54 @@ pub fn to_value(v: &Json) -> Value {
     }
 }
 
+/// What a template sees: the document's fields as variables, and (unless the document has a field
+/// of that name) the whole document as `doc`, so a column whose name is not an identifier can be
+/// read as `{{ doc['Question text'] }}`.
+fn context_value(doc: &Json) -> Value {
+    match doc {
+        Json::Object(o) if !o.contains_key("doc") => {
+            let mut fields: std::collections::BTreeMap<String, Value> =
+                o.iter().map(|(k, v)| (k.clone(), to_value(v))).collect();
+            let whole = Value::from(fields.clone());
+            fields.insert("doc".into(), whole);
+            Value::from(fields)
+        }
+        other => to_value(other),
+    }
+}
+
+/// minijinja value → JSON (`None` for what a document cannot hold: a function, a float that is
+/// not finite, a map key that is not text).
+fn from_value(v: &Value) -> Option<Json> {
+    Some(match v.kind() {
+        ValueKind::Undefined | ValueKind::None => Json::Null,
+        ValueKind::Bool => Json::Bool(v.is_true()),
+        ValueKind::Number => match i64::try_from(v.clone()) {
+            Ok(i) => Json::from(i),
+            Err(_) => Json::Number(serde_json::Number::from_f64(f64::try_from(v.clone()).ok()?)?),
+        },
+        ValueKind::String => Json::String(v.as_str()?.to_string()),
+        ValueKind::Seq | ValueKind::Iterable => Json::Array(v.try_iter().ok()?.map(|x| from_value(&x)).collect::<Option<_>>()?),
+        ValueKind::Map => {
+            let mut m = Map::new();
+            for k in v.try_iter().ok()? {
+                let value = v.get_item(&k).ok()?;
+                m.insert(k.as_str()?.to_string(), from_value(&value)?);
+            }
+            Json::Object(m)
+        }
+        _ => return None,
+    })
+}
+
+/// The expression of a template that is one `{{ … }}` and nothing else.
+fn single_expression(template: &str) -> Option<&str> {
+    let inner = template.trim().strip_prefix("{{")?.strip_suffix("}}")?;
+    let inner = inner.strip_prefix('-').unwrap_or(inner);
+    let inner = inner.strip_suffix('-').unwrap_or(inner);
+    (!inner.contains("{{") && !inner.contains("}}") && !inner.contains("{%") && !inner.contains("{#")).then_some(inner)
+}
+
 /// Python's `str()` of a JSON value (a choice or answer that is not a string).
 fn py_str(v: &Json) -> String {
     let mut s = String::new();
@@ -228,6 +377,12 @@ impl TaskSpec {
         if let Some(d) = &self.description {
             add("description".into(), d)?;
         }
+        if let Some(g) = &self.gen_prefix {
+            add("gen_prefix".into(), g)?;
+        }
+        if let Some(g) = &self.fewshot.gen_prefix {
+            add("fewshot_config.gen_prefix".into(), g)?;
+        }
         for (k, src) in self.process_docs.iter().flatten() {
             add(format!("process_docs.{k}"), src)?;
         }
@@ -245,7 +400,7 @@ impl<'t> Renderer<'t> {
             .env
             .get_template(name)
             .map_err(|e| Error::new(e.to_string()))?;
-        t.render(to_value(doc)).map_err(|e| {
+        t.render(context_value(doc)).map_err(|e| {
             let mut msg = format!("{}: {name}: {e}", self.spec.file);
             if e.kind() == minijinja::ErrorKind::UndefinedError {
                 if let Json::Object(m) = doc {
@@ -257,22 +412,73 @@ impl<'t> Renderer<'t> {
         })
     }
 
-    /// Applies the `process_docs` replacement (if any) to each document.
+    /// `gen_prefix` (or the few-shot one) for a document: a field's value where it names one,
+    /// else the template rendered (lm-eval's `doc_to_prefix`/`resolve_field`).
+    fn gen_prefix(&self, doc: &Json, fewshot: bool) -> Result<Option<String>> {
+        let (name, field) = if fewshot {
+            ("fewshot_config.gen_prefix", &self.spec.fewshot.gen_prefix)
+        } else {
+            ("gen_prefix", &self.spec.gen_prefix)
+        };
+        let Some(field) = field else { return Ok(None) };
+        if let Some(v) = doc.get(field.as_str()) {
+            return Ok(Some(v.as_str().map(String::from).unwrap_or_else(|| py_str(v))));
+        }
+        self.render_template(name, doc).map(Some)
+    }
+
+    /// [`Self::prepare_docs`] on a pool of split documents (`fewshot_config.samples` are used as
+    /// written, as lm-eval uses them).
+    pub fn prepare_pool(&self, pool: FewshotPool) -> Result<FewshotPool> {
+        Ok(match pool {
+            FewshotPool::Split(docs) => FewshotPool::Split(self.prepare_docs(docs)?),
+            other => other,
+        })
+    }
+
+    /// Applies the `process_docs` replacement (if any) to each document. A field whose template is
+    /// one expression (`{{ label | int }}`, `{{ [A, B] }}`, `{{ answer }}`) keeps the value's type,
+    /// as a Python `process_docs` returning it would; any other template gives text (a list's
+    /// text, `[…]`, is read back as the list).
     pub fn prepare_docs(&self, docs: Vec<Json>) -> Result<Vec<Json>> {
         let Some(map) = &self.spec.process_docs else {
             return Ok(docs);
         };
+        let expressions: Vec<(&String, Option<minijinja::Expression<'_, '_>>)> = map
+            .iter()
+            .map(|(k, src)| {
+                let e = match single_expression(src) {
+                    Some(e) => Some(self.env.compile_expression(e).map_err(|e| {
+                        Error::new(format!("{}: process_docs.{k}: bad Jinja expression: {e}", self.spec.file))
+                    })?),
+                    None => None,
+                };
+                Ok((k, e))
+            })
+            .collect::<Result<_>>()?;
         docs.into_iter()
             .map(|doc| {
                 let mut out: Map<String, Json> = doc.as_object().cloned().unwrap_or_default();
-                for k in map.keys() {
-                    let s = self.render_template(&format!("process_docs.{k}"), &doc)?;
-                    let v = if s.starts_with('[') && s.ends_with(']') {
-                        pylit::parse(&s).unwrap_or(Json::String(s))
-                    } else {
-                        Json::String(s)
+                for (k, expression) in &expressions {
+                    let v = match expression {
+                        Some(e) => {
+                            let value = e.eval(context_value(&doc)).map_err(|e| {
+                                Error::new(format!("{}: process_docs.{k}: {e}", self.spec.file))
+                            })?;
+                            from_value(&value).ok_or_else(|| {
+                                Error::new(format!("{}: process_docs.{k}: {value} cannot be a document field", self.spec.file))
+                            })?
+                        }
+                        None => {
+                            let s = self.render_template(&format!("process_docs.{k}"), &doc)?;
+                            if s.starts_with('[') && s.ends_with(']') {
+                                pylit::parse(&s).unwrap_or(Json::String(s))
+                            } else {
+                                Json::String(s)
+                            }
+                        }
                     };
-                    out.insert(k.clone(), v);
+                    out.insert((*k).clone(), v);
                 }
                 Ok(Json::Object(out))
             })
@@ -343,7 +549,7 @@ impl<'t> Renderer<'t> {
     }
 
     /// `(text, choices, target)` for a document, with the task's or the few-shot fields.
-    fn qa(&self, doc: &Json, fewshot: bool) -> Result<(String, Option<Vec<String>>, Target)> {
+    fn qa(&self, doc: &Json, fewshot: bool) -> Result<(Question, Option<Vec<String>>, Target)> {
         let (p, text_f, choice_f, target_f) = if fewshot {
             let f = &self.spec.fewshot;
             (
@@ -364,16 +570,13 @@ impl<'t> Renderer<'t> {
         let has_choices = self.spec.doc_to_choice.is_some();
         let text = match text_f {
             Some(f) => match self.eval(&format!("{p}doc_to_text"), f, doc, has_choices)? {
-                Out::Text(t) => t,
-                Out::Int(_) => {
-                    return Err(Error::new(format!(
-                        "{}: doc_to_text gives an index (a multiple-input task, like Winogrande); not supported",
-                        self.spec.file
-                    )))
-                }
+                Out::Text(t) => Question::Text(t),
+                Out::Int(i) => Question::Choice(usize::try_from(i).map_err(|_| {
+                    Error::new(format!("{}: {p}doc_to_text gave the choice index {i}", self.spec.file))
+                })?),
                 Out::List(l) => return Err(Error::new(format!("{}: doc_to_text gave a list {l:?}", self.spec.file))),
             },
-            None => String::new(),
+            None => Question::Text(String::new()),
         };
         let choices = match choice_f {
             Some(f) => Some(self.choices(&format!("{p}doc_to_choice"), f, doc)?),
@@ -453,15 +656,37 @@ impl<'t> Renderer<'t> {
         };
         for shot in shots {
             let (q, c, a) = self.qa(shot, true)?;
-            context.push_str(&q);
-            if let Some(ans) = self.answer_text(&c, &a)? {
-                context.push_str(&spec.fewshot.target_delimiter);
-                context.push_str(&ans);
-                context.push_str(&spec.fewshot.fewshot_delimiter);
-            }
+            // A multiple-input example shows the context of its gold choice, then its target.
+            let (q, c) = match q {
+                Question::Text(q) => (q, c),
+                Question::Choice(i) => match c.as_ref().and_then(|c| c.get(i)) {
+                    Some(q) => (q.clone(), None),
+                    None => {
+                        return Err(Error::new(format!(
+                            "{}: few-shot doc_to_text gave the choice index {i}, which is not one of the example's {} choices",
+                            spec.file,
+                            c.map_or(0, |c| c.len())
+                        )))
+                    }
+                },
+            };
+            let answer = self.answer_text(&c, &a)?;
+            let gen_prefix = self.gen_prefix(shot, true)?;
+            context.push_str(&qa_turn(
+                &q,
+                answer.as_deref(),
+                gen_prefix.as_deref(),
+                &spec.fewshot.target_delimiter,
+                &spec.fewshot.fewshot_delimiter,
+            ));
         }
         let (q, choices, target) = self.qa(doc, false)?;
-        context.push_str(&q);
+        let gen_prefix = self.gen_prefix(doc, false)?;
+        let q = match q {
+            Question::Text(q) => q,
+            Question::Choice(gold) => return self.render_multiple_input(context, gold, choices, target, gen_prefix),
+        };
+        context.push_str(&qa_turn(&q, None, gen_prefix.as_deref(), &spec.target_delimiter, ""));
         let request = match spec.output_type {
             OutputType::MultipleChoice => {
                 let c = choices.as_ref().ok_or_else(|| {
@@ -475,6 +700,7 @@ impl<'t> Renderer<'t> {
                         .iter()
                         .map(|x| format!("{}{x}", spec.target_delimiter))
                         .collect(),
+                    multiple_input: None,
                 }
             }
             OutputType::Loglikelihood => match &target {
@@ -499,15 +725,22 @@ impl<'t> Renderer<'t> {
                     )))
                 }
             },
-            OutputType::GenerateUntil => {
-                let g = spec.generation.as_ref();
-                Request::GenerateUntil {
-                    until: g
-                        .map(|g| g.until.clone())
-                        .unwrap_or_else(|| vec![spec.fewshot_delimiter.clone()]),
-                    max_gen_toks: g.map_or(256, |g| g.max_gen_toks),
+            OutputType::GenerateUntil => match &spec.generation {
+                Some(g) if g.sampling() => {
+                    return Err(Error::new(format!(
+                        "{}: generation_kwargs has do_sample: true, and lingualens decodes greedily only (--gen_kwargs do_sample=false runs it greedily)",
+                        spec.file
+                    )))
                 }
-            }
+                Some(g) => Request::GenerateUntil {
+                    until: g.until().map_err(|e| e.context(&spec.file))?,
+                    max_gen_toks: g.max_gen_toks().map_err(|e| e.context(&spec.file))?,
+                },
+                None => Request::GenerateUntil {
+                    until: vec![spec.fewshot_delimiter.clone()],
+                    max_gen_toks: super::DEFAULT_MAX_GEN_TOKS,
+                },
+            },
         };
         if let (OutputType::MultipleChoice, Target::Index(i), Some(c)) =
             (spec.output_type, &target, &choices)
@@ -528,16 +761,70 @@ impl<'t> Renderer<'t> {
         })
     }
 
+    /// A multiple-input document (lm-eval's `multiple_input_context`): one context per choice, the
+    /// few-shot prompt followed by the choice (and `gen_prefix`, undelimited), all scored against
+    /// `target_delimiter + doc_to_target`; the gold is the index `doc_to_text` gave.
+    fn render_multiple_input(
+        &self,
+        prefix: String,
+        gold: usize,
+        choices: Option<Vec<String>>,
+        target: Target,
+        gen_prefix: Option<String>,
+    ) -> Result<Rendered> {
+        let spec = self.spec;
+        if spec.output_type != OutputType::MultipleChoice {
+            return Err(Error::new(format!(
+                "{}: doc_to_text gave a choice index, which only a multiple_choice task can use (multiple input, like Winogrande)",
+                spec.file
+            )));
+        }
+        let choices = choices.ok_or_else(|| Error::new(format!("{}: a multiple-input task needs doc_to_choice", spec.file)))?;
+        if gold >= choices.len() {
+            return Err(Error::new(format!(
+                "{}: doc_to_text gave {gold}, but there are {} choices",
+                spec.file,
+                choices.len()
+            )));
+        }
+        let continuation = match &target {
+            Target::Text(t) => t.clone(),
+            Target::Texts(t) if !t.is_empty() => t[0].clone(),
+            other => {
+                return Err(Error::new(format!(
+                    "{}: in a multiple-input task doc_to_target is the text after each context, but it gave {other:?}",
+                    spec.file
+                )))
+            }
+        };
+        let contexts: Vec<String> =
+            choices.iter().map(|c| format!("{prefix}{}", qa_turn(c, None, gen_prefix.as_deref(), "", ""))).collect();
+        Ok(Rendered {
+            context: common_prefix(&contexts),
+            request: Request::MultipleChoice {
+                continuations: vec![format!("{}{continuation}", spec.target_delimiter); choices.len()],
+                multiple_input: Some(MultipleInput { contexts, target: continuation }),
+            },
+            choices: Some(choices),
+            target: Target::Index(gold),
+        })
+    }
+
     /// Renders every document in order, drawing few-shot examples from `pool` with one sampler
-    /// seeded with `seed`, as lm-eval does for a run. `num_fewshot` overrides the task's.
+    /// seeded with `seed`, as lm-eval does for a run. `num_fewshot` overrides the task's. A pool
+    /// that is [`FewshotPool::Missing`] is refused when examples are asked for.
     pub fn render_all(
         &self,
         docs: &[Json],
-        pool: &[Json],
+        pool: &FewshotPool,
         num_fewshot: Option<usize>,
         seed: u64,
     ) -> Result<Vec<Rendered>> {
         let n = num_fewshot.or(self.spec.num_fewshot).unwrap_or(0);
+        if let (FewshotPool::Missing(why), true) = (pool, n > 0) {
+            return Err(Error::new(why.clone()));
+        }
+        let pool = pool.docs();
         let mut sampler = FewshotSampler::new(self.spec.fewshot.sampler.clone(), seed);
         let same_split = self.spec.fewshot.split.as_deref() == self.spec.test_split.as_deref();
         docs.iter()
@@ -547,26 +834,58 @@ impl<'t> Renderer<'t> {
                     .sample(pool, n, same_split.then_some(doc))
                     .map_err(|e| {
                         e.context(format!(
-                            "{}: few-shot for document {}",
+                            "{}: few-shot for {}",
                             self.spec.file,
-                            i + 1
+                            super::document_name(i as u64)
                         ))
                     })?;
                 let shots: Vec<&Json> = idx.iter().map(|&j| &pool[j]).collect();
                 self.render(doc, &shots)
-                    .map_err(|e| e.context(format!("document {}", i + 1)))
+                    .map_err(|e| e.context(super::document_name(i as u64)))
             })
             .collect()
     }
 }
 
 impl FilterPipeline {
-    /// Applies the pipeline to one document's responses (lm-eval `RegexFilter`, `take_first`);
-    /// steps lingualens does not implement leave the responses unchanged.
+    /// Applies the pipeline to one document's responses, each step as lm-eval's filter of that
+    /// name does.
     pub fn apply(&self, mut responses: Vec<String>) -> Result<Vec<String>> {
         for step in &self.steps {
             match step {
                 FilterStep::TakeFirst => responses.truncate(1),
+                FilterStep::TakeFirstK(k) => responses.truncate(*k),
+                FilterStep::MajorityVote => {
+                    // Counter.most_common(1): the highest count, the first seen among equals.
+                    let mut best: Option<(&String, usize)> = None;
+                    for r in &responses {
+                        let n = responses.iter().filter(|x| *x == r).count();
+                        if best.is_none_or(|(_, b)| n > b) {
+                            best = Some((r, n));
+                        }
+                    }
+                    responses = best.map(|(r, _)| vec![r.clone()]).unwrap_or_default();
+                }
+                FilterStep::RemoveWhitespace => {
+                    for r in &mut responses {
+                        *r = r.trim_matches(py_isspace).to_string();
+                    }
+                }
+                FilterStep::Lowercase => {
+                    for r in &mut responses {
+                        *r = r.to_lowercase();
+                    }
+                }
+                FilterStep::Uppercase => {
+                    for r in &mut responses {
+                        *r = r.to_uppercase();
+                    }
+                }
+                FilterStep::Map { mapping, default } => {
+                    for r in &mut responses {
+                        *r = mapping.iter().find(|(k, _)| k == r).map_or(default, |(_, v)| v).clone();
+                    }
+                }
                 FilterStep::Regex {
                     pattern,
                     group_select,
@@ -580,7 +899,6 @@ impl FilterPipeline {
                         .map(|r| regex_filter(&re, *group_select, fallback, r))
                         .collect();
                 }
-                FilterStep::Other { .. } => {}
             }
         }
         Ok(responses)

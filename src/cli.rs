@@ -144,6 +144,28 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         runs: usize,
     },
+    /// Write a task as a folder stock lm-evaluation-harness runs (`lm-eval run --tasks NAME
+    /// --include_path OUT`): NAME.yaml with `dataset_path: json`, and its documents as JSONL, for a
+    /// task whose documents come through a lingualens loader (DZEN, KyrgyzMMLU, …) or any other.
+    ExportTask {
+        /// A task YAML file, or the name of a built-in task (e.g. dzen_en).
+        task: String,
+        /// The task's data, as for `eval` (DZEN: the folder holding DZEN/ and DZEN-Few_Shots/).
+        #[arg(long)]
+        data: Vec<std::path::PathBuf>,
+        /// Replace a task field with a Jinja template: FIELD=TEMPLATE (repeatable).
+        #[arg(long = "override")]
+        overrides: Vec<String>,
+        /// A sidecar YAML whose keys replace the task's fields.
+        #[arg(long)]
+        override_file: Option<std::path::PathBuf>,
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// The folder the YAML's data_files point into, where the folder will be when lm-eval runs
+        /// (lm-eval reads relative paths from its working directory); default: --out, absolute.
+        #[arg(long)]
+        data_root: Option<String>,
+    },
     /// Describe a model file: architecture, hyperparameters, tensor types, parameters, bytes.
     ModelInfo {
         /// A GGUF file or a Hugging Face folder (one model.safetensors or sharded).
@@ -192,6 +214,9 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Selftest { backend, json } => selftest_command(backend, json),
         Command::ModelInfo { path, json } => model_info_command(&path, json),
+        Command::ExportTask { task, data, overrides, override_file, out, data_root } => {
+            report(eval_command::export(&eval_command::ExportArgs { task, data, overrides, override_file, out, data_root }))
+        }
         Command::Eval { model, task, data, fewshot_data, gen_kwargs, overrides, override_file, limit, shots, seed, order, by, backend, out } => {
             report((|| {
                 let order = order.parse().map_err(|e: crate::Error| e.context("--order"))?;

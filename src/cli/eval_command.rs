@@ -45,14 +45,58 @@ fn io(p: &Path, e: std::io::Error) -> Error {
     Error::new(format!("{}: {e}", p.display()))
 }
 
-pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()> {
-    let task_path = crate::tasks::registry::resolve(&args.task, &crate::tasks::registry::builtin_dir())?;
-    let mut load = LoadOptions { sidecar: args.override_file.as_ref().map(|p| p.display().to_string()), ..Default::default() };
-    for o in &args.overrides {
+/// The task file (a path or a built-in task's name) read with `--override`s and a sidecar.
+fn load_spec(task: &str, overrides: &[String], override_file: Option<&Path>) -> Result<(PathBuf, TaskSpec)> {
+    let task_path = crate::tasks::registry::resolve(task, &crate::tasks::registry::builtin_dir())?;
+    let mut load = LoadOptions { sidecar: override_file.map(|p| p.display().to_string()), ..Default::default() };
+    for o in overrides {
         let (field, template) = o.split_once('=').ok_or_else(|| Error::new(format!("--override {o:?}: expected FIELD=TEMPLATE")))?;
         load.overrides.insert(field.to_string(), template.to_string());
     }
-    let mut spec = yaml::load_task_file(&task_path, &load)?;
+    let spec = yaml::load_task_file(&task_path, &load)?;
+    Ok((task_path, spec))
+}
+
+/// `lingualens export-task`: the task and its documents as a folder stock lm-eval runs
+/// (`tasks::export`).
+pub struct ExportArgs {
+    pub task: String,
+    pub data: Vec<PathBuf>,
+    pub overrides: Vec<String>,
+    pub override_file: Option<PathBuf>,
+    pub out: PathBuf,
+    /// The folder `data_files` point into; `out`, made absolute, by default.
+    pub data_root: Option<String>,
+}
+
+pub fn export(args: &ExportArgs) -> Result<()> {
+    let (task_path, spec) = load_spec(&args.task, &args.overrides, args.override_file.as_deref())?;
+    for warning in &spec.warnings {
+        eprintln!("warning: {warning}");
+    }
+    let data = load_data(&spec, &task_path, &args.data, &[], &[], 1)?;
+    std::fs::create_dir_all(&args.out).map_err(|e| io(&args.out, e))?;
+    let root = match &args.data_root {
+        Some(r) => r.clone(),
+        None => std::fs::canonicalize(&args.out).map_err(|e| io(&args.out, e))?.display().to_string(),
+    };
+    let n = data.docs.len();
+    let exported = crate::tasks::export::export_task(&spec, data.docs, data.pool, &root)?;
+    for (name, text) in &exported.files {
+        let path = args.out.join(name);
+        std::fs::write(&path, text).map_err(|e| io(&path, e))?;
+        println!("wrote {}", path.display());
+    }
+    println!(
+        "{n} documents; run them with: lm-eval run --tasks {} --include_path {} --model hf --model_args pretrained=…",
+        spec.task,
+        args.out.display()
+    );
+    Ok(())
+}
+
+pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()> {
+    let (task_path, mut spec) = load_spec(&args.task, &args.overrides, args.override_file.as_deref())?;
     // lm-eval merges --gen_kwargs into generate_until tasks only.
     if let (Some(g), OutputType::GenerateUntil) = (&mut spec.generation, spec.output_type) {
         for (k, v) in &args.gen_kwargs {

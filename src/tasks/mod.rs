@@ -16,6 +16,8 @@ pub mod anomaly;
 pub mod bundle;
 pub mod check;
 pub mod dzen;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod export;
 pub mod hf_table;
 pub mod item;
 pub mod pylit;

@@ -371,6 +371,9 @@ pub struct TaskSpec {
     pub unknown_keys: Vec<String>,
     /// Fields whose value came from an override or sidecar.
     pub overridden: Vec<String>,
+    /// The task file as read: includes merged, the sidecar and overrides applied (what
+    /// `tasks::export` writes out for lm-eval).
+    pub raw: serde_yaml_ng::Mapping,
     pub warnings: Vec<String>,
 }
 
@@ -766,6 +769,7 @@ fn build_spec(
     map: serde_yaml_ng::Mapping,
     overridden: Vec<String>,
 ) -> Result<TaskSpec> {
+    let raw = map.clone();
     let mut warnings = Vec::new();
     let mut unknown_keys = Vec::new();
     for k in map.keys() {
@@ -1150,6 +1154,7 @@ fn build_spec(
         repeats: map.get("repeats").and_then(|v| v.as_u64()).unwrap_or(1) as usize,
         unknown_keys,
         overridden,
+        raw,
         warnings,
     })
 }

@@ -759,10 +759,15 @@ fn filters_are_applied_or_refused_and_sampling_is_refused() {
         ("- function: custom\n        filter_fn: !function utils.f", "filter `custom` in `f` is not supported"),
         ("- function: take_first_k\n        k: 4", "needs that many responses"),
         ("- function: map\n        mapping_dict: {A: 1}\n        default_value: '0'", "maps responses to text only"),
+        ("- function: regex\n        regex_pattern: '(?<=is )(A|B)'", "cannot be run here"),
     ] {
         let text = format!("{gen}filter_list:\n  - name: f\n    filter:\n      {filter}\n");
         let err = task_from(&text).unwrap_err().to_string();
         assert!(err.contains(why), "{filter}: {err}");
+    }
+    for (key, why) in [("use_prompt: 'promptsource:x'\n", "use_prompt (a promptsource template) is not supported"), ("repeats: 4\n", "repeats > 1")] {
+        let err = task_from(&format!("{gen}{key}")).unwrap_err().to_string();
+        assert!(err.contains(why), "{key}: {err}");
     }
     let spec = task_from(&format!("{gen}generation_kwargs:\n  do_sample: true\n  temperature: 1\n")).unwrap();
     assert_eq!(spec.generation.as_ref().unwrap().get("temperature"), Some(&json!(1.0)), "a task file's temperature is a float");

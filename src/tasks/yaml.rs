@@ -779,6 +779,23 @@ fn build_spec(
             unknown_keys.push(key);
         }
     }
+    // lm-eval keys that change what is asked or scored, which lingualens does not do: a refusal,
+    // not a run that differs.
+    for (key, what) in [
+        ("use_prompt", "a promptsource template"),
+        ("doc_to_image", "images"),
+        ("doc_to_audio", "audio"),
+        ("custom_dataset", "a Python dataset"),
+    ] {
+        if !matches!(map.get(key), None | Some(Yaml::Null)) {
+            return Err(Error::new(format!("{path}: {key} ({what}) is not supported")));
+        }
+    }
+    if map.get("repeats").and_then(Yaml::as_u64).is_some_and(|r| r > 1) {
+        return Err(Error::new(format!(
+            "{path}: repeats > 1 asks for several generations per document; lingualens generates one (greedily)"
+        )));
+    }
     let get_field = |k: &str| -> Result<Option<Field>> {
         match map.get(k) {
             None | Some(Yaml::Null) => Ok(None),
@@ -1001,13 +1018,28 @@ fn build_spec(
             let mut steps = Vec::new();
             if let Some(Yaml::Sequence(fs)) = p.get("filter") {
                 for f in fs {
+                    if let Some(Yaml::Tagged(t)) = f.get("function") {
+                        return Err(Error::new(format!(
+                            "{path}: a filter in `{name}` is {} {} (Python), which lingualens cannot run",
+                            t.tag,
+                            yaml_scalar(&t.value)
+                        )));
+                    }
                     let function = f.get("function").map(yaml_scalar).unwrap_or_default();
                     steps.push(match function.as_str() {
                         "regex" => FilterStep::Regex {
-                            pattern: f
-                                .get("regex_pattern")
-                                .map(yaml_scalar)
-                                .unwrap_or_else(|| r"#### (\-?[0-9\.\,]+)".into()),
+                            pattern: {
+                                let pattern = f
+                                    .get("regex_pattern")
+                                    .map(yaml_scalar)
+                                    .unwrap_or_else(|| r"#### (\-?[0-9\.\,]+)".into());
+                                // Python's `re` has look-around and back-references, Rust's regex
+                                // does not: such a pattern is refused here, not at the first answer.
+                                regex::Regex::new(&pattern).map_err(|e| {
+                                    Error::new(format!("{path}: filter regex in `{name}`: {pattern:?} cannot be run here: {e}"))
+                                })?;
+                                pattern
+                            },
                             group_select: f
                                 .get("group_select")
                                 .and_then(|v| v.as_i64())

@@ -40,6 +40,11 @@ pub fn environment<'s>() -> Environment<'s> {
 }
 
 fn python_formatter(out: &mut Output, _state: &mut State, value: &Value) -> Result<(), Error> {
+    // An undefined that got this far is Jinja2's plain `Undefined` (the missing else of `{{ x if
+    // c }}`), which prints nothing; a missing variable errors before (strict lookups).
+    if value.is_undefined() {
+        return Ok(());
+    }
     let mut s = String::new();
     python_str(value, &mut s);
     out.write_str(&s)
@@ -302,6 +307,16 @@ fn python_method(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_if_without_else_prints_nothing_and_a_missing_variable_errors() {
+        let env = environment();
+        let ctx = minijinja::context! { a => "x" };
+        assert_eq!(env.render_str("[{{ b if b is defined }}][{{ a if a is defined }}]", &ctx).unwrap(), "[][x]");
+        assert!(env.render_str("{{ b }}", &ctx).is_err());
+        assert!(env.render_str("{{ b.c }}", &ctx).is_err());
+    }
+
     use super::*;
 
     fn render(src: &str, ctx: Value) -> Result<String, Error> {

@@ -183,7 +183,7 @@ fn load_items(loader: &str, files: &[PathBuf]) -> Vec<Item> {
 /// The built-in tasks this change promises, by family (a missing or renamed file fails here).
 const EXPECTED: &[&str] = &[
     "dzen_en", "dzen_dz", "dzen_dz_en", "dzen_cot_en", "dzen_cot_dz",
-    "kyrgyz_mmlu", "kyrgyz_rc", "boolq_kg", "hellaswag_kg", "winogrande_kg", "truthfulqa_mc1_kg",
+    "kyrgyz_mmlu", "kyrgyz_rc", "boolq_kg", "hellaswag_kg", "winogrande_kg", "winogrande_kg_partial", "truthfulqa_mc1_kg",
     "amh_choice_english_1", "amh_choice_native_1", "amh_choice_native_p1_english", "amh_choice_native_p1_native",
     "orm_choice_english_1", "orm_choice_native_1", "orm_choice_native_p1_english", "orm_choice_native_p1_native",
     "tir_choice_english_1", "tir_choice_native_1", "tir_choice_native_p1_english", "tir_choice_native_p1_native",
@@ -446,6 +446,7 @@ fn kyrgyzllm_tasks_on_written_files() {
         ("boolq_kg", "boolq-kg", 5, None),
         ("hellaswag_kg", "hellaswag-kg", 5, Some(["A. ", "D. "])),
         ("winogrande_kg", "winogrande-kg", 5, None),
+        ("winogrande_kg_partial", "winogrande-kg", 5, None),
         ("truthfulqa_mc1_kg", "truthfulqa-mc-kg", 5, None),
     ] {
         let (test, few) = kyrgyz_splits(loader);
@@ -472,6 +473,12 @@ fn kyrgyzllm_tasks_on_written_files() {
                     "winogrande_kg" => {
                         assert!(c.ends_with("анткени "), "{c}");
                         assert_eq!(continuations(s), ["сумка чоң эле.", "китеп чоң эле."]);
+                    }
+                    "winogrande_kg_partial" => {
+                        // lm-eval's partial scoring: a context per option, the rest of the sentence after each.
+                        let second = s["arguments"]["gen_args_1"]["arg_0"].as_str().unwrap();
+                        assert!(c.ends_with("анткени сумка") && second.ends_with("анткени китеп"), "{c} / {second}");
+                        assert_eq!(continuations(s), [" чоң эле.", " чоң эле."]);
                     }
                     "truthfulqa_mc1_kg" => assert_eq!(continuations(s).len(), 2, "MC1 only"),
                     "kyrgyz_rc" => assert!(c.contains("evaluated текст"), "the passage: {c}"),

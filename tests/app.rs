@@ -1257,10 +1257,12 @@ fn a_dzen_task_runs_in_the_page_over_the_csvs_given_and_equals_the_cli() {
     let server = StaticServer::start(dist);
     let browser = Browser::start(&[]);
     browser.set_window_size(1366, 768);
-    // dzen_dz_en over the folder (picked whole), dzen_en over the CSV files picked one by one.
-    for (task, by_folder) in [("dzen_dz_en", true), ("dzen_en", false)] {
-        let cli = cli_eval(test, &model, task, &dzen, &["--limit", "6"], &tmp.path.join(task));
-        goto_ready(&browser, &server.url(&format!("index.html?model=demo&task={task}&limit=6&backend=cpu")));
+    // dzen_dz_en over the folder (picked whole), dzen_en and its cloze form over the CSV files picked one by one.
+    // 12 items: enough for the position warning (from 10), which the demo model earns on dzen_en
+    // (it picks B for 11 of 12) and not on its cloze form.
+    for (task, by_folder, limit) in [("dzen_dz_en", true, 6), ("dzen_en", false, 12), ("dzen_en_cloze", false, 12)] {
+        let cli = cli_eval(test, &model, task, &dzen, &["--limit", &limit.to_string()], &tmp.path.join(task));
+        goto_ready(&browser, &server.url(&format!("index.html?model=demo&task={task}&limit={limit}&backend=cpu")));
         if by_folder {
             browser.send_keys("#task-folder", dzen.to_str().unwrap());
             let picked = wait_for_folder(&browser, "#task-folder");
@@ -1276,7 +1278,28 @@ fn a_dzen_task_runs_in_the_page_over_the_csvs_given_and_equals_the_cli() {
         let worst = assert_rows_equal_cli(test, &page, &cli);
         let notes = browser.eval("return document.getElementById('notes').textContent", json!([]));
         assert!(notes.as_str().unwrap().contains("items from"), "{test}: {notes}");
-        eprintln!("{test}: {task}: {} rows, max |Δ ll| vs CLI {worst:.2e}", cli.len());
+        // The warning shows exactly when one position has ≥ 80 % of the CLI's choices (10+ items).
+        let mut chosen = vec![0usize; 8];
+        for (_, lls) in &cli {
+            chosen[(0..lls.len()).fold(0, |b, i| if lls[i] > lls[b] { i } else { b })] += 1;
+        }
+        let collapsed = (0..8).find(|&p| cli.len() >= 10 && chosen[p] as f64 >= 0.8 * cli.len() as f64);
+        let warning = browser.eval(
+            "const w = document.getElementById('position-warning'); return [w.hidden, w.dataset.position, w.textContent];",
+            json!([]),
+        );
+        match collapsed {
+            Some(p) => {
+                assert_eq!(warning[0], json!(false), "{test}: {task}: {warning}");
+                assert_eq!(warning[1], json!(p.to_string()), "{test}: {task}: {warning}");
+                assert!(warning[2].as_str().unwrap().contains("dzen_en_cloze"), "{test}: the cloze form is named: {warning}");
+            }
+            None => assert_eq!(warning[0], json!(true), "{test}: {task}: no position has 80 %: {warning}"),
+        }
+        if task == "dzen_en" {
+            assert!(collapsed.is_some(), "{test}: the demo model no longer collapses on dzen_en, so the warning is not seen: {chosen:?}");
+        }
+        eprintln!("{test}: {task}: {} rows, max |Δ ll| vs CLI {worst:.2e}, choices by position {chosen:?}", cli.len());
     }
     browser.eval("document.getElementById('run').scrollIntoView(); return true;", json!([]));
     browser.screenshot(&screenshot_path(&format!("{test}.png")));

@@ -182,7 +182,7 @@ fn load_items(loader: &str, files: &[PathBuf]) -> Vec<Item> {
 
 /// The built-in tasks this change promises, by family (a missing or renamed file fails here).
 const EXPECTED: &[&str] = &[
-    "dzen_en", "dzen_dz", "dzen_dz_en", "dzen_cot_en", "dzen_cot_dz",
+    "dzen_en", "dzen_dz", "dzen_dz_en", "dzen_cot_en", "dzen_cot_dz", "dzen_en_cloze", "dzen_dz_cloze", "dzen_dz_en_cloze",
     "kyrgyz_mmlu", "kyrgyz_rc", "boolq_kg", "hellaswag_kg", "winogrande_kg", "winogrande_kg_partial", "truthfulqa_mc1_kg",
     "amh_choice_english_1", "amh_choice_native_1", "amh_choice_native_p1_english", "amh_choice_native_p1_native",
     "orm_choice_english_1", "orm_choice_native_1", "orm_choice_native_p1_english", "orm_choice_native_p1_native",

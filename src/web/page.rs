@@ -6,7 +6,7 @@
 //! next. Pausing is not asking; a reload finds the checkpoint and asks only for what is missing.
 //!
 //! URL parameters (so a link can carry a whole run): `model=demo|<catalog id>|<URL>`,
-//! `task=demo|dzen_en|dzen_dz|dzen_dz_en` (the DZEN tasks read the CSVs the user gives), `limit=N`, `shots=K`, `seed=S`, `order=given|shuffle:N|gold-first|gold-last|rotations`, `pace=MS` (a pause between items, for watching),
+//! `task=demo|dzen_en|dzen_dz|dzen_dz_en|dzen_en_cloze|dzen_dz_cloze|dzen_dz_en_cloze` (the DZEN tasks read the CSVs the user gives), `limit=N`, `shots=K`, `seed=S`, `order=given|shuffle:N|gold-first|gold-last|rotations`, `pace=MS` (a pause between items, for watching),
 //! `filter=FIELD:VALUE` (repeatable: only the documents with that metadata), `sample=N` (a seeded random sample),
 //! `run=1` (start at once), `backend=auto|wgpu|cpu|cpu-int8`, `workers=N` (the CPU pool's size, see
 //! `pool`), `simd=baseline` (start the SIMD128 build of the worker even where relaxed SIMD is there),
@@ -27,7 +27,7 @@ use web_sys::{Element, MessageEvent, Worker};
 use super::checkpoint::Checkpoint;
 use super::dom;
 use super::protocol::{Facet, FertilityRow, FromWorker, ItemRow, ModelCheck, RunSettings, ToWorker, RELAXED_SIMD_PROBE, RELAXED_WORKER_SCRIPT, WORKER_SCRIPT};
-use super::run::{is_gguf, is_task_file, probabilities, run_key, sort_dropped, top_level_files, Run};
+use super::run::{is_gguf, is_task_file, probabilities, run_key, sort_dropped, top_level_files, CollapsedPosition, Run};
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::selftest::SelfTestReport;
 use crate::tasks::bundle::{NamedFile, TaskFiles};
@@ -37,11 +37,19 @@ const DEMO_TASK: [&str; 2] = ["datasets/tasks/demo/demo.yaml", "datasets/tasks/d
 /// Built-in tasks served with the app whose data the user gives (`dataset_path: lingualens`: DZEN's
 /// CSVs are read from the user's files, never served): the task's value in `#task-select` and
 /// its files, the task YAML first.
-const DATA_TASKS: [(&str, [&str; 2]); 3] = [
-    ("dzen_en", ["datasets/tasks/dzen/dzen_en.yaml", "datasets/tasks/dzen/dzen_common_yaml"]),
-    ("dzen_dz", ["datasets/tasks/dzen/dzen_dz.yaml", "datasets/tasks/dzen/dzen_common_yaml"]),
-    ("dzen_dz_en", ["datasets/tasks/dzen/dzen_dz_en.yaml", "datasets/tasks/dzen/dzen_common_yaml"]),
+const DATA_TASKS: [(&str, &[&str]); 6] = [
+    ("dzen_en_cloze", &[DZEN_EN_CLOZE, DZEN_CLOZE_COMMON, DZEN_COMMON]),
+    ("dzen_dz_cloze", &[DZEN_DZ_CLOZE, DZEN_CLOZE_COMMON, DZEN_COMMON]),
+    ("dzen_dz_en_cloze", &[DZEN_DZ_EN_CLOZE, DZEN_CLOZE_COMMON, DZEN_COMMON]),
+    ("dzen_en", &["datasets/tasks/dzen/dzen_en.yaml", DZEN_COMMON]),
+    ("dzen_dz", &["datasets/tasks/dzen/dzen_dz.yaml", DZEN_COMMON]),
+    ("dzen_dz_en", &["datasets/tasks/dzen/dzen_dz_en.yaml", DZEN_COMMON]),
 ];
+const DZEN_COMMON: &str = "datasets/tasks/dzen/dzen_common_yaml";
+const DZEN_CLOZE_COMMON: &str = "datasets/tasks/dzen/dzen_cloze_common_yaml";
+const DZEN_EN_CLOZE: &str = "datasets/tasks/dzen/dzen_en_cloze.yaml";
+const DZEN_DZ_CLOZE: &str = "datasets/tasks/dzen/dzen_dz_cloze.yaml";
+const DZEN_DZ_EN_CLOZE: &str = "datasets/tasks/dzen/dzen_dz_en_cloze.yaml";
 const CATALOG: &str = "models/catalog.json";
 /// The worker's model cache (`web::download`), listed and emptied from here.
 const MODEL_CACHE: &str = "lingualens-models-v1";
@@ -1354,7 +1362,7 @@ async fn task_files() -> Result<TaskFiles, String> {
     let builtin = DATA_TASKS.iter().find(|(name, _)| *name == task).map(|(_, paths)| paths);
     let mut files = Vec::new();
     if let Some(paths) = builtin {
-        for path in paths {
+        for path in paths.iter() {
             files.push(NamedFile { name: path.rsplit('/').next().unwrap_or(path).into(), bytes: fetch_bytes(path).await? });
         }
     }
@@ -1744,6 +1752,30 @@ fn show_saved(app: &Shared) {
     }
 }
 
+/// `#position-warning[data-position|data-share]`: shown while one option position takes most of
+/// the model's choices (`Run::collapsed_position`), pointing at the cloze form and the bias view.
+fn draw_position_warning(collapsed: Option<CollapsedPosition>) {
+    let Ok(p) = dom::by_id("position-warning") else { return };
+    let Some(c) = collapsed else {
+        dom::set_data(&p, "position", "");
+        dom::set_data(&p, "share", "");
+        dom::set_hidden("position-warning", true);
+        return;
+    };
+    let letter = char::from_u32('A' as u32 + c.position as u32).unwrap_or('?');
+    let cloze = match c.cloze {
+        Some(task) => format!(" The task {task} scores each option's own text instead of its letter."),
+        None => String::new(),
+    };
+    p.set_text_content(Some(&format!(
+        "The model chose option {letter} for {:.0}% of the questions so far: its accuracy mostly counts how often {letter} is the answer, not what it knows.{cloze} See the position-bias view below.",
+        100.0 * c.share
+    )));
+    dom::set_data(&p, "position", &c.position.to_string());
+    dom::set_data(&p, "share", &format!("{:.3}", c.share));
+    dom::set_hidden("position-warning", false);
+}
+
 fn update_summary(app: &Shared) {
     let a = app.borrow();
     let Ok(summary) = dom::by_id("run-summary") else { return };
@@ -1785,6 +1817,7 @@ fn update_summary(app: &Shared) {
     let selection = run.selection();
     let text = if selection.is_empty() { text } else { format!("{text} · {selection}") };
     summary.set_text_content(Some(&text));
+    draw_position_warning(run.collapsed_position());
     drop(a);
     app.borrow_mut().analysis.dirty = [true; VIEWS.len()];
     schedule_analysis(app);

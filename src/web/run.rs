@@ -161,6 +161,30 @@ pub struct Breakdown {
     pub accuracy: f64,
 }
 
+/// [`Run::collapsed_position`]: one position takes at least this share of the choices …
+pub const COLLAPSED_SHARE: f64 = 0.8;
+/// … once this many items are answered.
+pub const COLLAPSED_AFTER: usize = 10;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CollapsedPosition {
+    /// 0-based option position.
+    pub position: usize,
+    pub share: f64,
+    /// The built-in task that scores each option's text instead of its letter.
+    pub cloze: Option<&'static str>,
+}
+
+/// The cloze form of a built-in letter-scored task.
+pub fn cloze_variant(task: &str) -> Option<&'static str> {
+    match task {
+        "dzen_en" => Some("dzen_en_cloze"),
+        "dzen_dz" => Some("dzen_dz_cloze"),
+        "dzen_dz_en" => Some("dzen_dz_en_cloze"),
+        _ => None,
+    }
+}
+
 impl Run {
     pub fn new(model: &str, task: &str, fingerprint: &str, settings: RunSettings, items: Vec<ItemView>) -> Run {
         Run {
@@ -262,6 +286,17 @@ impl Run {
     /// when a row's gold or choice is not one of its options).
     pub fn position_bias(&self) -> Vec<PositionStats> {
         self.tally.positions.stats().unwrap_or_default()
+    }
+
+    /// The position the model chose for at least [`COLLAPSED_SHARE`] of the answered items (from
+    /// [`COLLAPSED_AFTER`] items on): then accuracy mostly measures how often the gold sits there,
+    /// not what the model knows. With the task's cloze form, where it has one.
+    pub fn collapsed_position(&self) -> Option<CollapsedPosition> {
+        if self.done() < COLLAPSED_AFTER {
+            return None;
+        }
+        let p = self.position_bias().into_iter().find(|p| p.chosen_share >= COLLAPSED_SHARE)?;
+        Some(CollapsedPosition { position: p.position, share: p.chosen_share, cloze: cloze_variant(&self.task) })
     }
 
     /// lm-evaluation-harness's samples JSONL, in item order.
@@ -1029,6 +1064,28 @@ mod tests {
         let bias = run.position_bias();
         assert_eq!(bias[0].chosen_count, 2);
         assert_eq!(bias[2].chosen_count, 1);
+    }
+
+    #[test]
+    fn a_model_that_always_picks_one_position_is_flagged_after_ten_items() {
+        let items: Vec<ItemView> = (0..12).map(|i| item(i, "en", i % 3)).collect();
+        let mut run = Run::new("m", "dzen_en", "f", RunSettings::default(), items);
+        for i in 0..9 {
+            run.record(row(i, [-1.0, -2.0, -3.0], i % 3)); // always position 0
+        }
+        assert_eq!(run.collapsed_position(), None, "not before 10 items");
+        run.record(row(9, [-1.0, -2.0, -3.0], 0));
+        assert_eq!(run.collapsed_position(), Some(CollapsedPosition { position: 0, share: 1.0, cloze: Some("dzen_en_cloze") }));
+        // 8 of 10 is the threshold; 8 of 11 is below it.
+        let items: Vec<ItemView> = (0..11).map(|i| item(i, "en", 0)).collect();
+        let mut run = Run::new("m", "my_task", "f", RunSettings::default(), items);
+        for i in 0..10 {
+            let lls = if i < 8 { [-1.0, -2.0, -3.0] } else { [-3.0, -1.0, -2.0] };
+            run.record(row(i, lls, 0));
+        }
+        assert_eq!(run.collapsed_position().map(|c| (c.position, c.cloze)), Some((0, None)));
+        run.record(row(10, [-3.0, -2.0, -1.0], 0));
+        assert_eq!(run.collapsed_position(), None);
     }
 
     /// The aggregates kept row by row equal the computations over all rows, whatever order the

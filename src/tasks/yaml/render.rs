@@ -326,9 +326,10 @@ fn from_value(v: &Value) -> Option<Json> {
     })
 }
 
-/// The expression of a template that is one `{{ … }}` and nothing else.
+/// The expression of a template that is one `{{ … }}` and nothing else (not even whitespace,
+/// which would be part of the text it renders).
 fn single_expression(template: &str) -> Option<&str> {
-    let inner = template.trim().strip_prefix("{{")?.strip_suffix("}}")?;
+    let inner = template.strip_prefix("{{")?.strip_suffix("}}")?;
     let inner = inner.strip_prefix('-').unwrap_or(inner);
     let inner = inner.strip_suffix('-').unwrap_or(inner);
     (!inner.contains("{{") && !inner.contains("}}") && !inner.contains("{%") && !inner.contains("{#")).then_some(inner)

@@ -228,17 +228,14 @@ pub const DEFAULT_MAX_GEN_TOKS: usize = 256;
 /// JSON object; values as lm-eval's `handle_cli_value_string` takes them (true/false, integers,
 /// floats, then Python literals such as `['\n\n']` or `'text'`, else the text as it is).
 pub fn parse_gen_kwargs(args: &[String]) -> Result<Vec<(String, Json)>> {
-    let mut out: Vec<(String, Json)> = Vec::new();
-    let mut put = |k: String, v: Json| match out.iter_mut().find(|(key, _)| *key == k) {
-        Some((_, old)) => *old = v,
-        None => out.push((k, v)),
-    };
+    // A later key replaces an earlier one in its place, as the task's dict is updated.
+    let mut out = GenerationKwargs { kwargs: Vec::new() };
     if let [one] = args {
         if let Ok(Json::Object(m)) = serde_json::from_str::<Json>(one) {
             for (k, v) in m {
-                put(k, v);
+                out.set(&k, v);
             }
-            return Ok(out);
+            return Ok(out.kwargs);
         }
     }
     for arg in args {
@@ -246,10 +243,10 @@ pub fn parse_gen_kwargs(args: &[String]) -> Result<Vec<(String, Json)>> {
             let (k, v) = item
                 .split_once('=')
                 .ok_or_else(|| Error::new(format!("--gen_kwargs: expected `key=value`, got {item:?}")))?;
-            put(k.to_string(), cli_value(v));
+            out.set(k, cli_value(v));
         }
     }
-    Ok(out)
+    Ok(out.kwargs)
 }
 
 /// lm-eval's `split_top_level`: commas outside brackets and quotes.

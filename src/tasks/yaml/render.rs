@@ -20,6 +20,7 @@ use serde_json::{Map, Value as Json};
 use crate::pyrandom::PyRandom;
 use super::{FewshotPool, Field, FilterPipeline, FilterStep, OutputType, SamplerKind, TaskSpec};
 use crate::error::{Error, Result};
+use crate::scoring::is_py_space;
 use crate::tasks::pylit;
 
 /// What `doc_to_target` gave.
@@ -107,17 +108,12 @@ enum Question {
     Choice(usize),
 }
 
-/// Python's `str.isspace` for one character (Rust's `is_whitespace` lacks U+001C–U+001F).
-fn py_isspace(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
 /// lm-eval's `requires_delimiter`: neither side has whitespace where they join.
 fn requires_delimiter(prefix: &str, suffix: &str) -> bool {
     match (prefix.chars().last(), suffix.chars().next()) {
         (None, _) => false,
-        (Some(p), Some(s)) => !(py_isspace(p) || py_isspace(s)),
-        (Some(p), None) => !py_isspace(p),
+        (Some(p), Some(s)) => !(is_py_space(p) || is_py_space(s)),
+        (Some(p), None) => !is_py_space(p),
     }
 }
 
@@ -869,7 +865,7 @@ impl FilterPipeline {
                 }
                 FilterStep::RemoveWhitespace => {
                     for r in &mut responses {
-                        *r = r.trim_matches(py_isspace).to_string();
+                        *r = r.trim_matches(is_py_space).to_string();
                     }
                 }
                 FilterStep::Lowercase => {

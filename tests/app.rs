@@ -1503,7 +1503,7 @@ fn survives_a_worker_fault(test: &str, fault: &str, message: &str) {
     assert_eq!(shown["summary_failed"], json!("1"), "{test}: {shown}");
     let error = shown["error"].as_str().unwrap();
     assert!(error.contains("crashed while scoring item 5") && error.contains(message), "{test}: the fault's message is shown: {error}");
-    assert!(shown["status"].as_str().unwrap().contains("1 item(s) failed"), "{test}: {shown}");
+    assert!(shown["status"].as_str().unwrap().contains("1 item failed"), "{test}: {shown}");
     assert_eq!(shown["restarts"], json!(1), "{test}: one new worker: {shown}");
     // Every other item is scored once, in order, equal to the native engine.
     let rows = page["rows"].as_array().unwrap();

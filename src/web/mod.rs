@@ -6,7 +6,10 @@
 //! the CLI and the native tests can check them too.
 
 pub mod protocol;
+pub mod classroom;
+pub mod i18n;
 pub mod run;
+pub mod segments;
 
 #[cfg(target_arch = "wasm32")]
 mod checkpoint;

@@ -10,10 +10,14 @@
 //! `filter=FIELD:VALUE` (repeatable: only the documents with that metadata), `sample=N` (a seeded random sample),
 //! `run=1` (start at once), `backend=auto|wgpu|cpu|cpu-int8`, `workers=N` (the CPU pool's size, see
 //! `pool`), `simd=baseline` (start the SIMD128 build of the worker even where relaxed SIMD is there),
-//! `budget_mib=N` (check models against N MiB instead of the backend's memory, to see or test a refusal). With no parameters the demo runs. The older
+//! `budget_mib=N` (check models against N MiB instead of the backend's memory, to see or test a refusal),
+//! `lang=en|dz|am|ti|om|ky|ru` (the interface's language, see `text`), `mode=classroom` (classroom mode,
+//! see `classroom`; the run starts by itself). With no parameters the demo runs. The older
 //! `model=URL&context=TEXT&choice=…` scores choices once (the score panel under "Device").
 
+mod classroom;
 mod pool;
+mod text;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -31,6 +35,8 @@ use super::run::{is_gguf, is_task_file, probabilities, run_key, sort_dropped, to
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::selftest::SelfTestReport;
 use crate::tasks::bundle::{NamedFile, TaskFiles};
+use crate::web::i18n::{Arg, NumberStyle};
+use text::{key, key_with, t, t_with, Said};
 
 const DEMO_MODEL: &str = "models/demo/lingualens-demo-Q8_0.gguf";
 const DEMO_TASK: [&str; 2] = ["datasets/tasks/demo/demo.yaml", "datasets/tasks/demo/demo.jsonl"];
@@ -160,6 +166,8 @@ struct App {
     /// The CPU pool's helper workers (`pool`), and the last id given to one.
     helpers: Vec<pool::Helper>,
     helper_ids: u32,
+    /// Classroom mode's state while it is shown (`classroom`).
+    classroom: Option<super::classroom::Classroom>,
 }
 
 const MAX_CRASHES_IN_A_ROW: u32 = 3;
@@ -219,7 +227,8 @@ fn init() -> Result<(), String> {
         Some(value) => value.parse::<BackendPreference>()?,
         None => BackendPreference::Auto,
     };
-    set_status("Starting the worker…");
+    text::init()?;
+    say(key("status-starting"));
     let script = worker_script();
     let worker = Worker::new(script).map_err(|e| format!("cannot start the worker: {e:?}"))?;
     if let Ok(run) = dom::by_id("run") {
@@ -269,11 +278,20 @@ fn init() -> Result<(), String> {
         model_bytes: None,
         helpers: Vec::new(),
         helper_ids: 0,
+        classroom: None,
     }));
     listen(&app, &worker, 0);
 
     apply_url_parameters();
     wire_controls(&app)?;
+    classroom::wire(&app)?;
+    if dom::query_param("mode").as_deref() == Some("classroom") {
+        // The run starts by itself once the worker is ready, and its questions come up here.
+        if dom::query_param("context").is_none() {
+            app.borrow_mut().autostart = true;
+        }
+        classroom::open(&app, false);
+    }
     observe_views(&app);
     // The service worker (www/sw.js) makes later visits work offline; without one (a non-secure
     // origin, a private window) the app works as before, online.
@@ -392,15 +410,11 @@ fn worker_crashed(app: &Shared, message: &str) {
         }
     }
     let what = match failed_item {
-        Some(i) => format!("The worker crashed while scoring item {}: {message}", i + 1),
-        None => format!("The worker crashed: {message}"),
+        Some(i) => t_with("status-crash-item", &[("number", (i + 1).into()), ("message", message.into())]),
+        None => t_with("status-crash", &[("message", message.into())]),
     };
-    let next = if recover {
-        " It was restarted; the model is loaded again and the run goes on (the item is marked failed)."
-    } else {
-        " It was restarted; start the run again to go on (answered items are kept)."
-    };
-    show_error(&format!("{what}.{next}"));
+    let next = t(if recover { "status-crash-goes-on" } else { "status-crash-restart" });
+    show_error(&format!("{what}. {next}"));
     if let Err(e) = replace_worker(app) {
         show_error(&e);
     }
@@ -438,7 +452,7 @@ fn recover_run(app: &Shared) -> Result<(), String> {
         a.pending = Some((a.tickets, model, settings.clone()));
         (a.worker.clone(), load, files, task, settings, a.tickets)
     };
-    set_status("The worker crashed: loading the model again (from the cache) to go on…");
+    say(key("status-reloading-after-crash"));
     trace(&format!(">{}", message_name(&load)));
     let message = serde_wasm_bindgen::to_value(&load).map_err(|e| e.to_string())?;
     attach(&message, &load, &files)?;
@@ -483,8 +497,9 @@ fn show_filters(facets: &[Facet], selected: &std::collections::BTreeMap<String, 
         let label = dom::element("label", "", &format!("{} ", facet.field))?;
         let select: web_sys::HtmlSelectElement = dom::element("select", "", "")?.dyn_into().map_err(|_| "cannot make a select")?;
         dom::set_data(&select, "field", &facet.field);
-        let all = dom::element("option", "", "all")?;
+        let all = dom::element("option", "", &t("placeholder-all"))?;
         let _ = all.set_attribute("value", "");
+        let _ = all.set_attribute("data-i18n", "placeholder-all");
         dom::append(&select, &all)?;
         for (value, n) in &facet.values {
             let text = if *n > 0 { format!("{value} ({n})") } else { value.clone() };
@@ -527,13 +542,11 @@ async fn load_catalog(app: &Shared) {
             let _ = select.append_child(&option);
         }
     };
-    add("demo", "Demo model (random weights, 0.2 M parameters, in the app)");
+    add("demo", &model_label(None));
     match fetch_bytes(CATALOG).await.and_then(|b| serde_json::from_slice::<Catalog>(&b).map_err(|e| format!("{CATALOG}: {e}"))) {
         Ok(catalog) => {
             for m in &catalog.models {
-                let size = m.size_bytes.map(|b| format!(", {:.0} MB", b as f64 / 1e6)).unwrap_or_default();
-                let licence = m.licence.as_deref().map(|l| format!(", {l}")).unwrap_or_default();
-                add(&m.id, &format!("{} ({}{size}{licence}) — downloads", m.name, m.quantization.as_deref().unwrap_or("GGUF")));
+                add(&m.id, &model_label(Some(m)));
             }
             app.borrow_mut().catalog = catalog.models;
         }
@@ -550,6 +563,8 @@ async fn load_catalog(app: &Shared) {
 fn wire_controls(app: &Shared) -> Result<(), String> {
     let a = app.clone();
     dom::on("run-start", "click", move |_| start_run(&a))?;
+    let a = app.clone();
+    dom::on("lang-select", "change", move |_| switch_language(&a, &dom::value("lang-select")))?;
     let a = app.clone();
     dom::on("run-pause", "click", move |_| toggle_pause(&a))?;
     let a = app.clone();
@@ -684,7 +699,7 @@ fn accept_drop(event: &web_sys::Event) -> Result<(), String> {
         return use_dropped(loose);
     }
     let names: Vec<String> = folders.iter().map(|f| f.name()).collect();
-    set_status(&format!("Reading the dropped folder {}…", names.join(", ")));
+    say(key_with("status-drop-reading", vec![("names", names.join(", ").into())]));
     spawn_local(async move {
         let mut files = loose;
         let result = match read_folders(folders).await {
@@ -697,7 +712,7 @@ fn accept_drop(event: &web_sys::Event) -> Result<(), String> {
         match result {
             Ok(()) => clear_error(),
             Err(e) => {
-                set_status("The drop was not used.");
+                say(key("status-drop-unused"));
                 show_error(&e)
             }
         }
@@ -795,8 +810,8 @@ fn use_dropped(files: Vec<(String, web_sys::File)>) -> Result<(), String> {
         dom::set_value("model-folder", "");
         let model: Vec<&str> = dropped.model.iter().map(|&i| paths[i].as_str()).collect();
         said.push(match &dropped.model_folder {
-            Some(folder) => format!("the model folder {folder} ({} files)", model.len()),
-            None => format!("model {}", model.join(", ")),
+            Some(folder) => key_with("dropped-model-folder", vec![("folder", folder.as_str().into()), ("n", model.len().into())]),
+            None => key_with("dropped-model", vec![("files", model.join(", ").into())]),
         });
     }
     if !dropped.task.is_empty() {
@@ -805,15 +820,71 @@ fn use_dropped(files: Vec<(String, web_sys::File)>) -> Result<(), String> {
         data_chosen();
         show_filters(&[], &Default::default())?;
         let task: Vec<&str> = dropped.task.iter().map(|&i| paths[i].as_str()).collect();
-        said.push(if task.len() > 6 { format!("benchmark {} and {} more", task[..5].join(", "), task.len() - 5) } else { format!("benchmark {}", task.join(", ")) });
+        said.push(if task.len() > 6 {
+            key_with("dropped-benchmark-more", vec![("files", task[..5].join(", ").into()), ("n", (task.len() - 5).into())])
+        } else {
+            key_with("dropped-benchmark", vec![("files", task.join(", ").into())])
+        });
     }
     if !dropped.ignored.is_empty() {
         let shown = dropped.ignored.iter().take(6).cloned().collect::<Vec<_>>().join(", ");
-        let more = if dropped.ignored.len() > 6 { format!(" and {} more", dropped.ignored.len() - 6) } else { String::new() };
-        said.push(format!("not used: {shown}{more}"));
+        said.push(if dropped.ignored.len() > 6 {
+            key_with("dropped-not-used-more", vec![("files", shown.into()), ("n", (dropped.ignored.len() - 6).into())])
+        } else {
+            key_with("dropped-not-used", vec![("files", shown.into())])
+        });
     }
-    set_status(&format!("Dropped {}. Press Run to start.", said.join("; ")));
+    say(key_with("status-dropped", vec![]).with_part("what", Said::Joined(said, "; ")));
     Ok(())
+}
+
+/// The model list's label for a catalog entry, or for the built-in demo (`None`).
+fn model_label(entry: Option<&CatalogEntry>) -> String {
+    let Some(m) = entry else { return t("model-demo") };
+    let size = m.size_bytes.map(|b| format!(", {} MB", text::number(b as f64 / 1e6, NumberStyle::Integer))).unwrap_or_default();
+    let licence = m.licence.as_deref().map(|l| format!(", {l}")).unwrap_or_default();
+    let details = format!("{}{size}{licence}", m.quantization.as_deref().unwrap_or("GGUF"));
+    t_with("model-catalog-entry", &[("name", m.name.as_str().into()), ("details", details.into())])
+}
+
+/// The page in another language, at once: the static text, every message it wrote, the rows, the
+/// analysis views and classroom mode; the choice is remembered.
+fn switch_language(app: &Shared, code: &str) {
+    if let Err(e) = text::set_language(code) {
+        show_error(&e);
+        return;
+    }
+    text::remember(code);
+    text::refresh();
+    if let Ok(select) = dom::typed::<web_sys::HtmlSelectElement>("model-select") {
+        let options = select.options();
+        let a = app.borrow();
+        for i in 0..options.length() {
+            let Some(option) = options.item(i).and_then(|o| o.dyn_into::<web_sys::HtmlOptionElement>().ok()) else { continue };
+            let value = option.value();
+            if value == "demo" {
+                option.set_text(&model_label(None));
+            } else if let Some(m) = a.catalog.iter().find(|m| m.id == value) {
+                option.set_text(&model_label(Some(m)));
+            }
+        }
+    }
+    if let Some(run) = &app.borrow().run {
+        if let Ok(body) = dom::by_id("result-rows") {
+            dom::clear(&body);
+        }
+        for row in run.rows.values() {
+            let _ = draw_row(run, row);
+        }
+        for (index, message) in &run.failed {
+            let _ = draw_failure(run, *index, message);
+        }
+    }
+    let phase = app.borrow().phase;
+    show_controls(app, phase);
+    update_summary(app);
+    flush_analysis(app);
+    classroom::draw(app);
 }
 
 /// Data files were chosen: the benchmark is the user's files, unless a built-in task that reads
@@ -860,7 +931,7 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
                 let a = app.borrow();
                 (a.worker.clone(), a.preference)
             };
-            set_status("Initialising the device…");
+            say(key("status-device"));
             post(&worker, &ToWorker::SelfTest { backend: preference })?;
             if dom::query_param("context").is_some() {
                 return legacy_score(&worker, preference);
@@ -897,7 +968,8 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             }
             spawn_local(show_cached_models());
             let info = dom::by_id("model-info")?;
-            info.set_text_content(Some(&format!("{name}: {architecture}, {layers} layers, {vocab_size} tokens.")));
+            let vocab = Arg::Number(vocab_size as f64, NumberStyle::Integer);
+            text::show("model-info", key_with("model-loaded", vec![("name", name.into()), ("architecture", architecture.into()), ("layers", layers.into()), ("vocab", vocab)]));
             dom::set_data(&info, "status", "loaded");
             Ok(())
         }
@@ -925,7 +997,7 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
                     a.phase = phase;
                     a.run_prepared = true;
                 }
-                set_status(if phase == Phase::Paused { "Recovered from the worker's crash; paused." } else { "Recovered from the worker's crash; running." });
+                say(key(if phase == Phase::Paused { "status-recovered-paused" } else { "status-recovered-running" }));
                 show_controls(app, phase);
                 pump(app);
                 return Ok(());
@@ -976,7 +1048,7 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
                     a.model_id = None;
                     a.model_loaded = false;
                     if let Ok(info) = dom::by_id("model-info") {
-                        info.set_text_content(Some(&format!("Not loaded: {message}")));
+                        text::show("model-info", key_with("model-not-loaded", vec![("message", message.as_str().into())]));
                         dom::set_data(&info, "status", "error");
                     }
                     a.pending = None;
@@ -1029,25 +1101,36 @@ fn show_download(app: &Shared, loaded: u64, total: Option<u64>, from_cache: bool
         }
         a.download_started
     };
-    let mb = |b: u64| b as f64 / 1e6;
-    let text = if from_cache {
+    let mb = |b: u64, digits: usize| Arg::Number(b as f64 / 1e6, NumberStyle::Decimal(digits));
+    let said = if from_cache {
         dom::set_data(&info, "source", "cache");
-        format!("Read {:.1} MB from this browser's cache (no download). Loading…", mb(loaded))
+        key_with("download-cache", vec![("mb", mb(loaded, 1))])
     } else if total == Some(loaded) {
         dom::set_data(&info, "source", "network");
-        format!("Downloaded {:.1} MB, checked. Loading…", mb(loaded))
+        key_with("download-done", vec![("mb", mb(loaded, 1))])
     } else {
         let secs = ((now - started) / 1e3).max(1e-3);
         // The rate of this page's download, not counting what an earlier page saved.
-        let rate = mb(loaded.saturating_sub(resumed_from)) / secs;
-        let rest = match total {
-            Some(t) if rate > 0.0 => format!(" of {:.0} MB · {rate:.1} MB/s · {:.0} s left", mb(t), mb(t.saturating_sub(loaded)) / rate),
-            _ => format!(" · {rate:.1} MB/s"),
+        let rate = loaded.saturating_sub(resumed_from) as f64 / 1e6 / secs;
+        let progress = match total {
+            Some(t) if rate > 0.0 => {
+                let seconds = (t.saturating_sub(loaded) as f64 / 1e6 / rate).round();
+                key_with("download-progress-total", vec![
+                    ("mb", mb(loaded, 1)),
+                    ("total", mb(t, 0)),
+                    ("rate", Arg::Number(rate, NumberStyle::Decimal(1))),
+                    ("seconds", Arg::Number(seconds, NumberStyle::Integer)),
+                ])
+            }
+            _ => key_with("download-progress-rate", vec![("mb", mb(loaded, 1)), ("rate", Arg::Number(rate, NumberStyle::Decimal(1)))]),
         };
-        let resumed = if resumed_from > 0 { format!(" (continued from {:.1} MB saved before)", mb(resumed_from)) } else { String::new() };
-        format!("Downloading {:.1} MB{rest}{resumed}", mb(loaded))
+        if resumed_from > 0 {
+            Said::Joined(vec![progress, key_with("download-resumed", vec![("mb", mb(resumed_from, 1))])], " ")
+        } else {
+            progress
+        }
     };
-    info.set_text_content(Some(&text));
+    text::show("model-info", said);
 }
 
 /// The models kept in Cache Storage, each with its size and a button that deletes it.
@@ -1064,10 +1147,10 @@ async fn show_cached_models() {
             Some(r) => r.headers().get("content-length").ok().flatten().and_then(|l| l.parse::<f64>().ok()),
             None => None,
         };
-        let Ok(li) = dom::element("li", "", &format!("{} ({}) ", url.rsplit('/').next().unwrap_or(&url), size.map(|s| format!("{:.1} MB", s / 1e6)).unwrap_or_else(|| "size unknown".into()))) else { continue };
+        let Ok(li) = dom::element("li", "", &format!("{} ({}) ", url.rsplit('/').next().unwrap_or(&url), size.map(|s| format!("{} MB", text::number(s / 1e6, NumberStyle::Decimal(1)))).unwrap_or_else(|| t("size-unknown")))) else { continue };
         if let Ok(button) = dom::element("button", "small", "Delete") {
             let _ = button.set_attribute("type", "button");
-            let _ = button.set_attribute("aria-label", &format!("Delete {url} from the cache"));
+            let _ = button.set_attribute("aria-label", &t_with("cache-delete", &[("file", url.as_str().into())]));
             let c = cache.clone();
             EventListener::new(&button, "click", move |_| {
                 let (c, url) = (c.clone(), url.clone());
@@ -1256,9 +1339,9 @@ async fn prepare(app: &Shared) -> Result<(), String> {
             show_controls(app, Phase::Idle);
             return Ok(());
         }
-        set_status("Loading the model…");
+        say(key("status-loading-model"));
         let info = dom::by_id("model-info")?;
-        info.set_text_content(Some("Loading…"));
+        text::show("model-info", key("model-loading"));
         dom::set_data(&info, "status", "loading");
         trace(&format!(">{}", message_name(&load)));
         let message = serde_wasm_bindgen::to_value(&load).map_err(|e| e.to_string())?;
@@ -1274,7 +1357,7 @@ async fn prepare(app: &Shared) -> Result<(), String> {
     if app.borrow().phase != Phase::Preparing {
         return Ok(()); // the model failed while the task's files were read
     }
-    set_status("Preparing the task…");
+    say(key("status-preparing"));
     let ticket = {
         let mut a = app.borrow_mut();
         a.tickets += 1;
@@ -1300,13 +1383,13 @@ async fn model_fits(app: &Shared, worker: &Worker, load: &ToWorker, files: &[web
         }
         _ => return Ok(true),
     };
-    set_status("Checking that the model fits…");
+    say(key("status-checking-fit"));
     let info = dom::by_id("model-info")?;
-    info.set_text_content(Some("Reading the model's header…"));
+    text::show("model-info", key("model-reading-header"));
     dom::set_data(&info, "status", "checking");
     let fit = dom::by_id("model-fit")?;
     dom::set_data(&fit, "fit", "checking");
-    fit.set_text_content(None);
+    text::show("model-fit", Said::Raw(String::new()));
     dom::set_hidden("model-fit", true);
 
     app.borrow_mut().fit_answer = None;
@@ -1329,21 +1412,21 @@ async fn model_fits(app: &Shared, worker: &Worker, load: &ToWorker, files: &[web
     dom::set_hidden("model-fit", false);
     if let Some(reason) = refused {
         dom::set_data(&fit, "fit", "refused");
-        fit.set_text_content(Some(&reason));
-        let read = if matches!(check, ToWorker::CheckModelFiles { .. }) { "only config.json and the safetensors headers were read" } else { "only its header was read" };
-        info.set_text_content(Some(&format!("Not loaded: {name} does not fit ({read}).")));
+        text::show("model-fit", Said::Raw(reason));
+        let refused = if matches!(check, ToWorker::CheckModelFiles { .. }) { "model-refused-folder" } else { "model-refused-header" };
+        text::show("model-info", key_with(refused, vec![("name", name.into())]));
         dom::set_data(&info, "status", "refused");
-        set_status("The model was not loaded: it does not fit. Choose another one.");
+        say(key("status-not-fit"));
         return Ok(false);
     }
     match unchecked {
         Some(why) => {
             dom::set_data(&fit, "fit", "unchecked");
-            fit.set_text_content(Some(&format!("{name}: not checked before the download: {why}.")));
+            text::show("model-fit", key_with("model-fit-unchecked", vec![("name", name.into()), ("why", why.into())]));
         }
         None => {
             dom::set_data(&fit, "fit", "fits");
-            fit.set_text_content(Some(&format!("{name} {summary}.")));
+            text::show("model-fit", Said::Raw(format!("{name} {summary}.")));
         }
     }
     Ok(true)
@@ -1435,16 +1518,19 @@ fn begin(app: &Shared, run: Run, notes: usize) {
         if let Ok(summary) = dom::by_id("run-summary") {
             dom::set_data(&summary, "resumed", &restored.to_string());
         }
-        let mut note = String::new();
+        let mut said = vec![key("status-running")];
         if restored > 0 {
-            note += &format!(" Resumed: {restored} answers were kept from before.");
+            said.push(key_with("status-resumed", vec![("n", restored.into())]));
         }
         if notes > 0 {
-            note += &format!(" {notes} notes about the data are listed below the summary.");
+            said.push(key_with("status-notes", vec![("n", notes.into())]));
         }
-        set_status(&format!("Running.{note}"));
+        say(Said::Joined(said, " "));
         update_summary(&a);
         show_controls(&a, Phase::Running);
+        if classroom::is_open(&a) {
+            classroom::draw(&a);
+        }
         pool::start(&a);
         pump(&a);
     });
@@ -1466,14 +1552,14 @@ fn pump(app: &Shared) {
             flush_analysis(app);
             let kept = dom::by_id("run-summary").ok().and_then(|s| s.get_attribute("data-resumed")).unwrap_or_default();
             let failed = app.borrow().run.as_ref().map_or(0, |r| r.failed.len());
-            let mut status = match kept.as_str() {
-                "" | "0" => "Finished.".to_string(),
-                n => format!("Finished; {n} answers were kept from before a reload."),
-            };
+            let mut status = vec![match kept.parse::<usize>().unwrap_or(0) {
+                0 => key("status-finished"),
+                n => key_with("status-finished-kept", vec![("n", n.into())]),
+            }];
             if failed > 0 {
-                status += &format!(" {failed} item(s) failed (the worker crashed on them) and count in no metric.");
+                status.push(key_with("status-failed-items", vec![("n", failed.into())]));
             }
-            set_status(&status);
+            say(Said::Joined(status, " "));
             show_controls(app, Phase::Done);
             return;
         }
@@ -1561,12 +1647,15 @@ fn accept_row(app: &Shared, row: ItemRow) {
                 }
                 Err(e) => {
                     web_sys::console::warn_1(&e.clone().into());
-                    set_status(&format!("Item {} was answered but not saved ({e}): a reload would score it again.", row.index + 1));
+                    say(key_with("status-not-saved", vec![("number", (row.index + 1).into()), ("message", e.into())]));
                 }
             }
         });
     }
     update_summary(app);
+    if classroom::is_open(app) {
+        classroom::draw(app);
+    }
     pump(app);
 }
 
@@ -1581,7 +1670,7 @@ fn show_notes(notes: &[String]) {
         }
     }
     if notes.len() > SHOWN {
-        if let Ok(li) = dom::element("li", "", &format!("… and {} more", notes.len() - SHOWN)) {
+        if let Ok(li) = dom::element("li", "", &t_with("notes-more", &[("n", (notes.len() - SHOWN).into())])) {
             let _ = dom::append(&list, &li);
         }
     }
@@ -1598,7 +1687,7 @@ fn toggle_pause(app: &Shared) {
         };
         a.phase
     };
-    set_status(if phase == Phase::Paused { "Paused." } else { "Running." });
+    say(key(if phase == Phase::Paused { "status-paused" } else { "status-running" }));
     if phase == Phase::Paused {
         flush_analysis(app);
     }
@@ -1621,7 +1710,7 @@ fn cancel_run(app: &Shared) {
     }
     clear_rows();
     dom::set_hidden("inspector", true);
-    set_status("Cancelled; the run's saved answers were deleted.");
+    say(key("status-cancelled"));
     update_summary(app);
     show_controls(app, Phase::Idle);
 }
@@ -1630,7 +1719,7 @@ fn show_controls(app: &Shared, phase: Phase) {
     let has_rows = app.borrow().run.as_ref().is_some_and(|r| r.done() > 0);
     dom::set_enabled("run-start", matches!(phase, Phase::Idle | Phase::Done));
     dom::set_enabled("run-pause", matches!(phase, Phase::Running | Phase::Paused));
-    dom::set_text("run-pause", if phase == Phase::Paused { "Resume" } else { "Pause" });
+    dom::set_text("run-pause", &t(if phase == Phase::Paused { "button-resume" } else { "button-pause" }));
     dom::set_enabled("run-cancel", matches!(phase, Phase::Running | Phase::Paused | Phase::Done));
     for id in ["export-jsonl", "export-json", "export-csv"] {
         dom::set_enabled(id, has_rows);
@@ -1695,13 +1784,17 @@ fn draw_row(run: &Run, row: &ItemRow) -> Result<(), String> {
         }
         dom::append(&bar, &fill)?;
         dom::append(&line, &bar)?;
-        dom::append(&line, &dom::element("span", "pct", &format!("{:.0}%", 100.0 * p))?)?;
+        dom::append(&line, &dom::element("span", "pct", &text::number(p, NumberStyle::Percent(0)))?)?;
         dom::append(&options, &line)?;
     }
     dom::append(&tr, &options)?;
 
     let letter = |i: usize| char::from(b'A' + (i.min(25) as u8)).to_string();
-    let verdict = if row.correct { "✓ correct".to_string() } else { format!("✗ chose {}, gold {}", letter(row.chosen), letter(item.gold)) };
+    let verdict = if row.correct {
+        t("row-correct")
+    } else {
+        t_with("row-wrong", &[("chosen", letter(row.chosen).into()), ("gold", letter(item.gold).into())])
+    };
     dom::append(&tr, &dom::element("td", if row.correct { "result correct" } else { "result wrong" }, &verdict)?)?;
     dom::append(&tr, &dom::element("td", "ms", &format!("{:.0}", row.elapsed_ms))?)?;
 
@@ -1738,10 +1831,10 @@ fn draw_failure(run: &Run, index: usize, message: &str) -> Result<(), String> {
         let _ = question.set_attribute("lang", &item.language);
     }
     dom::append(&tr, &question)?;
-    let cell = dom::element("td", "options", &format!("Not scored: the worker crashed ({message})"))?;
+    let cell = dom::element("td", "options", &t_with("row-not-scored", &[("message", message.into())]))?;
     let _ = cell.set_attribute("colspan", "2");
     dom::append(&tr, &cell)?;
-    dom::append(&tr, &dom::element("td", "result failed", "✗ failed")?)?;
+    dom::append(&tr, &dom::element("td", "result failed", &t("row-failed"))?)?;
     insert_in_order(run, index, &tr)
 }
 
@@ -1763,14 +1856,11 @@ fn draw_position_warning(collapsed: Option<CollapsedPosition>) {
         return;
     };
     let letter = char::from_u32('A' as u32 + c.position as u32).unwrap_or('?');
-    let cloze = match c.cloze {
-        Some(task) => format!(" The task {task} scores each option's own text instead of its letter."),
-        None => String::new(),
-    };
-    p.set_text_content(Some(&format!(
-        "The model chose option {letter} for {:.0}% of the questions so far: its accuracy mostly counts how often {letter} is the answer, not what it knows.{cloze} See the position-bias view below.",
-        100.0 * c.share
-    )));
+    let share = Arg::Number(c.share, NumberStyle::Percent(0));
+    text::show("position-warning", match c.cloze {
+        Some(task) => key_with("position-warning-cloze", vec![("letter", letter.to_string().into()), ("share", share), ("task", task.into())]),
+        None => key_with("position-warning", vec![("letter", letter.to_string().into()), ("share", share)]),
+    });
     dom::set_data(&p, "position", &c.position.to_string());
     dom::set_data(&p, "share", &format!("{:.3}", c.share));
     dom::set_hidden("position-warning", false);
@@ -1780,7 +1870,7 @@ fn update_summary(app: &Shared) {
     let a = app.borrow();
     let Ok(summary) = dom::by_id("run-summary") else { return };
     let Some(run) = &a.run else {
-        summary.set_text_content(Some("Nothing run yet."));
+        summary.set_text_content(Some(&t("run-nothing")));
         dom::set_data(&summary, "done", "0");
         dom::set_data(&summary, "total", "0");
         dom::set_data(&summary, "accuracy", "");
@@ -1793,26 +1883,29 @@ fn update_summary(app: &Shared) {
     let text = match run.accuracy() {
         Some(acc) => {
             dom::set_data(&summary, "accuracy", &acc.value.to_string());
-            format!(
-                "{} of {} answered · accuracy {:.1}% (95% interval {:.1}–{:.1}%) · task {} · {} model",
-                run.done(),
-                run.total(),
-                100.0 * acc.value,
-                100.0 * acc.low,
-                100.0 * acc.high,
-                run.task,
-                run.model
+            let percent = |x: f64| Arg::Number(x, NumberStyle::Percent(1));
+            t_with(
+                "run-summary",
+                &[
+                    ("done", run.done().into()),
+                    ("total", run.total().into()),
+                    ("accuracy", percent(acc.value)),
+                    ("low", percent(acc.low)),
+                    ("high", percent(acc.high)),
+                    ("task", run.task.as_str().into()),
+                    ("model", run.model.as_str().into()),
+                ],
             )
         }
         None => {
             dom::set_data(&summary, "accuracy", "");
-            format!("0 of {} answered · task {}", run.total(), run.task)
+            t_with("run-summary-empty", &[("done", 0usize.into()), ("total", run.total().into()), ("task", run.task.as_str().into())])
         }
     };
     dom::set_data(&summary, "failed", &run.failed.len().to_string());
     let text = match run.failed.len() {
         0 => text,
-        n => format!("{text} · {n} failed (the worker crashed)"),
+        n => format!("{text} · {}", t_with("run-summary-failed", &[("n", n.into())])),
     };
     let selection = run.selection();
     let text = if selection.is_empty() { text } else { format!("{text} · {selection}") };
@@ -1913,7 +2006,8 @@ fn draw_views(app: &Shared, all: bool) {
 /// Groups × languages with ✓/✗ per cell, then each language's accuracy on all its grouped items
 /// and on the groups answered in every language.
 fn draw_parallel(run: &Run, others: &[(String, Run)]) -> Result<(), String> {
-    let mut runs: Vec<(&str, &Run)> = vec![("this run", run)];
+    let this_run = t("parallel-this-run");
+    let mut runs: Vec<(&str, &Run)> = vec![(this_run.as_str(), run)];
     runs.extend(others.iter().map(|(name, r)| (name.as_str(), r)));
     let table = super::run::parallel_table(&runs);
     let (head, body, foot) = (dom::by_id("parallel-head")?, dom::by_id("parallel-rows")?, dom::by_id("parallel-foot")?);
@@ -1928,7 +2022,7 @@ fn draw_parallel(run: &Run, others: &[(String, Run)]) -> Result<(), String> {
         return Ok(());
     }
     let tr = dom::element("tr", "", "")?;
-    dom::append(&tr, &dom::element("th", "", "group")?)?;
+    dom::append(&tr, &dom::element("th", "", &t("col-group"))?)?;
     for variant in &table.variants {
         dom::append(&tr, &dom::element("th", "", variant)?)?;
     }
@@ -1961,8 +2055,12 @@ fn draw_parallel(run: &Run, others: &[(String, Run)]) -> Result<(), String> {
         }
         dom::append(&body, &tr)?;
     }
-    let percent = |x: Option<f64>, n: usize| x.map(|x| format!("{:.0}% of {n}", 100.0 * x)).unwrap_or_else(|| "—".into());
-    for (label, common) in [("accuracy, every grouped item", false), (&*format!("on the {} groups in every column", table.complete), true)] {
+    let percent = |x: Option<f64>, n: usize| {
+        x.map(|x| t_with("share-of", &[("share", Arg::Number(x, NumberStyle::Percent(0))), ("n", n.into())])).unwrap_or_else(|| "—".into())
+    };
+    let every = t("parallel-every-item");
+    let common_label = t_with("parallel-common", &[("n", table.complete.into())]);
+    for (label, common) in [(every.as_str(), false), (common_label.as_str(), true)] {
         let tr = dom::element("tr", "", "")?;
         dom::set_data(&tr, "common", if common { "true" } else { "false" });
         dom::append(&tr, &dom::element("th", "", label)?)?;
@@ -1981,14 +2079,14 @@ fn draw_parallel(run: &Run, others: &[(String, Run)]) -> Result<(), String> {
 fn show_fertility(rows: &[FertilityRow]) -> Result<(), String> {
     let body = dom::by_id("fertility-rows")?;
     dom::clear(&body);
-    let ratio = |x: Option<f64>| x.map(|x| format!("{x:.2}")).unwrap_or_else(|| "—".into());
+    let ratio = |x: Option<f64>| x.map(|x| text::number(x, NumberStyle::Decimal(2))).unwrap_or_else(|| "—".into());
     for r in rows {
         let tr = dom::element("tr", "", "")?;
         dom::set_data(&tr, "language", &r.language);
         dom::set_data(&tr, "tokens", &r.tokens.to_string());
         dom::set_data(&tr, "words", &r.words.to_string());
         dom::set_data(&tr, "chars", &r.chars.to_string());
-        for cell in [r.language.clone(), r.texts.to_string(), r.tokens.to_string(), ratio(r.tokens_per_word), ratio(r.tokens_per_syllable), ratio(r.tokens_per_char)] {
+        for cell in [r.language.clone(), text::number(r.texts as f64, NumberStyle::Integer), text::number(r.tokens as f64, NumberStyle::Integer), ratio(r.tokens_per_word), ratio(r.tokens_per_syllable), ratio(r.tokens_per_char)] {
             dom::append(&tr, &dom::element("td", "", &cell)?)?;
         }
         dom::append(&body, &tr)?;
@@ -2006,16 +2104,23 @@ fn draw_comparison(run: &Run, comparison: Option<&(String, Run)>) -> Result<(), 
     for (key, n) in [("both-right", c.both_right), ("both-wrong", c.both_wrong), ("only-a", c.only_a), ("only-b", c.only_b)] {
         dom::set_data(&summary, key, &n.to_string());
     }
-    summary.set_text_content(Some(&format!(
-        "Against {name} (B), on {} items both answered: both right {} · both wrong {} · right only here (A) {} · right only in B {}{}.",
-        c.both_right + c.both_wrong + c.only_a + c.only_b,
-        c.both_right,
-        c.both_wrong,
-        c.only_a,
-        c.only_b,
-        if c.unmatched_a + c.unmatched_b > 0 { format!(" · {} items only here, {} only in B", c.unmatched_a, c.unmatched_b) } else { String::new() }
-    )));
-    let verdict = |right: bool| if right { "✓ right" } else { "✗ wrong" };
+    let mut said = t_with(
+        "compare-summary",
+        &[
+            ("name", name.as_str().into()),
+            ("n", (c.both_right + c.both_wrong + c.only_a + c.only_b).into()),
+            ("both_right", c.both_right.into()),
+            ("both_wrong", c.both_wrong.into()),
+            ("only_a", c.only_a.into()),
+            ("only_b", c.only_b.into()),
+        ],
+    );
+    if c.unmatched_a + c.unmatched_b > 0 {
+        said = format!("{said} · {}", t_with("compare-unmatched", &[("a", c.unmatched_a.into()), ("b", c.unmatched_b.into())]));
+    }
+    summary.set_text_content(Some(&said));
+    let (right, wrong) = (t("verdict-right"), t("verdict-wrong"));
+    let verdict = |ok: bool| if ok { right.as_str() } else { wrong.as_str() };
     for d in &c.differences {
         let tr = dom::element("tr", "", "")?;
         dom::set_data(&tr, "item-id", &d.id);
@@ -2108,13 +2213,13 @@ fn select_row(app: &Shared, index: usize) {
             let _ = tr.set_attribute("aria-selected", "true");
         }
         dom::set_hidden("inspector", false);
-        dom::set_text("inspector-heading", &format!("Item {} · {}", index + 1, item.id));
+        text::show("inspector-heading", key_with("inspector-item", vec![("number", (index + 1).into()), ("id", item.id.as_str().into())]));
         let prompt = dom::by_id("inspector-prompt")?;
         prompt.set_text_content(Some(&item.context));
         if !item.language.is_empty() {
             let _ = prompt.set_attribute("lang", &item.language);
         }
-        dom::set_text("inspector-tokens", "");
+        text::show("inspector-tokens", Said::Raw(String::new()));
         let body = dom::by_id("inspector-options")?;
         dom::clear(&body);
         for (i, choice) in item.choices.iter().enumerate() {
@@ -2125,7 +2230,7 @@ fn select_row(app: &Shared, index: usize) {
                 ll.map(|l| format!("{l:.4}")).unwrap_or_default(),
                 ll.map(|l| format!("{:.4}", l / (choice.chars().count() + 1) as f64)).unwrap_or_default(),
                 row.and_then(|r| r.token_counts.get(i)).map(|t| t.to_string()).unwrap_or_default(),
-                row.and_then(|r| r.is_greedy.get(i)).map(|g| if *g { "yes" } else { "no" }.to_string()).unwrap_or_default(),
+                row.and_then(|r| r.is_greedy.get(i)).map(|g| t(if *g { "yes" } else { "no" })).unwrap_or_default(),
             ];
             for cell in cells {
                 dom::append(&tr, &dom::element("td", "", &cell)?)?;
@@ -2140,7 +2245,7 @@ fn select_row(app: &Shared, index: usize) {
             let others: Vec<_> =
                 run.items.iter().filter(|o| o.index != index && super::run::parallel_key(o).as_ref() == Some(&group)).collect();
             if !others.is_empty() {
-                dom::append(&parallel, &dom::element("h3", "", "The same question in other languages")?)?;
+                dom::append(&parallel, &dom::element("h3", "", &t("inspector-other-languages"))?)?;
                 for o in others {
                     let verdict = match run.rows.get(&o.index) {
                         Some(r) if r.correct => "✓",
@@ -2174,11 +2279,19 @@ fn show_tokens(app: &Shared, index: usize, pieces: &[String], count: usize) -> R
     }
     let prompt = dom::by_id("inspector-prompt")?;
     dom::clear(&prompt);
-    for piece in pieces {
-        dom::append(&prompt, &dom::element("span", "tok", piece)?)?;
+    // Runs of whole characters, so the text is shaped exactly as the plain prompt (see `segments`).
+    let segments = super::segments::token_segments(pieces);
+    let split = segments.iter().any(|s| s.split) || pieces.len() < count;
+    for segment in &segments {
+        let span = dom::element("span", if segment.split { "tok split" } else { "tok" }, &segment.text)?;
+        if segment.pieces > 1 {
+            dom::set_data(&span, "tokens", &segment.pieces.to_string());
+        }
+        dom::append(&prompt, &span)?;
     }
-    let joined = if pieces.len() < count { " (a character split across tokens is shown once)" } else { "" };
-    dom::set_text("inspector-tokens", &format!("{count} tokens, the model's BOS token included{joined}."));
+    dom::set_data(&prompt, "segments", &segments.len().to_string());
+    let message = if split { "inspector-tokens-split" } else { "inspector-tokens" };
+    text::show("inspector-tokens", key_with(message, vec![("n", count.into())]));
     Ok(())
 }
 
@@ -2220,7 +2333,7 @@ async fn import(app: &Shared) {
                 a.run_prepared = false;
             }
             dom::set_hidden("inspector", true);
-            set_status(&format!("Showing the saved run {name}."));
+            say(key_with("status-saved-run", vec![("name", name.into())]));
             update_summary(app);
             flush_analysis(app);
             show_controls(app, Phase::Done);
@@ -2229,8 +2342,9 @@ async fn import(app: &Shared) {
     }
 }
 
-fn set_status(text: &str) {
-    dom::set_text("status", text);
+/// The status line: what the page is doing, in the page's language.
+fn say(said: Said) {
+    text::show("status", said);
 }
 
 fn clear_error() {
@@ -2260,29 +2374,31 @@ fn show_backend(info: &BackendInfo) -> Result<(), String> {
     dom::clear(&table);
     let a = &info.adapter;
     let mut rows = vec![
-        ("Backend", format!("{} ({})", info.label(), a.api)),
-        ("Adapter", [a.vendor.as_str(), a.architecture.as_str(), a.name.as_str()]
+        ("device-backend", format!("{} ({})", info.label(), a.api)),
+        ("device-adapter", [a.vendor.as_str(), a.architecture.as_str(), a.name.as_str()]
             .into_iter()
             .filter(|s| !s.is_empty())
             .collect::<Vec<_>>()
             .join(" · ")),
-        ("Device type", a.device_type.clone()),
+        ("device-type", a.device_type.clone()),
     ];
     if let (Some(kernel), true) = (&info.int8_kernel, info.activations == crate::backend::Activations::Int8) {
-        rows.push(("Int8 matmul kernel", kernel.clone()));
+        rows.push(("device-kernel", kernel.clone()));
     }
     if let Some(fallback) = a.is_fallback_adapter {
-        rows.push(("Software fallback adapter", if fallback { "yes" } else { "no" }.into()));
+        rows.push(("device-fallback", t(if fallback { "yes" } else { "no" })));
     }
     if let Some(limits) = info.limits {
         rows.push(("maxStorageBufferBindingSize", format_bytes(limits.max_storage_buffer_binding_size)));
         rows.push(("maxBufferSize", format_bytes(limits.max_buffer_size)));
     }
     if let Some(reason) = &info.fallback_reason {
-        rows.push(("Why not WebGPU", reason.clone()));
+        rows.push(("device-why-not-webgpu", reason.clone()));
     }
     for (key, value) in rows {
-        dom::append(&table, &dom::key_value_row(key, &value)?)?;
+        // The two limits are WebGPU's own names; the rest are messages.
+        let label = if key.starts_with("max") { key.to_string() } else { t(key) };
+        dom::append(&table, &dom::key_value_row(&label, &value)?)?;
     }
     dom::set_data(&table, "backend", info.backend.name());
     dom::set_data(&table, "label", info.label());
@@ -2304,7 +2420,7 @@ fn show_selftest(report: &SelfTestReport) -> Result<(), String> {
             format!("{:.0e}", check.tolerance),
             head(&check.device_head),
             head(&check.reference_head),
-            if check.passed { "✓ matches".into() } else { "✗ differs".into() },
+            t(if check.passed { "selftest-matches" } else { "selftest-differs" }),
         ];
         for cell in cells {
             dom::append(&row, &dom::element("td", "", &cell)?)?;
@@ -2316,17 +2432,11 @@ fn show_selftest(report: &SelfTestReport) -> Result<(), String> {
     dom::set_data(&el, "architecture", &report.backend.adapter.architecture);
     dom::set_data(&el, "report", &serde_json::to_string(report).unwrap_or_default());
     dom::set_data(&el, "status", if report.passed { "pass" } else { "fail" });
-    let summary = format!(
-        "Self-test {} on {} in {:.0} ms",
-        if report.passed { "passed" } else { "FAILED" },
-        report.backend.label(),
-        report.elapsed_ms
+    let summary = key_with(
+        if report.passed { "selftest-summary-passed" } else { "selftest-summary-failed" },
+        vec![("device", report.backend.label().into()), ("ms", Arg::Number(report.elapsed_ms, NumberStyle::Integer))],
     );
-    if let Ok(details) = dom::by_id("device-details") {
-        if let Ok(Some(s)) = details.query_selector("summary") {
-            s.set_text_content(Some(&format!("Device and self-test — {summary}")));
-        }
-    }
+    text::show("device-summary", key("device-summary-done").with_part("summary", summary));
     Ok(())
 }
 
@@ -2344,7 +2454,7 @@ fn show_scores(backend: &str, choices: &[crate::engine::ContinuationScore]) -> R
     dom::set_data(&el, "backend", backend);
     dom::set_data(&el, "result", &serde_json::to_string(choices).unwrap_or_default());
     dom::set_data(&el, "status", "done");
-    set_status(&format!("Scored {} choices on {backend}.", choices.len()));
+    say(key_with("status-scored", vec![("n", choices.len().into()), ("backend", backend.into())]));
     Ok(())
 }
 

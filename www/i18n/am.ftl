@@ -1,0 +1,259 @@
+# lingualens: the interface in Amharic (አማርኛ).
+# This catalogue was machine-drafted by an AI model on 2026-12-02 from en.ftl and has not yet
+# been reviewed by a native speaker. Corrections are welcome.
+# Plural categories used (CLDR, Amharic): one (0 and 1), other.
+# Least sure: col-greedy, col-tolerance, fertility-heading, order-rotations, order-shuffles,
+# setting-shots, device-fallback, parallel-hint, position-warning-cloze, status-finished-kept,
+# classroom-step-question.
+#
+# ይህ የትርጉም ፋይል በ2026-12-02 በAI ሞዴል ከen.ftl በማሽን የተረቀቀ ነው፤ እስካሁን አማርኛ
+# የአፍ መፍቻ ቋንቋቸው በሆነ ሰው አልተገመገመም። እርማቶች በደስታ ይቀበላሉ።
+# ጥቅም ላይ የዋሉ የብዙ ቁጥር ምድቦች (CLDR)፦ one (0 እና 1) እና other።
+# በጣም እርግጠኛ ያልሆንባቸው መለያዎች፦ col-greedy, col-tolerance, fertility-heading,
+# order-rotations, order-shuffles, setting-shots, device-fallback, parallel-hint,
+# position-warning-cloze, status-finished-kept, classroom-step-question።
+
+## Header and setup
+
+language-label = ቋንቋ
+tagline = ትናንሽ የቋንቋ ሞዴሎች፣ በዞንግካ (རྫོང་ཁ)፣ በአማርኛ (አማርኛ)፣ በኪርጊዝኛ (кыргызча) እና በሌሎችም ቋንቋዎች ባሉ መመዘኛ ፈተናዎች ጥያቄ በጥያቄ ይገመገማሉ — በአሳሽዎ ውስጥ፣ ምንም መጫን ሳያስፈልግ እና ያለ ሰርቨር።
+status-loading = በመጫን ላይ…
+setup-heading = ሞዴል እና መመዘኛ
+setup-hint = ከታች ይምረጡ፣ ወይም የ.gguf ሞዴል (ወይም የHugging Face ሞዴል ፋይሎችን) እና የውሂብ ወይም የተግባር YAML ፋይሎችን በዚህ ሳጥን ላይ የትም ቦታ ጎትተው ይጣሉ።
+model-legend = ሞዴል
+model-choose = ይምረጡ
+model-file = ወይም በዚህ ኮምፒውተር ላይ ያለ የGGUF ፋይል፣ ወይም የHugging Face ሞዴል ፋይሎች (config.json, tokenizer.json, .safetensors)
+model-folder = ወይም የHugging Face ሞዴል አቃፊ
+model-url = ወይም URL (የድር አድራሻ)
+model-none = ምንም ሞዴል አልተጫነም።
+cached-models = ያለ ኢንተርኔት ለመጠቀም በዚህ አሳሽ ውስጥ የተቀመጡ፦
+task-legend = መመዘኛ
+task-label = ተግባር
+task-demo = ማሳያ፦ በ6 ቋንቋዎች 21 ጥያቄዎች
+task-files = የእኔ ፋይሎች (ከታች)
+task-dzen-en-cloze = DZEN፣ የእንግሊዝኛ ጥያቄዎች፣ የእያንዳንዱ አማራጭ ጽሑፍ ይገመገማል (ለትናንሽ ሞዴሎች፤ DZEN CSV ፋይሎች ከታች)
+task-dzen-dz-cloze = DZEN፣ የዞንግካ ጥያቄዎች፣ የእያንዳንዱ አማራጭ ጽሑፍ ይገመገማል (DZEN CSV ፋይሎች ከታች)
+task-dzen-dz-en-cloze = DZEN፣ ዞንግካ ከእንግሊዝኛው ጋር ተያይዞ፣ የእያንዳንዱ አማራጭ ጽሑፍ ይገመገማል (DZEN CSV ፋይሎች ከታች)
+task-dzen-en = DZEN፣ የእንግሊዝኛ ጥያቄዎች (DZEN CSV ፋይሎችን ከታች ያቅርቡ)
+task-dzen-dz = DZEN፣ የዞንግካ ጥያቄዎች (DZEN CSV ፋይሎችን ከታች ያቅርቡ)
+task-dzen-dz-en = DZEN፣ ዞንግካ ከእንግሊዝኛ ትርጉሙ ጋር ተያይዞ (DZEN CSV ፋይሎች ከታች)
+task-data-file = የውሂብ ፋይል (CSV, JSON, JSONL, Parquet)፣ ከተፈለገ ከlm-eval ተግባር YAML ጋር
+task-data-folder = ወይም የውሂብ አቃፊ (DZEN፦ DZEN/ እና DZEN-Few_Shots/ን የያዘው አቃፊ)
+setting-limit = ገደብ
+setting-shots = ምሳሌዎች (shots)
+setting-seed = Seed
+setting-order = የአማራጮች ቅደም ተከተል
+order-given = እንደተሰጠው
+order-gold-first = ትክክለኛው መጀመሪያ
+order-gold-last = ትክክለኛው መጨረሻ
+order-rotations = ሁሉም ዙሮች
+order-shuffles = 3 በseed የተደባለቁ ቅደም ተከተሎች
+setting-pace = ፍጥነት (ms በአንድ ንጥል)
+setting-sample = የዘፈቀደ ናሙና
+placeholder-all = ሁሉም
+placeholder-task = ተግባር
+filters-hint = እነዚህ እሴቶች ያሏቸው ንጥሎች ብቻ (የመጨረሻው የተዘጋጀ ተግባር እሴቶች፤ ናሙናው seedን ይጠቀማል)፦
+button-run = አስጀምር
+button-pause = ለአፍታ አቁም
+button-resume = ቀጥል
+button-cancel = ሰርዝ እና እርሳ
+button-classroom = የክፍል ሁነታ
+button-export-jsonl = ናሙናዎች JSONL
+button-export-json = ውጤቶች JSON
+button-export-csv = CSV
+import-run = የተቀመጠ ሙከራ ክፈት
+demo-note = ይህ አብሮ የተሰራው ማሳያ ነው፦ የዘፈቀደ ክብደቶች (weights) ያሉት በጣም ትንሽ ሞዴል (models/demo፣ 0.2 ሚሊዮን ፓራሜትሮች)፣ ስለዚህ መልሶቹ በዕድል ደረጃ ናቸው — ሙከራ እንዴት እንደሚሠራ ያሳያል እንጂ ሞዴል ምን እንደሚያውቅ አያሳይም። እውነተኛ ሞዴል ለመለካት ከዝርዝሩ አንዱን ይምረጡ (ሙከራው ሲጀምር ከHugging Face ይወርዳል) ወይም በዚህ ኮምፒውተር ላይ ያለ የGGUF ፋይል ይክፈቱ።
+model-demo = የማሳያ ሞዴል (የዘፈቀደ ክብደቶች፣ 0.2 ሚሊዮን ፓራሜትሮች፣ በመተግበሪያው ውስጥ)
+# A catalogue model in the list: its name, then its quantization, size and licence.
+model-catalog-entry = { $name } ({ $details }) — ይወርዳል
+size-unknown = መጠኑ አይታወቅም
+cache-delete = ፋይሉን { $file } ከመሸጎጫው ሰርዝ
+
+## Run table and analysis
+
+run-heading = ሙከራ
+run-nothing = እስካሁን ምንም ሙከራ አልተደረገም።
+col-number = #
+col-question = ጥያቄ
+col-options = አማራጮች (የሞዴሉ ዕድል፤ ትክክለኛው ★)
+col-result = ውጤት
+col-ms = ms
+inspector-heading = ንጥል
+inspector-hint = ለሞዴሉ የተሰጠው ትክክለኛ ጽሑፍ (prompt)፣ የሞዴሉ token ወሰኖች ምልክት ተደርጎባቸው፦
+col-option = አማራጭ
+col-loglikelihood = log-likelihood
+col-per-char = በፊደል
+col-tokens = tokens
+col-greedy = greedy
+breakdown-heading = በሜታዳታ
+col-field = መስክ
+col-value = እሴት
+col-n = n
+col-accuracy = ትክክለኛነት
+bias-heading = የአማራጭ ቦታ
+col-position = ቦታ
+col-gold-here = ትክክለኛው እዚህ
+col-accuracy-when-gold = ትክክለኛው እዚህ ሲሆን ትክክለኛነት
+col-chosen = የተመረጠ
+col-uniform = እኩል ስርጭት
+parallel-heading = ያው ጥያቄ በተለያዩ ቋንቋዎች
+parallel-hint = ቡድን የሚጋሩ፣ በparallel አገናኝ የተያያዙ፣ ወይም መለያቸው (id) በመጨረሻው /language ብቻ የሚለያይ ንጥሎች (እንደ DZEN)፣ በዚህ ሙከራ እና ከታች በተከፈቱት የተቀመጡ ሙከራዎች ውስጥ፦ ጎን ለጎን ለማየት አንድ DZEN ሙከራ በእንግሊዝኛ፣ አንድ በዞንግካ እና አንድ የእንግሊዝኛ ትርጉሙ የተያያዘበት (dz+en) ይክፈቱ። የመጨረሻው ረድፍ ዓምዶቹን በተመሳሳይ ጥያቄዎች ላይ ያነጻጽራል፦ በሁሉም ዓምዶች የተመለሱትን ቡድኖች።
+fertility-heading = የtokenizer ብዛት (fertility)
+fertility-hint = የተጫነው ሞዴል tokenዎች በእያንዳንዱ ቋንቋ ጥያቄዎች እና አማራጮች ውስጥ (ያለ BOS token)። ዞንግካ በቃላት መካከል ክፍተት አይጠቀምም፣ ስለዚህ በክፍለ ቃል ያነጻጽሩት።
+fertility-run = tokenዎችን ቁጠር
+col-language = ቋንቋ
+col-texts = ጽሑፎች
+col-per-word = በቃል
+col-per-syllable = በክፍለ ቃል
+col-per-character = በሆሄ
+compare-heading = ከሌላ ሙከራ ጋር ማነጻጸር
+compare-open = ከዚህኛው ጋር ለማነጻጸር የተቀመጡ ሙከራዎችን (samples JSONL) ይክፈቱ
+compare-hint = ንጥሎች ከመጀመሪያው የተከፈተ ሙከራ ጋር በመለያ (id) ይዛመዳሉ፤ ሁለቱ ሙከራዎች የማይስማሙባቸው ንጥሎች ብቻ ተዘርዝረዋል።
+col-item = ንጥል
+col-run-a = ይህ ሙከራ (A)
+col-run-b = የተነጻጸረው ሙከራ (B)
+device-summary = መሣሪያ እና ራስ-ፍተሻ
+device-heading = መሣሪያ
+selftest-heading = ራስ-ፍተሻ (self-test)
+selftest-hint = በዚህ መሣሪያ ላይ የተሰሉ የማትሪክስ ብዜት እና softmax፣ ከቀላል f64 ስሌት ጋር ተነጻጽረው። backend ለመምረጥ ?backend=cpu ወይም ?backend=wgpu በአድራሻው ላይ ይጨምሩ።
+col-check = ፍተሻ
+col-shape = ቅርጽ
+col-tolerance = የተፈቀደ ልዩነት
+col-device = መሣሪያ
+col-reference = ማጣቀሻ
+score-heading = ነጥቦች
+score-hint = ከcontext በኋላ የእያንዳንዱ አማራጭ log-likelihood፣ በlm-evaluation-harness ደንብ (?model=URL&context=…&choice=…&choice=…)።
+col-choice = አማራጭ
+
+## Run summary and rows
+
+# $done of $total items answered; $accuracy and the interval are percentages, already formatted.
+run-summary = ከ{ $total } ውስጥ { $done } ተመልሰዋል · ትክክለኛነት { $accuracy } (95% ክልል { $low }–{ $high }) · ተግባር { $task } · ሞዴል { $model }
+run-summary-empty = ከ{ $total } ውስጥ { $done } ተመልሰዋል · ተግባር { $task }
+run-summary-failed = { $n } አልተሳኩም (የጀርባ ሂደቱ ተሰናክሏል)
+row-correct = ✓ ትክክል
+row-wrong = ✗ የተመረጠው { $chosen }፣ ትክክለኛው { $gold }
+row-failed = ✗ አልተሳካም
+row-not-scored = አልተገመገመም፦ የጀርባ ሂደቱ ተሰናክሏል ({ $message })
+position-warning = እስካሁን ከጥያቄዎቹ በ{ $share } ሞዴሉ { $letter } የሚለውን አማራጭ መርጧል፦ ትክክለኛነቱ በአብዛኛው የሚያሳየው { $letter } ምን ያህል ጊዜ መልስ እንደሆነ ነው እንጂ ሞዴሉ የሚያውቀውን አይደለም። ከታች ያለውን የአማራጭ ቦታ ዝንባሌ ይመልከቱ።
+position-warning-cloze = እስካሁን ከጥያቄዎቹ በ{ $share } ሞዴሉ { $letter } የሚለውን አማራጭ መርጧል፦ ትክክለኛነቱ በአብዛኛው የሚያሳየው { $letter } ምን ያህል ጊዜ መልስ እንደሆነ ነው እንጂ ሞዴሉ የሚያውቀውን አይደለም። ተግባር { $task } ከፊደሉ ይልቅ የእያንዳንዱን አማራጭ ጽሑፍ ይገመግማል። ከታች ያለውን የአማራጭ ቦታ ዝንባሌ ይመልከቱ።
+notes-more = … እና ሌሎች { $n }
+yes = አዎ
+no = አይ
+verdict-right = ✓ ትክክል
+verdict-wrong = ✗ ስህተት
+parallel-this-run = ይህ ሙከራ
+parallel-every-item = ትክክለኛነት፣ በቡድን ያሉ ሁሉም ንጥሎች
+parallel-common = በሁሉም ዓምዶች ባሉት { $n } ቡድኖች ላይ
+# A share of a number of items: "62% of 8".
+share-of = ከ{ $n } { $share }
+compare-summary = ከ{ $name } (B) ጋር፣ ሁለቱም በመለሷቸው { $n } ንጥሎች ላይ፦ ሁለቱም ትክክል { $both_right } · ሁለቱም ስህተት { $both_wrong } · እዚህ ብቻ ትክክል (A) { $only_a } · በB ብቻ ትክክል { $only_b }።
+compare-unmatched = { $a } ንጥሎች እዚህ ብቻ፣ { $b } በB ብቻ
+inspector-item = ንጥል { $number } · { $id }
+inspector-other-languages = ያው ጥያቄ በሌሎች ቋንቋዎች
+inspector-tokens = { $n ->
+    [one] { $n } token፣ የሞዴሉ BOS token ተካትቶ።
+   *[other] { $n } tokenዎች፣ የሞዴሉ BOS token ተካትቶ።
+}
+inspector-tokens-split = { $n } tokenዎች፣ የሞዴሉ BOS token ተካትቶ፤ በአንድ ፊደል ውስጥ ያለ ምልክት ፊደሉን የሚከፍል የtoken ወሰን ያሳያል።
+
+## Status line
+
+status-starting = የጀርባ ሂደቱን በማስጀመር ላይ…
+status-device = መሣሪያውን በማዘጋጀት ላይ…
+status-loading-model = ሞዴሉን በመጫን ላይ…
+status-preparing = ተግባሩን በማዘጋጀት ላይ…
+status-checking-fit = ሞዴሉ እንደሚገጥም በማረጋገጥ ላይ…
+status-running = በሂደት ላይ።
+status-paused = ለአፍታ ቆሟል።
+status-finished = ተጠናቋል።
+status-finished-kept = { $n ->
+    [one] ተጠናቋል፤ ገጹ ዳግም ከመጫኑ በፊት የነበረ { $n } መልስ ተጠብቋል።
+   *[other] ተጠናቋል፤ ገጹ ዳግም ከመጫኑ በፊት የነበሩ { $n } መልሶች ተጠብቀዋል።
+}
+status-failed-items = { $n ->
+    [one] { $n } ንጥል አልተሳካም (የጀርባ ሂደቱ በእሱ ላይ ተሰናክሏል)፤ በምንም መለኪያ ውስጥ አይቆጠርም።
+   *[other] { $n } ንጥሎች አልተሳኩም (የጀርባ ሂደቱ በእነሱ ላይ ተሰናክሏል)፤ በምንም መለኪያ ውስጥ አይቆጠሩም።
+}
+status-resumed = { $n ->
+    [one] ቀጥሏል፦ ከዚህ በፊት የነበረ { $n } መልስ ተጠብቋል።
+   *[other] ቀጥሏል፦ ከዚህ በፊት የነበሩ { $n } መልሶች ተጠብቀዋል።
+}
+status-notes = { $n ->
+    [one] ስለ ውሂቡ { $n } ማስታወሻ ከማጠቃለያው በታች ተዘርዝሯል።
+   *[other] ስለ ውሂቡ { $n } ማስታወሻዎች ከማጠቃለያው በታች ተዘርዝረዋል።
+}
+status-cancelled = ተሰርዟል፤ የሙከራው የተቀመጡ መልሶች ተሰርዘዋል።
+status-recovered-paused = የጀርባ ሂደቱ ከተሰናከለበት ተመልሷል፤ ለአፍታ ቆሟል።
+status-recovered-running = የጀርባ ሂደቱ ከተሰናከለበት ተመልሷል፤ በሂደት ላይ።
+status-reloading-after-crash = የጀርባ ሂደቱ ተሰናክሏል፦ ለመቀጠል ሞዴሉን እንደገና (ከመሸጎጫው) በመጫን ላይ…
+status-crash-item = ንጥል { $number } በሚገመገምበት ጊዜ የጀርባ ሂደቱ ተሰናክሏል፦ { $message }
+status-crash = የጀርባ ሂደቱ ተሰናክሏል፦ { $message }
+status-crash-goes-on = እንደገና ተጀምሯል፤ ሞዴሉ እንደገና ተጭኗል እና ሙከራው ይቀጥላል (ንጥሉ እንዳልተሳካ ምልክት ተደርጎበታል)።
+status-crash-restart = እንደገና ተጀምሯል፤ ለመቀጠል ሙከራውን እንደገና ያስጀምሩ (የተመለሱ ንጥሎች ተጠብቀዋል)።
+status-not-saved = ንጥል { $number } ተመልሷል ግን አልተቀመጠም ({ $message })፦ ገጹ ዳግም ቢጫን እንደገና ይገመገማል።
+status-saved-run = የተቀመጠውን ሙከራ { $name } በማሳየት ላይ።
+status-drop-reading = የተጣለውን አቃፊ { $names } በማንበብ ላይ…
+status-drop-unused = የተጣሉት ፋይሎች ጥቅም ላይ አልዋሉም።
+status-dropped = { $what } ተጥሏል። ለመጀመር «አስጀምር»ን ይጫኑ።
+status-scored = { $n } አማራጮች በ{ $backend } ላይ ተገምግመዋል።
+status-not-fit = ሞዴሉ አልተጫነም፦ አይገጥምም። ሌላ ይምረጡ።
+model-loading = በመጫን ላይ…
+model-reading-header = የሞዴሉን ራስጌ (header) በማንበብ ላይ…
+model-loaded = { $name }፦ { $architecture }፣ { $layers } ንብርብሮች፣ { $vocab } tokenዎች።
+model-not-loaded = አልተጫነም፦ { $message }
+download-cache = { $mb } MB ከዚህ አሳሽ መሸጎጫ ተነቧል (ምንም አልወረደም)። በመጫን ላይ…
+download-done = { $mb } MB ወርዷል፣ ተረጋግጧል። በመጫን ላይ…
+download-progress-total = ከ{ $total } MB ውስጥ { $mb } MB በማውረድ ላይ · { $rate } MB/s · { $seconds } ሰከንድ ቀርቷል
+download-progress-rate = { $mb } MB በማውረድ ላይ · { $rate } MB/s
+download-resumed = (ከዚህ በፊት ከተቀመጡት { $mb } MB ቀጥሏል)
+
+## Device panel
+
+device-type = የመሣሪያ ዓይነት
+device-kernel = የInt8 matmul kernel
+device-fallback = የሶፍትዌር ምትክ አዳፕተር
+device-why-not-webgpu = ለምን WebGPU አልሆነም
+selftest-matches = ✓ ይዛመዳል
+selftest-differs = ✗ ይለያያል
+selftest-summary-passed = ራስ-ፍተሻው በ{ $device } ላይ በ{ $ms } ms አልፏል
+selftest-summary-failed = ራስ-ፍተሻው ወድቋል! በ{ $device } ላይ፣ በ{ $ms } ms
+
+## Classroom mode
+
+classroom-heading = የመማሪያ ክፍል
+classroom-back = ተመለስ
+classroom-next = ቀጣይ
+classroom-close = ከክፍል ሁነታ ውጣ
+classroom-votes-hint = የክፍሉን መልስ ይንኩ፣ ወይም እያንዳንዱን አማራጭ ስንት ተማሪዎች እንደመረጡ ያስገቡ፦
+classroom-keys = ቁልፎች፦ → ወይም Space ቀጣይ ደረጃ፣ ← ወደ ኋላ፣ 1–9 ወይም A–I የክፍሉ መልስ፣ Esc መውጫ።
+classroom-progress = ጥያቄ { $number } ከ{ $total }
+classroom-step-question = ጥያቄውን እና አማራጮቹን አብረን እናንብብ።
+classroom-step-class = ክፍሉ ምን ይመልሳል? አንድ አማራጭ ይንኩ ወይም ድምጾቹን ይቁጠሩ።
+classroom-step-model-waiting = ሞዴሉ አሁንም ይህን ጥያቄ እየመለሰ ነው…
+classroom-class-chose = ክፍሉ የመረጠው፦ { $letter }።
+classroom-model-chose = ሞዴሉ የመረጠው፦ { $letter }።
+classroom-gold-is = መልሱ { $letter } ነው።
+classroom-score = ክፍሉ { $class } · ሞዴሉ { $model } · ከ{ $n ->
+    [one] { $n } ጥያቄ
+   *[other] { $n } ጥያቄዎች
+}
+classroom-votes-label = { $letter }፦ ድምጾች
+classroom-no-run = መጀመሪያ ሙከራ ያስጀምሩ፦ የክፍል ሁነታ ጥያቄዎቹን አንድ በአንድ ያሳያል።
+classroom-end = ያ የመጨረሻው ጥያቄ ነበር።
+
+## Dropped files, model checks, device panel
+
+dropped-model-folder = የሞዴል አቃፊ { $folder } ({ $n } ፋይሎች)
+dropped-model = ሞዴል { $files }
+dropped-benchmark = መመዘኛ { $files }
+dropped-benchmark-more = መመዘኛ { $files } እና ሌሎች { $n }
+dropped-not-used = ጥቅም ላይ ያልዋሉ፦ { $files }
+dropped-not-used-more = ጥቅም ላይ ያልዋሉ፦ { $files } እና ሌሎች { $n }
+model-refused-header = አልተጫነም፦ { $name } አይገጥምም (ራስጌው ብቻ ነው የተነበበው)።
+model-refused-folder = አልተጫነም፦ { $name } አይገጥምም (config.json እና የsafetensors ራስጌዎች ብቻ ናቸው የተነበቡት)።
+model-fit-unchecked = { $name }፦ ከማውረዱ በፊት አልተረጋገጠም፦ { $why }።
+col-group = ቡድን
+device-backend = Backend
+device-adapter = አዳፕተር
+device-summary-done = መሣሪያ እና ራስ-ፍተሻ — { $summary }

@@ -1,0 +1,251 @@
+# lingualens: the interface in English. The source catalogue: every other language has the same
+# message ids (tests/i18n.rs checks). Numbers arrive already formatted for the language; a count
+# ($n, $done, …) can select a plural form with CLDR's categories for the language.
+# Text in braces is Fluent syntax: keep the variables ($name) as they are; a selector
+# ($n -> [one] … *[other] …) takes the language's own CLDR plural categories
+# (Russian: one, few, many, other; Dzongkha: other only).
+
+## Header and setup
+
+language-label = Language
+tagline = Small language models, scored question by question on benchmarks in Dzongkha (རྫོང་ཁ), Amharic (አማርኛ), Kyrgyz (кыргызча) and more — in your browser, with nothing installed and no server.
+status-loading = Loading…
+setup-heading = Model and benchmark
+setup-hint = Pick below, or drop a .gguf model (or a Hugging Face model's files) and data or task YAML files anywhere on this box.
+model-legend = Model
+model-choose = Choose
+model-file = or a GGUF file on this computer, or a Hugging Face model's files (config.json, tokenizer.json, .safetensors)
+model-folder = or a Hugging Face model folder
+model-url = or a URL
+model-none = No model loaded.
+cached-models = Kept in this browser for offline use:
+task-legend = Benchmark
+task-label = Task
+task-demo = Demo: 21 questions in 6 languages
+task-files = My files (below)
+task-dzen-en-cloze = DZEN, English questions, each option's text scored (for small models; DZEN CSVs below)
+task-dzen-dz-cloze = DZEN, Dzongkha questions, each option's text scored (DZEN CSVs below)
+task-dzen-dz-en-cloze = DZEN, Dzongkha with the English appended, each option's text scored (DZEN CSVs below)
+task-dzen-en = DZEN, English questions (give the DZEN CSVs below)
+task-dzen-dz = DZEN, Dzongkha questions (give the DZEN CSVs below)
+task-dzen-dz-en = DZEN, Dzongkha with the English translation appended (DZEN CSVs below)
+task-data-file = Data file (CSV, JSON, JSONL, Parquet), optionally with an lm-eval task YAML
+task-data-folder = or a data folder (DZEN: the folder holding DZEN/ and DZEN-Few_Shots/)
+setting-limit = Limit
+setting-shots = Shots
+setting-seed = Seed
+setting-order = Choice order
+order-given = as given
+order-gold-first = gold first
+order-gold-last = gold last
+order-rotations = every rotation
+order-shuffles = 3 seeded shuffles
+setting-pace = Pace (ms per item)
+setting-sample = Random sample
+placeholder-all = all
+placeholder-task = task
+filters-hint = Only the items with (the values of the last prepared task; the sample uses the seed):
+button-run = Run
+button-pause = Pause
+button-resume = Resume
+button-cancel = Cancel and forget
+button-classroom = Classroom mode
+button-export-jsonl = Samples JSONL
+button-export-json = Results JSON
+button-export-csv = CSV
+import-run = Open a saved run
+demo-note = This is the built-in demo: a tiny model with random weights (models/demo, 0.2 M parameters), so its answers are chance-level — it shows how a run works, not what a model knows. To measure a real model, choose one from the list (downloaded from Hugging Face when the run starts) or open a GGUF file on this computer.
+model-demo = Demo model (random weights, 0.2 M parameters, in the app)
+# A catalogue model in the list: its name, then its quantization, size and licence.
+model-catalog-entry = { $name } ({ $details }) — downloads
+size-unknown = size unknown
+cache-delete = Delete { $file } from the cache
+
+## Run table and analysis
+
+run-heading = Run
+run-nothing = Nothing run yet.
+col-number = #
+col-question = question
+col-options = options (model's probability; gold ★)
+col-result = result
+col-ms = ms
+inspector-heading = Item
+inspector-hint = The exact prompt, with the model's token boundaries marked:
+col-option = option
+col-loglikelihood = log-likelihood
+col-per-char = per char
+col-tokens = tokens
+col-greedy = greedy
+breakdown-heading = By metadata
+col-field = field
+col-value = value
+col-n = n
+col-accuracy = accuracy
+bias-heading = Choice position
+col-position = position
+col-gold-here = gold here
+col-accuracy-when-gold = accuracy when gold
+col-chosen = chosen
+col-uniform = uniform
+parallel-heading = The same question across languages
+parallel-hint = Items sharing a group, joined by a parallel link, or whose ids differ only in a final /language (DZEN's), in this run and in the saved runs opened below: open a DZEN run in English, one in Dzongkha and one with the English translation appended (dz+en) to see them side by side. The last row compares the columns on the same questions: the groups answered in every column.
+fertility-heading = Tokenizer fertility
+fertility-hint = The loaded model's tokens in each language's questions and options (no BOS token). Dzongkha writes no spaces between words, so compare it per syllable.
+fertility-run = Count tokens
+col-language = language
+col-texts = texts
+col-per-word = per word
+col-per-syllable = per syllable
+col-per-character = per character
+compare-heading = Compared with another run
+compare-open = Open saved runs (samples JSONL) to compare with this one
+compare-hint = Items are matched by id with the first run opened; only the items the two runs disagree on are listed.
+col-item = item
+col-run-a = this run (A)
+col-run-b = compared run (B)
+device-summary = Device and self-test
+device-heading = Device
+selftest-heading = Self-test
+selftest-hint = A matrix product and a softmax computed on this device, compared with plain f64 arithmetic. Add ?backend=cpu or ?backend=wgpu to the address to choose the backend.
+col-check = check
+col-shape = shape
+col-tolerance = tolerance
+col-device = device
+col-reference = reference
+score-heading = Scores
+score-hint = Log-likelihood of each choice after the context, by lm-evaluation-harness's rule (?model=URL&context=…&choice=…&choice=…).
+col-choice = choice
+
+## Run summary and rows
+
+# $done of $total items answered; $accuracy and the interval are percentages, already formatted.
+run-summary = { $done } of { $total } answered · accuracy { $accuracy } (95% interval { $low }–{ $high }) · task { $task } · { $model } model
+run-summary-empty = { $done } of { $total } answered · task { $task }
+run-summary-failed = { $n } failed (the worker crashed)
+row-correct = ✓ correct
+row-wrong = ✗ chose { $chosen }, gold { $gold }
+row-failed = ✗ failed
+row-not-scored = Not scored: the worker crashed ({ $message })
+position-warning = The model chose option { $letter } for { $share } of the questions so far: its accuracy mostly counts how often { $letter } is the answer, not what it knows. See the position-bias view below.
+position-warning-cloze = The model chose option { $letter } for { $share } of the questions so far: its accuracy mostly counts how often { $letter } is the answer, not what it knows. The task { $task } scores each option's own text instead of its letter. See the position-bias view below.
+notes-more = … and { $n } more
+yes = yes
+no = no
+verdict-right = ✓ right
+verdict-wrong = ✗ wrong
+parallel-this-run = this run
+parallel-every-item = accuracy, every grouped item
+parallel-common = on the { $n } groups in every column
+# A share of a number of items: "62% of 8".
+share-of = { $share } of { $n }
+compare-summary = Against { $name } (B), on { $n } items both answered: both right { $both_right } · both wrong { $both_wrong } · right only here (A) { $only_a } · right only in B { $only_b }.
+compare-unmatched = { $a } items only here, { $b } only in B
+inspector-item = Item { $number } · { $id }
+inspector-other-languages = The same question in other languages
+inspector-tokens = { $n ->
+    [one] { $n } token, the model's BOS token included.
+   *[other] { $n } tokens, the model's BOS token included.
+}
+inspector-tokens-split = { $n } tokens, the model's BOS token included; a mark inside a letter shows a token boundary that splits a character.
+
+## Status line
+
+status-starting = Starting the worker…
+status-device = Initialising the device…
+status-loading-model = Loading the model…
+status-preparing = Preparing the task…
+status-checking-fit = Checking that the model fits…
+status-running = Running.
+status-paused = Paused.
+status-finished = Finished.
+status-finished-kept = { $n ->
+    [one] Finished; { $n } answer was kept from before a reload.
+   *[other] Finished; { $n } answers were kept from before a reload.
+}
+status-failed-items = { $n ->
+    [one] { $n } item failed (the worker crashed on it) and counts in no metric.
+   *[other] { $n } items failed (the worker crashed on them) and count in no metric.
+}
+status-resumed = { $n ->
+    [one] Resumed: { $n } answer was kept from before.
+   *[other] Resumed: { $n } answers were kept from before.
+}
+status-notes = { $n ->
+    [one] { $n } note about the data is listed below the summary.
+   *[other] { $n } notes about the data are listed below the summary.
+}
+status-cancelled = Cancelled; the run's saved answers were deleted.
+status-recovered-paused = Recovered from the worker's crash; paused.
+status-recovered-running = Recovered from the worker's crash; running.
+status-reloading-after-crash = The worker crashed: loading the model again (from the cache) to go on…
+status-crash-item = The worker crashed while scoring item { $number }: { $message }
+status-crash = The worker crashed: { $message }
+status-crash-goes-on = It was restarted; the model is loaded again and the run goes on (the item is marked failed).
+status-crash-restart = It was restarted; start the run again to go on (answered items are kept).
+status-not-saved = Item { $number } was answered but not saved ({ $message }): a reload would score it again.
+status-saved-run = Showing the saved run { $name }.
+status-drop-reading = Reading the dropped folder { $names }…
+status-drop-unused = The drop was not used.
+status-dropped = Dropped { $what }. Press Run to start.
+status-scored = Scored { $n } choices on { $backend }.
+status-not-fit = The model was not loaded: it does not fit. Choose another one.
+model-loading = Loading…
+model-reading-header = Reading the model's header…
+model-loaded = { $name }: { $architecture }, { $layers } layers, { $vocab } tokens.
+model-not-loaded = Not loaded: { $message }
+download-cache = Read { $mb } MB from this browser's cache (no download). Loading…
+download-done = Downloaded { $mb } MB, checked. Loading…
+download-progress-total = Downloading { $mb } of { $total } MB · { $rate } MB/s · { $seconds } s left
+download-progress-rate = Downloading { $mb } MB · { $rate } MB/s
+download-resumed = (continued from { $mb } MB saved before)
+
+## Device panel
+
+device-type = Device type
+device-kernel = Int8 matmul kernel
+device-fallback = Software fallback adapter
+device-why-not-webgpu = Why not WebGPU
+selftest-matches = ✓ matches
+selftest-differs = ✗ differs
+selftest-summary-passed = Self-test passed on { $device } in { $ms } ms
+selftest-summary-failed = Self-test FAILED on { $device } in { $ms } ms
+
+## Classroom mode
+
+classroom-heading = Classroom
+classroom-back = Back
+classroom-next = Next
+classroom-close = Leave classroom mode
+classroom-votes-hint = Tap the class's answer, or enter how many students chose each option:
+classroom-keys = Keys: → or Space next step, ← back, 1–9 or A–I the class's answer, Esc leave.
+classroom-progress = Question { $number } of { $total }
+classroom-step-question = Read the question and the options with the class.
+classroom-step-class = What does the class answer? Tap an option or count the votes.
+classroom-step-model-waiting = The model is still answering this question…
+classroom-class-chose = The class chose { $letter }.
+classroom-model-chose = The model chose { $letter }.
+classroom-gold-is = The answer is { $letter }.
+classroom-score = Class { $class } · Model { $model } · of { $n ->
+    [one] { $n } question
+   *[other] { $n } questions
+}
+classroom-votes-label = { $letter }: votes
+classroom-no-run = Start a run first: classroom mode shows its questions one at a time.
+classroom-end = That was the last question.
+
+## Dropped files, model checks, device panel
+
+dropped-model-folder = the model folder { $folder } ({ $n } files)
+dropped-model = model { $files }
+dropped-benchmark = benchmark { $files }
+dropped-benchmark-more = benchmark { $files } and { $n } more
+dropped-not-used = not used: { $files }
+dropped-not-used-more = not used: { $files } and { $n } more
+model-refused-header = Not loaded: { $name } does not fit (only its header was read).
+model-refused-folder = Not loaded: { $name } does not fit (only config.json and the safetensors headers were read).
+model-fit-unchecked = { $name }: not checked before the download: { $why }.
+col-group = group
+device-backend = Backend
+device-adapter = Adapter
+device-summary-done = Device and self-test — { $summary }

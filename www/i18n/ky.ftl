@@ -1,0 +1,261 @@
+# lingualens: the interface in Kyrgyz (Cyrillic).
+# This catalogue was machine-drafted by an AI model on 2026-12-02 from en.ftl and has not yet
+# been reviewed by a native speaker. Corrections are welcome.
+# Plural categories used (CLDR, Kyrgyz): one, other. Nouns after numerals stay singular,
+# so both variants often read the same.
+# Least sure: fertility-heading, col-greedy, col-uniform, col-tolerance, order-rotations,
+# status-checking-fit, status-not-fit, device-fallback, and "worker" rendered as
+# "фондук процесс" (run-summary-failed, status-crash*).
+#
+# lingualens: интерфейс кыргыз тилинде (кирилл).
+# Бул каталогду 2026-12-02 күнү жасалма интеллект модели en.ftl файлынан алдын ала которгон;
+# аны кыргыз тилинде сүйлөгөн адам азырынча текшере элек. Оңдоолорду кубануу менен кабыл алабыз.
+# Көптүк категориялары (CLDR, кыргыз тили): one, other.
+# Эң ишенимсиз котормолор: fertility-heading, col-greedy, col-uniform, col-tolerance,
+# order-rotations, status-checking-fit, status-not-fit, device-fallback, жана "worker"
+# сөзүнүн "фондук процесс" деп которулушу.
+
+## Header and setup
+
+language-label = Тил
+tagline = Чакан тил моделдери дзонгха (རྫོང་ཁ), амхар (አማርኛ), кыргыз (кыргызча) жана башка тилдердеги тесттерде ар бир суроо боюнча бааланат — браузериңизде, эч нерсе орнотпостон жана серверсиз.
+status-loading = Жүктөлүүдө…
+setup-heading = Модель жана тест
+setup-hint = Төмөндөн тандаңыз же .gguf моделди (же Hugging Face моделинин файлдарын) жана маалымат же тапшырма YAML файлдарын ушул кутучанын каалаган жерине таштаңыз.
+model-legend = Модель
+model-choose = Тандоо
+model-file = же ушул компьютердеги GGUF файл, же Hugging Face моделинин файлдары (config.json, tokenizer.json, .safetensors)
+model-folder = же Hugging Face моделинин папкасы
+model-url = же URL дарек
+model-none = Модель жүктөлгөн жок.
+cached-models = Интернетсиз колдонуу үчүн ушул браузерде сакталган:
+task-legend = Тест
+task-label = Тапшырма
+task-demo = Демо: 6 тилде 21 суроо
+task-files = Менин файлдарым (төмөндө)
+task-dzen-en-cloze = DZEN, англисче суроолор, ар бир варианттын тексти бааланат (чакан моделдер үчүн; DZEN CSV файлдары төмөндө)
+task-dzen-dz-cloze = DZEN, дзонгхача суроолор, ар бир варианттын тексти бааланат (DZEN CSV файлдары төмөндө)
+task-dzen-dz-en-cloze = DZEN, дзонгхача суроолор англисче котормосу менен, ар бир варианттын тексти бааланат (DZEN CSV файлдары төмөндө)
+task-dzen-en = DZEN, англисче суроолор (DZEN CSV файлдарын төмөндө бериңиз)
+task-dzen-dz = DZEN, дзонгхача суроолор (DZEN CSV файлдарын төмөндө бериңиз)
+task-dzen-dz-en = DZEN, дзонгхача суроолор англисче котормосу менен (DZEN CSV файлдары төмөндө)
+task-data-file = Маалымат файлы (CSV, JSON, JSONL, Parquet), кааласаңыз lm-eval тапшырмасынын YAML файлы менен
+task-data-folder = же маалымат папкасы (DZEN: ичинде DZEN/ жана DZEN-Few_Shots/ бар папка)
+setting-limit = Чеги
+setting-shots = Мисалдар (shots)
+setting-seed = Seed
+setting-order = Варианттардын тартиби
+order-given = берилгендей
+order-gold-first = туура жооп биринчи
+order-gold-last = туура жооп акыркы
+order-rotations = бардык айландыруулар
+order-shuffles = seed менен 3 аралаштыруу
+setting-pace = Ылдамдык (бир суроого мс)
+setting-sample = Кокус тандама
+placeholder-all = баары
+placeholder-task = тапшырма
+filters-hint = Төмөнкү маанилери бар суроолор гана (акыркы даярдалган тапшырманын маанилери; тандама seed колдонот):
+button-run = Иштетүү
+button-pause = Тындыруу
+button-resume = Улантуу
+button-cancel = Токтотуу жана өчүрүү
+button-classroom = Класс режими
+button-export-jsonl = Үлгүлөр JSONL
+button-export-json = Жыйынтыктар JSON
+button-export-csv = CSV
+import-run = Сакталган иштетүүнү ачуу
+demo-note = Бул колдонмонун ичиндеги демо: кокус салмактары бар кичинекей модель (models/demo, 0,2 млн параметр), ошондуктан анын жооптору кокустан табылгандай гана — ал иштетүү кантип жүрөрүн көрсөтөт, модель эмнени билерин эмес. Чыныгы моделди өлчөө үчүн тизмеден бирөөнү тандаңыз (иштетүү башталганда Hugging Face'тен жүктөлүп алынат) же ушул компьютердеги GGUF файлды ачыңыз.
+model-demo = Демо модель (кокус салмактар, 0,2 млн параметр, колдонмонун ичинде)
+# A catalogue model in the list: its name, then its quantization, size and licence.
+model-catalog-entry = { $name } ({ $details }) — жүктөлүп алынат
+size-unknown = көлөмү белгисиз
+cache-delete = { $file } файлын кэштен өчүрүү
+
+## Run table and analysis
+
+run-heading = Иштетүү
+run-nothing = Азырынча эч нерсе иштетиле элек.
+col-number = №
+col-question = суроо
+col-options = варианттар (моделдин ыктымалдыгы; туура ★)
+col-result = натыйжа
+col-ms = мс
+inspector-heading = Суроо
+inspector-hint = Так промпт, моделдин токен чектери белгиленген:
+col-option = вариант
+col-loglikelihood = log-likelihood
+col-per-char = бир белгиге
+col-tokens = токендер
+col-greedy = greedy
+breakdown-heading = Метамаалымат боюнча
+col-field = талаа
+col-value = маани
+col-n = n
+col-accuracy = тактык
+bias-heading = Варианттын орду
+col-position = орду
+col-gold-here = туура жооп ушул жерде
+col-accuracy-when-gold = туура жооп ушул жерде болгондогу тактык
+col-chosen = тандалган
+col-uniform = бирдей бөлүштүрүү
+parallel-heading = Бир эле суроо ар кайсы тилдерде
+parallel-hint = Бир топко кирген, parallel шилтемеси менен байланышкан же id'лери акыркы /language бөлүгү менен гана айырмаланган (DZEN'дегидей) суроолор — ушул иштетүүдө жана төмөндө ачылган сакталган иштетүүлөрдө. Аларды катар көрүү үчүн DZEN иштетүүсүн англисче, бирин дзонгхача жана бирин англисче котормосу кошулган (dz+en) ачыңыз. Акыркы сап тилкелерди бирдей суроолор боюнча салыштырат: бардык тилкелерде жооп берилген топтор.
+fertility-heading = Токенизатордун fertility көрсөткүчү
+fertility-hint = Жүктөлгөн моделдин ар бир тилдеги суроолордогу жана варианттардагы токендери (BOS токенисиз). Дзонгха тилинде сөздөрдүн ортосуна боштук коюлбайт, ошондуктан аны муун боюнча салыштырыңыз.
+fertility-run = Токендерди саноо
+col-language = тил
+col-texts = тексттер
+col-per-word = бир сөзгө
+col-per-syllable = бир муунга
+col-per-character = бир белгиге
+compare-heading = Башка иштетүү менен салыштыруу
+compare-open = Ушуну менен салыштыруу үчүн сакталган иштетүүлөрдү (samples JSONL) ачыңыз
+compare-hint = Суроолор биринчи ачылган иштетүү менен id боюнча дал келтирилет; эки иштетүүнүн жооптору айырмаланган суроолор гана көрсөтүлөт.
+col-item = суроо
+col-run-a = ушул иштетүү (A)
+col-run-b = салыштырылган иштетүү (B)
+device-summary = Түзмөк жана өзүн-өзү текшерүү
+device-heading = Түзмөк
+selftest-heading = Өзүн-өзү текшерүү
+selftest-hint = Ушул түзмөктө эсептелген матрицалардын көбөйтүндүсү жана softmax жөнөкөй f64 арифметикасы менен салыштырылат. Backend'ди тандоо үчүн дарекке ?backend=cpu же ?backend=wgpu кошуңуз.
+col-check = текшерүү
+col-shape = өлчөмү
+col-tolerance = жол берилген четтөө
+col-device = түзмөк
+col-reference = эталон
+score-heading = Упайлар
+score-hint = Контексттен кийинки ар бир варианттын log-likelihood мааниси, lm-evaluation-harness эрежеси боюнча (?model=URL&context=…&choice=…&choice=…).
+col-choice = вариант
+
+## Run summary and rows
+
+# $done of $total items answered; $accuracy and the interval are percentages, already formatted.
+run-summary = { $total } суроонун { $done } суроосуна жооп берилди · тактык { $accuracy } (95% интервал { $low }–{ $high }) · тапшырма { $task } · модель { $model }
+run-summary-empty = { $total } суроонун { $done } суроосуна жооп берилди · тапшырма { $task }
+run-summary-failed = { $n } суроо бааланган жок (фондук процесс иштен чыкты)
+row-correct = ✓ туура
+row-wrong = ✗ { $chosen } тандалды, туурасы { $gold }
+row-failed = ✗ бааланган жок
+row-not-scored = Бааланган жок: фондук процесс иштен чыкты ({ $message })
+position-warning = Модель азырынча суроолордун { $share } бөлүгүндө { $letter } вариантын тандады: анын тактыгы модель эмнени билерин эмес, көбүнчө { $letter } канча жолу туура жооп болгонун көрсөтөт. Төмөндөгү «Варианттын орду» бөлүгүн караңыз.
+position-warning-cloze = Модель азырынча суроолордун { $share } бөлүгүндө { $letter } вариантын тандады: анын тактыгы модель эмнени билерин эмес, көбүнчө { $letter } канча жолу туура жооп болгонун көрсөтөт. { $task } тапшырмасы варианттын тамгасын эмес, анын өз текстин баалайт. Төмөндөгү «Варианттын орду» бөлүгүн караңыз.
+notes-more = … жана дагы { $n }
+yes = ооба
+no = жок
+verdict-right = ✓ туура
+verdict-wrong = ✗ туура эмес
+parallel-this-run = ушул иштетүү
+parallel-every-item = тактык, топтогу бардык суроолор
+parallel-common = бардык тилкелерде бар { $n } топ боюнча
+# A share of a number of items: "62% of 8".
+share-of = { $n } ичинен { $share }
+compare-summary = { $name } (B) менен салыштыруу, экөө тең жооп берген { $n } суроо боюнча: экөө тең туура { $both_right } · экөө тең туура эмес { $both_wrong } · ушул жерде гана туура (A) { $only_a } · B'де гана туура { $only_b }.
+compare-unmatched = { $a } суроо ушул жерде гана, { $b } суроо B'де гана
+inspector-item = Суроо { $number } · { $id }
+inspector-other-languages = Бир эле суроо башка тилдерде
+inspector-tokens = { $n ->
+    [one] { $n } токен, моделдин BOS токени да кошо.
+   *[other] { $n } токен, моделдин BOS токени да кошо.
+}
+inspector-tokens-split = { $n } токен, моделдин BOS токени да кошо; тамганын ичиндеги белги бир белгини бөлүп салган токен чегин көрсөтөт.
+
+## Status line
+
+status-starting = Фондук процесс иштетилүүдө…
+status-device = Түзмөк даярдалууда…
+status-loading-model = Модель жүктөлүүдө…
+status-preparing = Тапшырма даярдалууда…
+status-checking-fit = Модель батаарын текшерүүдө…
+status-running = Иштеп жатат.
+status-paused = Тындырылды.
+status-finished = Бүттү.
+status-finished-kept = { $n ->
+    [one] Бүттү; барак кайра жүктөлгөнгө чейинки { $n } жооп сакталды.
+   *[other] Бүттү; барак кайра жүктөлгөнгө чейинки { $n } жооп сакталды.
+}
+status-failed-items = { $n ->
+    [one] { $n } суроо бааланган жок (фондук процесс ушул суроодо иштен чыкты) жана эч бир көрсөткүчкө кирбейт.
+   *[other] { $n } суроо бааланган жок (фондук процесс ушул суроолордо иштен чыкты) жана эч бир көрсөткүчкө кирбейт.
+}
+status-resumed = { $n ->
+    [one] Улантылды: мурунку { $n } жооп сакталды.
+   *[other] Улантылды: мурунку { $n } жооп сакталды.
+}
+status-notes = { $n ->
+    [one] Маалымат боюнча { $n } эскертүү жыйынтыктын астында көрсөтүлгөн.
+   *[other] Маалымат боюнча { $n } эскертүү жыйынтыктын астында көрсөтүлгөн.
+}
+status-cancelled = Токтотулду; иштетүүнүн сакталган жооптору өчүрүлдү.
+status-recovered-paused = Фондук процесс иштен чыккандан кийин калыбына келди; тындырылды.
+status-recovered-running = Фондук процесс иштен чыккандан кийин калыбына келди; иштеп жатат.
+status-reloading-after-crash = Фондук процесс иштен чыкты: улантуу үчүн модель кайра жүктөлүүдө (кэштен)…
+status-crash-item = { $number }-суроону баалап жатканда фондук процесс иштен чыкты: { $message }
+status-crash = Фондук процесс иштен чыкты: { $message }
+status-crash-goes-on = Ал кайра ишке киргизилди; модель кайра жүктөлдү жана иштетүү уланууда (суроо бааланган жок деп белгиленди).
+status-crash-restart = Ал кайра ишке киргизилди; улантуу үчүн иштетүүнү кайра баштаңыз (жооп берилген суроолор сакталат).
+status-not-saved = { $number }-суроого жооп берилди, бирок сакталган жок ({ $message }): барак кайра жүктөлсө, ал кайра бааланат.
+status-saved-run = Сакталган иштетүү көрсөтүлүүдө: { $name }.
+status-drop-reading = Ташталган папка окулууда: { $names }…
+status-drop-unused = Ташталган файлдар колдонулган жок.
+status-dropped = Ташталды: { $what }. Баштоо үчүн «Иштетүү» баскычын басыңыз.
+status-scored = { $backend } аркылуу { $n } вариант бааланды.
+status-not-fit = Модель жүктөлгөн жок: ал батпайт. Башкасын тандаңыз.
+model-loading = Жүктөлүүдө…
+model-reading-header = Моделдин баш бөлүгү окулууда…
+model-loaded = { $name }: { $architecture }, { $layers } катмар, { $vocab } токен.
+model-not-loaded = Жүктөлгөн жок: { $message }
+download-cache = Ушул браузердин кэшинен { $mb } МБ окулду (жүктөп алуусуз). Жүктөлүүдө…
+download-done = { $mb } МБ жүктөлүп алынды, текшерилди. Жүктөлүүдө…
+download-progress-total = { $total } МБ ичинен { $mb } МБ жүктөлүп алынууда · { $rate } МБ/с · { $seconds } с калды
+download-progress-rate = { $mb } МБ жүктөлүп алынууда · { $rate } МБ/с
+download-resumed = (мурда сакталган { $mb } МБдан уланды)
+
+## Device panel
+
+device-type = Түзмөктүн түрү
+device-kernel = Int8 matmul ядросу
+device-fallback = Программалык запас адаптер
+device-why-not-webgpu = Эмне үчүн WebGPU эмес
+selftest-matches = ✓ дал келет
+selftest-differs = ✗ айырмаланат
+selftest-summary-passed = Өзүн-өзү текшерүү { $device } түзмөгүндө { $ms } мс ичинде ийгиликтүү өттү
+selftest-summary-failed = Өзүн-өзү текшерүү { $device } түзмөгүндө { $ms } мс ичинде ӨТКӨН ЖОК
+
+## Classroom mode
+
+classroom-heading = Класс
+classroom-back = Артка
+classroom-next = Кийинки
+classroom-close = Класс режиминен чыгуу
+classroom-votes-hint = Класстын жообун басыңыз же ар бир вариантты канча окуучу тандаганын жазыңыз:
+classroom-keys = Баскычтар: → же Боштук — кийинки кадам, ← — артка, 1–9 же A–I — класстын жообу, Esc — чыгуу.
+classroom-progress = { $number }-суроо, бардыгы { $total }
+classroom-step-question = Суроону жана варианттарды класс менен бирге окугула.
+classroom-step-class = Класс кандай жооп берет? Вариантты басыңыз же добуштарды санаңыз.
+classroom-step-model-waiting = Модель бул суроого дагы эле жооп берип жатат…
+classroom-class-chose = Класс { $letter } вариантын тандады.
+classroom-model-chose = Модель { $letter } вариантын тандады.
+classroom-gold-is = Туура жооп: { $letter }.
+classroom-score = Класс { $class } · Модель { $model } · { $n ->
+    [one] { $n } суроодон
+   *[other] { $n } суроодон
+}
+classroom-votes-label = { $letter }: добуштар
+classroom-no-run = Адегенде иштетүүнү баштаңыз: класс режими анын суроолорун бирден көрсөтөт.
+classroom-end = Бул акыркы суроо болчу.
+
+## Dropped files, model checks, device panel
+
+dropped-model-folder = { $folder } модель папкасы ({ $n } файл)
+dropped-model = модель { $files }
+dropped-benchmark = тест { $files }
+dropped-benchmark-more = тест { $files } жана дагы { $n }
+dropped-not-used = колдонулган жок: { $files }
+dropped-not-used-more = колдонулган жок: { $files } жана дагы { $n }
+model-refused-header = Жүктөлгөн жок: { $name } батпайт (анын баш бөлүгү гана окулду).
+model-refused-folder = Жүктөлгөн жок: { $name } батпайт (config.json жана safetensors баш бөлүктөрү гана окулду).
+model-fit-unchecked = { $name }: жүктөп алуудан мурун текшерилген жок: { $why }.
+col-group = топ
+device-backend = Backend
+device-adapter = Адаптер
+device-summary-done = Түзмөк жана өзүн-өзү текшерүү — { $summary }

@@ -1,0 +1,262 @@
+# lingualens: the interface in Tigrinya (ትግርኛ).
+# English: This catalogue was machine-drafted by an AI model on 2026-12-02 from en.ftl and has
+# not yet been reviewed by a native speaker. Corrections are welcome.
+# Plural categories used (CLDR cardinal, Tigrinya): one (0 and 1) and other.
+# Least sure: tagline, setting-shots, order-rotations, order-shuffles, col-greedy, col-tolerance,
+# col-per-syllable, fertility-heading, parallel-hint, position-warning, position-warning-cloze,
+# status-drop-unused, device-fallback, classroom-keys.
+# ትግርኛ: እዚ ዝርዝር መልእኽትታት ብሞዴል AI ኣብ 2026-12-02 ካብ en.ftl ብማሽን ተተርጒሙ እዩ፣
+# ገና ብወዲ ቋንቋ ኣይተመርመረን። ምእራማት ብሓጎስ ንቕበል።
+# ዝተጠቕምናሎም ናይ ብዙሕ ቁጽሪ መደባት (CLDR): one (0ን 1ን) ከምኡ'ውን other።
+# ብዝያዳ ዘይተረጋገጽናሎም መለለዪታት: ኣብ ላዕሊ ብእንግሊዝኛ ዘሎ ዝርዝር ርአ።
+
+## Header and setup
+
+language-label = ቋንቋ
+tagline = ንኣሽቱ ሞዴላት ቋንቋ፣ ኣብ መመዘኒታት ዞንግካ (རྫོང་ཁ)፣ ኣምሓርኛ (አማርኛ)፣ ኪርጊዝ (кыргызча) ከምኡ'ውን ካልኦት ሕቶ ብሕቶ ዝተገምገሙ — ኣብ ብራውዘርካ፣ ዋላ ሓንቲ ከይተኸልካን ብዘይ ሰርቨርን።
+status-loading = ይጽዕን ኣሎ…
+setup-heading = ሞዴልን መመዘኒን
+setup-hint = ካብ ታሕቲ ምረጽ፣ ወይ ሞዴል .gguf (ወይ ፋይላት ሞዴል Hugging Face) ከምኡ'ውን ፋይላት ዳታ ወይ YAML ዕማም ጎቲትካ ኣብ ዝኾነ ቦታ ናይዚ ሳጹን ኣንብሮ።
+model-legend = ሞዴል
+model-choose = ምረጽ
+model-file = ወይ ኣብዚ ኮምፒተር ዘሎ ፋይል GGUF፣ ወይ ፋይላት ሞዴል Hugging Face (config.json, tokenizer.json, .safetensors)
+model-folder = ወይ ማህደር ሞዴል Hugging Face
+model-url = ወይ URL
+model-none = ዝተጻዕነ ሞዴል የለን።
+cached-models = ብዘይ ኢንተርነት ንምጥቃም ኣብዚ ብራውዘር ዝተዓቀቡ:
+task-legend = መመዘኒ
+task-label = ዕማም
+task-demo = መርኣያ: 21 ሕቶታት ብ6 ቋንቋታት
+task-files = ናተይ ፋይላት (ኣብ ታሕቲ)
+task-dzen-en-cloze = DZEN፣ ሕቶታት ብእንግሊዝኛ፣ ጽሑፍ ነፍሲ ወከፍ ምርጫ ይግምገም (ንኣሽቱ ሞዴላት፤ ፋይላት CSV ናይ DZEN ኣብ ታሕቲ)
+task-dzen-dz-cloze = DZEN፣ ሕቶታት ብዞንግካ፣ ጽሑፍ ነፍሲ ወከፍ ምርጫ ይግምገም (ፋይላት CSV ናይ DZEN ኣብ ታሕቲ)
+task-dzen-dz-en-cloze = DZEN፣ ዞንግካ ምስ እንግሊዝኛ ኣብ መወዳእታ ተወሲኹ፣ ጽሑፍ ነፍሲ ወከፍ ምርጫ ይግምገም (ፋይላት CSV ናይ DZEN ኣብ ታሕቲ)
+task-dzen-en = DZEN፣ ሕቶታት ብእንግሊዝኛ (ፋይላት CSV ናይ DZEN ኣብ ታሕቲ ሃብ)
+task-dzen-dz = DZEN፣ ሕቶታት ብዞንግካ (ፋይላት CSV ናይ DZEN ኣብ ታሕቲ ሃብ)
+task-dzen-dz-en = DZEN፣ ዞንግካ ምስ ትርጉም እንግሊዝኛ ኣብ መወዳእታ ተወሲኹ (ፋይላት CSV ናይ DZEN ኣብ ታሕቲ)
+task-data-file = ፋይል ዳታ (CSV, JSON, JSONL, Parquet)፣ እንተደሊኻ ምስ YAML ዕማም lm-eval
+task-data-folder = ወይ ማህደር ዳታ (DZEN: እቲ DZEN/ ከምኡ'ውን DZEN-Few_Shots/ ዝሓዘ ማህደር)
+setting-limit = ደረት
+setting-shots = ኣብነታት (shots)
+setting-seed = ዘርኢ (seed)
+setting-order = ቅደም ሰዓብ ምርጫታት
+order-given = ከም ዝተዋህበ
+order-gold-first = ቅኑዕ መልሲ ቀዳማይ
+order-gold-last = ቅኑዕ መልሲ ናይ መወዳእታ
+order-rotations = ኩሉ ዙረታት
+order-shuffles = 3 ምሕዋሳት ብዘርኢ
+setting-pace = ቅልጣፈ (ms ንነፍሲ ወከፍ ሕቶ)
+setting-sample = ናሙና ብዕድል
+placeholder-all = ኩሉ
+placeholder-task = ዕማም
+filters-hint = እዞም ዘለዉዎም ሕቶታት ጥራይ (ዋጋታት ካብቲ ናይ መወዳእታ ዝተዳለወ ዕማም፤ እቲ ናሙና ብዘርኢ ይውሰድ):
+button-run = ኣካይድ
+button-pause = ደው ኣብል
+button-resume = ቀጽል
+button-cancel = ኣቋርጽን ረስዕን
+button-classroom = ኣገባብ ክፍሊ ትምህርቲ
+button-export-jsonl = ናሙናታት JSONL
+button-export-json = ውጽኢታት JSON
+button-export-csv = CSV
+import-run = ዝተዓቀበ ምክያድ ክፈት
+demo-note = እዚ እቲ ኣብ ውሽጢ ዘሎ መርኣያ እዩ: ብዕድል ዝተዋህቡ ክብደታት ዘለዉዎ ንእሽቶ ሞዴል (models/demo, 0.2 M ፓራሜተራት)፣ ስለዚ መልስታቱ ከም ግምት ብዕድል እዮም — ምክያድ ብኸመይ ከም ዝሰርሕ የርኢ እምበር፣ ሞዴል እንታይ ከም ዝፈልጥ ኣይኮነን። ሓቀኛ ሞዴል ንምዕቃን፣ ካብቲ ዝርዝር ሓደ ምረጽ (ምክያድ ምስ ጀመረ ካብ Hugging Face ይወርድ) ወይ ኣብዚ ኮምፒተር ዘሎ ፋይል GGUF ክፈት።
+model-demo = ሞዴል መርኣያ (ብዕድል ዝተዋህቡ ክብደታት፣ 0.2 M ፓራሜተራት፣ ኣብቲ ኣፕ)
+# A catalogue model in the list: its name, then its quantization, size and licence.
+model-catalog-entry = { $name } ({ $details }) — ይወርድ
+size-unknown = ዓቐን ኣይፍለጥን
+cache-delete = { $file } ካብ ካሽ ደምስስ
+
+## Run table and analysis
+
+run-heading = ምክያድ
+run-nothing = ገና ዝተኻየደ የለን።
+col-number = #
+col-question = ሕቶ
+col-options = ምርጫታት (ተኽእሎ ብሞዴል፤ ቅኑዕ ★)
+col-result = ውጽኢት
+col-ms = ms
+inspector-heading = ሕቶ
+inspector-hint = እቲ ልክዕ መእተዊ ጽሑፍ (prompt)፣ ዶባት ቶከናት ናይቲ ሞዴል ተመልኪቶም:
+col-option = ምርጫ
+col-loglikelihood = log-likelihood
+col-per-char = ብፊደል
+col-tokens = ቶከናት
+col-greedy = greedy
+breakdown-heading = ብሜታዳታ
+col-field = ዓምዲ
+col-value = ዋጋ
+col-n = n
+col-accuracy = ትኽክለኛነት
+bias-heading = ቦታ ምርጫ
+col-position = ቦታ
+col-gold-here = ቅኑዕ ኣብዚ
+col-accuracy-when-gold = ትኽክለኛነት ቅኑዕ ኣብዚ ኣብ ዝኾነሉ
+col-chosen = ዝተመርጸ
+col-uniform = ማዕረ
+parallel-heading = ሓደ ሕቶ ብዝተፈላለዩ ቋንቋታት
+parallel-hint = ሓደ ጉጅለ ዝካፈሉ፣ ብመላግቦ parallel ዝተኣሳሰሩ፣ ወይ መለለዪታቶም ኣብ ናይ መወዳእታ /language ጥራይ ዝፈላለ (ከም ናይ DZEN) ሕቶታት፣ ኣብዚ ምክያድን ኣብ ታሕቲ ኣብ ዝተኸፍቱ ዝተዓቀቡ ምክያዳትን: ጎኒ ንጎኒ ንምርኣዮም፣ ሓደ ምክያድ DZEN ብእንግሊዝኛ፣ ሓደ ብዞንግካ ከምኡ'ውን ሓደ ምስ ትርጉም እንግሊዝኛ ዝተወሰኾ (dz+en) ክፈት። እቲ ናይ መወዳእታ መስመር ነቶም ዓምድታት ኣብ ሓደ ዓይነት ሕቶታት የነጻጽሮም: ኣብ ኩሉ ዓምዲ ዝተመለሱ ጉጅለታት።
+fertility-heading = ፍርያምነት ቶከናይዘር
+fertility-hint = ቶከናት ናይቲ ዝተጻዕነ ሞዴል ኣብ ሕቶታትን ምርጫታትን ነፍሲ ወከፍ ቋንቋ (BOS ቶከን ከይተቖጽረ)። ዞንግካ ኣብ መንጎ ቃላት ባዶ ቦታ ኣይጥቀምን፣ ስለዚ ብሲላብል ኣነጻጽሮ።
+fertility-run = ቶከናት ቁጸር
+col-language = ቋንቋ
+col-texts = ጽሑፋት
+col-per-word = ብቃል
+col-per-syllable = ብሲላብል
+col-per-character = ብፊደል
+compare-heading = ምስ ካልእ ምክያድ ምንጽጻር
+compare-open = ምስዚ ንምንጽጻር ዝተዓቀቡ ምክያዳት (ናሙናታት JSONL) ክፈት
+compare-hint = ሕቶታት ብመለለዪኦም ምስቲ ቀዳማይ ዝተኸፍተ ምክያድ ይዛመዱ፤ እቶም ክልቲኦም ምክያዳት ዘይሰማምዑሎም ሕቶታት ጥራይ ይዝርዘሩ።
+col-item = ሕቶ
+col-run-a = እዚ ምክያድ (A)
+col-run-b = ዝተነጻጸረ ምክያድ (B)
+device-summary = መሳርሒን ርእሰ-ፈተሻን
+device-heading = መሳርሒ
+selftest-heading = ርእሰ-ፈተሻ
+selftest-hint = ምብዛሕ ማትሪክስ ከምኡ'ውን softmax ኣብዚ መሳርሒ ይሕሰቡ፣ ምስ ቀሊል ሕሳብ f64 ድማ ይነጻጸሩ። backend ንምምራጽ ?backend=cpu ወይ ?backend=wgpu ኣብቲ ኣድራሻ ወስኽ።
+col-check = ፍተሻ
+col-shape = ቅርጺ
+col-tolerance = ዝፍቀድ ፍልልይ
+col-device = መሳርሒ
+col-reference = መወከሲ
+score-heading = ነጥብታት
+score-hint = log-likelihood ናይ ነፍሲ ወከፍ ምርጫ ድሕሪ እቲ ዓውዲ፣ ብሕጊ lm-evaluation-harness (?model=URL&context=…&choice=…&choice=…)።
+col-choice = ምርጫ
+
+## Run summary and rows
+
+# $done of $total items answered; $accuracy and the interval are percentages, already formatted.
+run-summary = ካብ { $total } { $done } ተመሊሶም · ትኽክለኛነት { $accuracy } (95% ክሊ { $low }–{ $high }) · ዕማም { $task } · ሞዴል { $model }
+run-summary-empty = ካብ { $total } { $done } ተመሊሶም · ዕማም { $task }
+run-summary-failed = { $n ->
+    [one] { $n } ፈሺሉ (እቲ worker ተሰቢሩ)
+   *[other] { $n } ፈሺሎም (እቲ worker ተሰቢሩ)
+}
+row-correct = ✓ ቅኑዕ
+row-wrong = ✗ { $chosen } መሪጹ፣ ቅኑዕ { $gold }
+row-failed = ✗ ፈሺሉ
+row-not-scored = ኣይተገምገመን: እቲ worker ተሰቢሩ ({ $message })
+position-warning = እቲ ሞዴል ክሳብ ሕጂ ኣብ { $share } ካብቶም ሕቶታት ምርጫ { $letter } መሪጹ: ትኽክለኛነቱ ብቐንዱ { $letter } ክንደይ ግዜ ቅኑዕ መልሲ ከም ዝኾነ እዩ ዘርኢ፣ እቲ ሞዴል እንታይ ከም ዝፈልጥ ኣይኮነን። ኣብ ታሕቲ ዘሎ ትርኢት ኣድልዎ ቦታ ርአ።
+position-warning-cloze = እቲ ሞዴል ክሳብ ሕጂ ኣብ { $share } ካብቶም ሕቶታት ምርጫ { $letter } መሪጹ: ትኽክለኛነቱ ብቐንዱ { $letter } ክንደይ ግዜ ቅኑዕ መልሲ ከም ዝኾነ እዩ ዘርኢ፣ እቲ ሞዴል እንታይ ከም ዝፈልጥ ኣይኮነን። እቲ ዕማም { $task } ኣብ ክንዲ ፊደል ምርጫ፣ ነቲ ጽሑፍ ነፍሲ ወከፍ ምርጫ ይግምግም። ኣብ ታሕቲ ዘሎ ትርኢት ኣድልዎ ቦታ ርአ።
+notes-more = … ከምኡ'ውን ካልኦት { $n }
+yes = እወ
+no = ኣይፋል
+verdict-right = ✓ ቅኑዕ
+verdict-wrong = ✗ ጌጋ
+parallel-this-run = እዚ ምክያድ
+parallel-every-item = ትኽክለኛነት፣ ኩሉ ብጉጅለ ዝተሰርዐ ሕቶ
+parallel-common = ኣብተን ኣብ ኩሉ ዓምዲ ዘለዋ { $n } ጉጅለታት
+# A share of a number of items: "62% of 8".
+share-of = { $share } ካብ { $n }
+compare-summary = ምስ { $name } (B)፣ ኣብ { $n } ሕቶታት ክልቲኦም ዝመለስዎም: ክልቲኦም ቅኑዕ { $both_right } · ክልቲኦም ጌጋ { $both_wrong } · ኣብዚ ጥራይ ቅኑዕ (A) { $only_a } · ኣብ B ጥራይ ቅኑዕ { $only_b }።
+compare-unmatched = { $a } ሕቶታት ኣብዚ ጥራይ፣ { $b } ኣብ B ጥራይ
+inspector-item = ሕቶ { $number } · { $id }
+inspector-other-languages = ሓደ ሕቶ ብኻልኦት ቋንቋታት
+inspector-tokens = { $n ->
+    [one] { $n } ቶከን፣ BOS ቶከን ናይቲ ሞዴል ሓዊሱ።
+   *[other] { $n } ቶከናት፣ BOS ቶከን ናይቲ ሞዴል ሓዊሱ።
+}
+inspector-tokens-split = { $n } ቶከናት፣ BOS ቶከን ናይቲ ሞዴል ሓዊሱ፤ ኣብ ውሽጢ ፊደል ዘሎ ምልክት ንሓደ ፊደል ዝመቕል ዶብ ቶከን የርኢ።
+
+## Status line
+
+status-starting = እቲ worker ይጅምር ኣሎ…
+status-device = እቲ መሳርሒ ይዳሎ ኣሎ…
+status-loading-model = እቲ ሞዴል ይጽዕን ኣሎ…
+status-preparing = እቲ ዕማም ይዳሎ ኣሎ…
+status-checking-fit = እቲ ሞዴል ኣብዚ መሳርሒ ከም ዝኣቱ ይፍተሽ ኣሎ…
+status-running = ይካየድ ኣሎ።
+status-paused = ደው ኢሉ።
+status-finished = ተወዲኡ።
+status-finished-kept = { $n ->
+    [one] ተወዲኡ፤ { $n } መልሲ ካብ ቅድሚ ዳግማይ ምጽዓን ተዓቂቡ።
+   *[other] ተወዲኡ፤ { $n } መልስታት ካብ ቅድሚ ዳግማይ ምጽዓን ተዓቂቦም።
+}
+status-failed-items = { $n ->
+    [one] { $n } ሕቶ ፈሺሉ (እቲ worker ኣብኡ ተሰቢሩ)፣ ኣብ ዝኾነ መለክዒ ድማ ኣይቑጸርን።
+   *[other] { $n } ሕቶታት ፈሺሎም (እቲ worker ኣብኦም ተሰቢሩ)፣ ኣብ ዝኾነ መለክዒ ድማ ኣይቑጸሩን።
+}
+status-resumed = { $n ->
+    [one] ቀጺሉ: { $n } መልሲ ካብ ቅድሚ ተዓቂቡ።
+   *[other] ቀጺሉ: { $n } መልስታት ካብ ቅድሚ ተዓቂቦም።
+}
+status-notes = { $n ->
+    [one] ብዛዕባ እቲ ዳታ { $n } መዘኻኸሪ ኣብ ትሕቲ እቲ ጽማቕ ተዘርዚሩ ኣሎ።
+   *[other] ብዛዕባ እቲ ዳታ { $n } መዘኻኸሪታት ኣብ ትሕቲ እቲ ጽማቕ ተዘርዚሮም ኣለዉ።
+}
+status-cancelled = ተቛሪጹ፤ እቶም ዝተዓቀቡ መልስታት ናይቲ ምክያድ ተደምሲሶም።
+status-recovered-paused = ካብ ምስባር ናይቲ worker ተመሊሱ፤ ደው ኢሉ።
+status-recovered-running = ካብ ምስባር ናይቲ worker ተመሊሱ፤ ይካየድ ኣሎ።
+status-reloading-after-crash = እቲ worker ተሰቢሩ: ንምቕጻል እቲ ሞዴል ደጊሙ (ካብ ካሽ) ይጽዕን ኣሎ…
+status-crash-item = እቲ worker ንሕቶ { $number } ክግምግም ከሎ ተሰቢሩ: { $message }
+status-crash = እቲ worker ተሰቢሩ: { $message }
+status-crash-goes-on = ዳግማይ ተጀሚሩ፤ እቲ ሞዴል ደጊሙ ተጻዒኑ እቲ ምክያድ ይቕጽል ኣሎ (እቲ ሕቶ ከም ዝፈሸለ ተመልኪቱ)።
+status-crash-restart = ዳግማይ ተጀሚሩ፤ ንምቕጻል እቲ ምክያድ ደጊምካ ጀምሮ (ዝተመለሱ ሕቶታት ይዕቀቡ)።
+status-not-saved = ሕቶ { $number } ተመሊሱ ግን ኣይተዓቀበን ({ $message }): ዳግማይ እንተተጻዒኑ ደጊሙ ክግምገም እዩ።
+status-saved-run = ዝተዓቀበ ምክያድ { $name } ይርአ ኣሎ።
+status-drop-reading = እቲ ዝተንበረ ማህደር { $names } ይንበብ ኣሎ…
+status-drop-unused = እቲ ዝተንበረ ኣይተጠቕመን።
+status-dropped = { $what } ተንቢሩ። ንምጅማር ኣካይድ ጠውቕ።
+status-scored = { $n } ምርጫታት ኣብ { $backend } ተገምጊሞም።
+status-not-fit = እቲ ሞዴል ኣይተጻዕነን: ኣብዚ መሳርሒ ኣይኣቱን። ካልእ ምረጽ።
+model-loading = ይጽዕን ኣሎ…
+model-reading-header = ርእሲ (header) ናይቲ ሞዴል ይንበብ ኣሎ…
+model-loaded = { $name }: { $architecture }፣ { $layers } ደርብታት፣ { $vocab } ቶከናት።
+model-not-loaded = ኣይተጻዕነን: { $message }
+download-cache = { $mb } MB ካብ ካሽ ናይዚ ብራውዘር ተነቢቡ (ምውራድ የለን)። ይጽዕን ኣሎ…
+download-done = { $mb } MB ወሪዱ፣ ተፈቲሹ። ይጽዕን ኣሎ…
+download-progress-total = { $mb } ካብ { $total } MB ይወርድ ኣሎ · { $rate } MB/s · { $seconds } s ተሪፉ
+download-progress-rate = { $mb } MB ይወርድ ኣሎ · { $rate } MB/s
+download-resumed = (ካብቲ ቅድም ዝተዓቀበ { $mb } MB ቀጺሉ)
+
+## Device panel
+
+device-type = ዓይነት መሳርሒ
+device-kernel = kernel ናይ Int8 matmul
+device-fallback = ናይ ሶፍትዌር ተተካኢ ኣዳፕተር
+device-why-not-webgpu = ስለምንታይ WebGPU ዘይኮነ
+selftest-matches = ✓ ይሰማማዕ
+selftest-differs = ✗ ይፈላለ
+selftest-summary-passed = ርእሰ-ፈተሻ ኣብ { $device } ሓሊፉ ({ $ms } ms)
+selftest-summary-failed = ርእሰ-ፈተሻ ኣብ { $device } ፈሺሉ ({ $ms } ms)
+
+## Classroom mode
+
+classroom-heading = ክፍሊ ትምህርቲ
+classroom-back = ንድሕሪት
+classroom-next = ዝቕጽል
+classroom-close = ካብ ኣገባብ ክፍሊ ትምህርቲ ውጻእ
+classroom-votes-hint = መልሲ ክፍሊ ጠውቕ፣ ወይ ክንደይ ተመሃሮ ነፍሲ ወከፍ ምርጫ ከም ዝመረጹ ኣእቱ:
+classroom-keys = መፍትሕታት: → ወይ Space ዝቕጽል ስጉምቲ፣ ← ንድሕሪት፣ 1–9 ወይ A–I መልሲ ክፍሊ፣ Esc ምውጻእ።
+classroom-progress = ሕቶ { $number } ካብ { $total }
+classroom-step-question = ነቲ ሕቶን ምርጫታቱን ብሓባር ነንብብ።
+classroom-step-class = ክፍሊ እንታይ ይምልስ? ሓደ ምርጫ ጠውቕ ወይ ድምጽታት ቁጸር።
+classroom-step-model-waiting = እቲ ሞዴል ገና ነዚ ሕቶ ይምልስ ኣሎ…
+classroom-class-chose = ክፍሊ { $letter } መሪጹ።
+classroom-model-chose = እቲ ሞዴል { $letter } መሪጹ።
+classroom-gold-is = እቲ ቅኑዕ መልሲ { $letter } እዩ።
+classroom-score = ክፍሊ { $class } · ሞዴል { $model } · ካብ { $n ->
+    [one] { $n } ሕቶ
+   *[other] { $n } ሕቶታት
+}
+classroom-votes-label = { $letter }: ድምጽታት
+classroom-no-run = መጀመርታ ምክያድ ጀምር: ኣገባብ ክፍሊ ትምህርቲ ሕቶታቱ ሓደ ብሓደ የርኢ።
+classroom-end = እዚ እቲ ናይ መወዳእታ ሕቶ ነበረ።
+
+## Dropped files, model checks, device panel
+
+dropped-model-folder = { $n ->
+    [one] ማህደር ሞዴል { $folder } ({ $n } ፋይል)
+   *[other] ማህደር ሞዴል { $folder } ({ $n } ፋይላት)
+}
+dropped-model = ሞዴል { $files }
+dropped-benchmark = መመዘኒ { $files }
+dropped-benchmark-more = መመዘኒ { $files } ከምኡ'ውን ካልኦት { $n }
+dropped-not-used = ዘይተጠቕመ: { $files }
+dropped-not-used-more = ዘይተጠቕመ: { $files } ከምኡ'ውን ካልኦት { $n }
+model-refused-header = ኣይተጻዕነን: { $name } ኣብዚ መሳርሒ ኣይኣቱን (ርእሲ ጥራይ ተነቢቡ)።
+model-refused-folder = ኣይተጻዕነን: { $name } ኣብዚ መሳርሒ ኣይኣቱን (config.json ከምኡ'ውን ርእስታት safetensors ጥራይ ተነቢቦም)።
+model-fit-unchecked = { $name }: ቅድሚ ምውራድ ኣይተፈተሸን: { $why }።
+col-group = ጉጅለ
+device-backend = Backend
+device-adapter = ኣዳፕተር
+device-summary-done = መሳርሒን ርእሰ-ፈተሻን — { $summary }

@@ -3,7 +3,8 @@
 //! the Tibetan, Ethiopic and Cyrillic text drawn with the bundled fonts); classroom mode stepped by
 //! keys and clicks through its automation contract, its model answers equal to the run's rows; the
 //! inspector's token marks drawn without breaking the shaping of Dzongkha and Amharic prompts; and
-//! no horizontal overflow from a phone to a projector. Screenshots go to
+//! no horizontal overflow from a phone to a projector; a finished run's one-page summary, printed
+//! alone on one A4 page. Screenshots go to
 //! $CARGO_TARGET_TMPDIR/screenshots (the README's come from here).
 
 mod common;
@@ -283,4 +284,48 @@ fn the_layout_holds_on_a_phone_a_laptop_and_a_projector() {
         }
     }
     assert!(failures.is_empty(), "{test}: {failures:#?}");
+}
+
+#[test]
+fn a_finished_run_prints_its_summary_alone_on_one_page() {
+    let test = "classroom_summary";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.set_window_size(1366, 900);
+    goto_ready(&browser, &server.url("index.html?model=demo&task=demo&run=1&lang=ky"));
+    browser.wait_for("the demo run", "return document.getElementById('run').dataset.phase === 'done' ? true : null;", LONG);
+    let summary = browser.wait_for(
+        "the summary",
+        "const s = document.getElementById('print-summary'); const svg = s.querySelector('svg');
+         return s.dataset.ready === 'true' && svg ? { accuracy: svg.dataset.accuracy, text: svg.textContent,
+           run: document.getElementById('run-summary').dataset.accuracy,
+           fields: [...svg.querySelectorAll('text.heading')].map(t => t.textContent),
+           enabled: !document.getElementById('summary-svg').disabled && !document.getElementById('summary-print').disabled } : null;",
+        LONG,
+    );
+    assert_eq!(summary["accuracy"], summary["run"], "{test}: the picture's accuracy is the run's: {summary}");
+    let violations = browser.eval("return document.body.dataset.cspViolations || ''", json!([]));
+    assert_eq!(violations, json!(""), "{test}: the inline picture breaks the Content-Security-Policy");
+    assert_eq!(summary["enabled"], json!(true), "{test}: {summary}");
+    let ky = Catalogue::new("ky").unwrap();
+    let text = summary["text"].as_str().unwrap();
+    assert!(text.contains(&ky.text("summary-by", &[])), "{test}: the summary is in Kyrgyz: {text}");
+    // The demo's metadata fields (language, subject, group) each have their breakdown.
+    let fields = summary["fields"].as_array().unwrap();
+    assert!(fields.len() >= 3, "{test}: {summary}");
+    // Printing shows the summary and nothing else, on one A4 page.
+    browser.cdp("Emulation.setEmulatedMedia", json!({ "media": "print" }));
+    let shown = browser.eval(
+        "return [...['setup', 'run', 'print-summary', 'status'].map(id => document.getElementById(id)), document.querySelector('header')]
+           .map(el => el.getClientRects().length > 0);",
+        json!([]),
+    );
+    assert_eq!(shown, json!([false, false, true, false, false]), "{test}: in print, only the summary is laid out");
+    browser.screenshot(&screenshot_path(&format!("{test}_print.png")));
+    browser.cdp("Emulation.setEmulatedMedia", json!({ "media": "" }));
+    let pdf = browser.print_pdf();
+    assert!(pdf.starts_with(b"%PDF"), "{test}: not a PDF");
+    let pages = regex::bytes::Regex::new(r"/Type\s*/Page[^s]").unwrap().find_iter(&pdf).count();
+    assert_eq!(pages, 1, "{test}: the summary prints on {pages} pages");
 }

@@ -10,6 +10,7 @@ pub mod classroom;
 pub mod i18n;
 pub mod run;
 pub mod segments;
+pub mod summary;
 
 #[cfg(target_arch = "wasm32")]
 mod checkpoint;

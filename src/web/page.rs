@@ -569,6 +569,20 @@ fn wire_controls(app: &Shared) -> Result<(), String> {
     dom::on("run-pause", "click", move |_| toggle_pause(&a))?;
     let a = app.clone();
     dom::on("run-cancel", "click", move |_| cancel_run(&a))?;
+    let a = app.clone();
+    dom::on("summary-svg", "click", move |_| {
+        let task = a.borrow().run.as_ref().map(|r| r.task.clone()).unwrap_or_default();
+        if let Some(svg) = summary_svg(&a) {
+            if let Err(e) = dom::download(&format!("summary_{task}.svg"), "image/svg+xml", &svg) {
+                show_error(&e);
+            }
+        }
+    })?;
+    let a = app.clone();
+    dom::on("summary-print", "click", move |_| {
+        draw_print_summary(&a);
+        let _ = gloo::utils::window().print();
+    })?;
     for (id, kind) in [("export-jsonl", "jsonl"), ("export-json", "json"), ("export-csv", "csv")] {
         let a = app.clone();
         dom::on(id, "click", move |_| {
@@ -1721,13 +1735,55 @@ fn show_controls(app: &Shared, phase: Phase) {
     dom::set_enabled("run-pause", matches!(phase, Phase::Running | Phase::Paused));
     dom::set_text("run-pause", &t(if phase == Phase::Paused { "button-resume" } else { "button-pause" }));
     dom::set_enabled("run-cancel", matches!(phase, Phase::Running | Phase::Paused | Phase::Done));
-    for id in ["export-jsonl", "export-json", "export-csv"] {
+    for id in ["export-jsonl", "export-json", "export-csv", "summary-svg", "summary-print"] {
         dom::set_enabled(id, has_rows);
+    }
+    if has_rows && matches!(phase, Phase::Done | Phase::Paused) {
+        draw_print_summary(app);
     }
     let a = app.borrow();
     dom::set_enabled("fertility-run", a.run_prepared && a.model_loaded && a.run.is_some());
     if let Ok(run) = dom::by_id("run") {
         dom::set_data(&run, "phase", &format!("{phase:?}").to_lowercase());
+    }
+}
+
+/// The run's one-page summary (`web::summary`) in the page's language, or None before any row.
+fn summary_svg(app: &Shared) -> Option<String> {
+    let a = app.borrow();
+    let run = a.run.as_ref()?;
+    let acc = run.accuracy()?;
+    let percent = |x: f64| Arg::Number(x, NumberStyle::Percent(1));
+    let date = js_sys::Date::new_0().to_iso_string().as_string().unwrap_or_default().chars().take(10).collect::<String>();
+    let backend = if a.backend.is_empty() { "?".to_string() } else { a.backend.clone() };
+    let words = super::summary::SummaryText {
+        title: t_with("summary-title", &[("task", run.task.as_str().into())]),
+        headline: t_with(
+            "summary-headline",
+            &[("accuracy", percent(acc.value)), ("low", percent(acc.low)), ("high", percent(acc.high)), ("done", run.done().into()), ("total", run.total().into())],
+        ),
+        model: t_with("summary-model", &[("model", run.model.as_str().into()), ("backend", backend.into()), ("date", date.into())]),
+        by: t("summary-by"),
+        positions: t("summary-positions"),
+        chosen: t("summary-chosen"),
+        gold_here: t("summary-gold-here"),
+        more: Box::new(|n| t_with("summary-more", &[("n", n.into())])),
+    };
+    Some(super::summary::summary_svg(run, &words, &|x| text::number(x, NumberStyle::Percent(0))))
+}
+
+/// The summary, parsed as SVG (our own markup, its text escaped) into `#print-summary`, which
+/// only printing shows: the page's fonts draw every script in it.
+fn draw_print_summary(app: &Shared) {
+    let Some(svg) = summary_svg(app) else { return };
+    let Ok(target) = dom::by_id("print-summary") else { return };
+    let Ok(parser) = web_sys::DomParser::new() else { return };
+    let Ok(parsed) = parser.parse_from_string(&svg, web_sys::SupportedType::ImageSvgXml) else { return };
+    let Some(root) = parsed.document_element() else { return };
+    dom::clear(&target);
+    if let Ok(node) = dom::document().import_node_with_deep(&root, true) {
+        let _ = target.append_child(&node);
+        dom::set_data(&target, "ready", "true");
     }
 }
 

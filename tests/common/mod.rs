@@ -417,6 +417,20 @@ impl Browser {
         }
     }
 
+    /// The page printed to PDF by the browser (WebDriver's Print Page, A4), as bytes.
+    pub fn print_pdf(&self) -> Vec<u8> {
+        let encoded = self.post(
+            &format!("/session/{}/print", self.session),
+            json!({ "page": { "width": 21.0, "height": 29.7 }, "background": true }),
+        );
+        decode_base64(encoded.as_str().unwrap_or(""))
+    }
+
+    /// Runs a Chrome DevTools Protocol command (chromedriver's `goog/cdp/execute`).
+    pub fn cdp(&self, command: &str, params: Value) -> Value {
+        self.post(&format!("/session/{}/goog/cdp/execute", self.session), json!({ "cmd": command, "params": params }))
+    }
+
     /// Saves a PNG of the viewport.
     pub fn screenshot(&self, path: &Path) {
         let encoded = self.get(&format!("/session/{}/screenshot", self.session));

@@ -257,3 +257,16 @@ col-group = ቡድን
 device-backend = Backend
 device-adapter = አዳፕተር
 device-summary-done = መሣሪያ እና ራስ-ፍተሻ — { $summary }
+
+## The run's one-page summary
+
+button-summary-svg = የማጠቃለያ ምስል (SVG)
+button-summary-print = ማጠቃለያውን አትም
+summary-title = lingualens · { $task }
+summary-headline = ትክክለኛነት { $accuracy } (95% ክልል { $low }–{ $high }) · ከ{ $total } ውስጥ { $done } ተመልሰዋል
+summary-model = ሞዴል፦ { $model } · backend፦ { $backend } · { $date }
+summary-by = በመስክ፦
+summary-positions = ሞዴሉ የትኛውን አማራጭ እንደመረጠ፣ ትክክለኛዎቹ መልሶችም የት እንደነበሩ
+summary-chosen = የተመረጠ
+summary-gold-here = ትክክለኛው መልስ እዚህ
+summary-more = … እና ሌሎች { $n }

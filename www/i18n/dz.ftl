@@ -238,3 +238,16 @@ col-group = སྡེ་ཚན
 device-backend = རྒྱབ་སྣེ (backend)
 device-adapter = སྦྲེལ་ཆས (adapter)
 device-summary-done = ཡོ་བྱད་དང་ རང་བརྟག — { $summary }
+
+## The run's one-page summary
+
+button-summary-svg = བཅུད་བསྡུས་ཀྱི་པར (SVG)
+button-summary-print = བཅུད་བསྡུས་ དཔར་བསྐྲུན་འབད
+summary-title = lingualens · { $task }
+summary-headline = ཏག་ཚད { $accuracy } (༩༥% བར་ཚད { $low }–{ $high }) · { $total } ལས་ { $done } ལན་བྱིན་ཡོད
+summary-model = དཔེ་གཞི: { $model } · རྒྱབ་སྣེ: { $backend } · { $date }
+summary-by = ས་སྒོ་ལྟར:
+summary-positions = དཔེ་གཞི་གིས་ གདམ་ཁ་ ག་འདི་ གདམ་ཡི་ག་ དང་ ལན་ཏག་ཏག་ཚུ་ ག་ཏེ་ཡོད་ག
+summary-chosen = གདམ་ཡོདཔ
+summary-gold-here = ལན་ཏག་ཏག་ ནཱ་ལུ
+summary-more = … དེ་ལས་ གཞན་ { $n }

@@ -249,3 +249,16 @@ col-group = group
 device-backend = Backend
 device-adapter = Adapter
 device-summary-done = Device and self-test — { $summary }
+
+## The run's one-page summary
+
+button-summary-svg = Summary picture (SVG)
+button-summary-print = Print the summary
+summary-title = lingualens · { $task }
+summary-headline = Accuracy { $accuracy } (95% interval { $low }–{ $high }) · { $done } of { $total } answered
+summary-model = Model: { $model } · backend: { $backend } · { $date }
+summary-by = By
+summary-positions = Which option the model chose, and where the right answers were
+summary-chosen = chosen
+summary-gold-here = right answer here
+summary-more = … and { $n } more

@@ -259,3 +259,16 @@ col-group = топ
 device-backend = Backend
 device-adapter = Адаптер
 device-summary-done = Түзмөк жана өзүн-өзү текшерүү — { $summary }
+
+## The run's one-page summary
+
+button-summary-svg = Жыйынтык сүрөтү (SVG)
+button-summary-print = Жыйынтыкты басып чыгаруу
+summary-title = lingualens · { $task }
+summary-headline = Тактык { $accuracy } (95% интервал { $low }–{ $high }) · { $total } суроонун { $done } суроосуна жооп берилди
+summary-model = Модель: { $model } · backend: { $backend } · { $date }
+summary-by = Талаа боюнча:
+summary-positions = Модель кайсы вариантты тандады жана туура жооптор кайсы жерде болду
+summary-chosen = тандалган
+summary-gold-here = туура жооп ушул жерде
+summary-more = … жана дагы { $n }

@@ -255,3 +255,16 @@ col-group = garee
 device-backend = Backend
 device-adapter = Adaptarii
 device-summary-done = Meeshaa fi self-test — { $summary }
+
+## The run's one-page summary
+
+button-summary-svg = Fakkii cuunfaa (SVG)
+button-summary-print = Cuunfaa maxxansi
+summary-title = lingualens · { $task }
+summary-headline = Sirrummaa { $accuracy } (daangaa 95% { $low }–{ $high }) · { $total } keessaa { $done } deebifame
+summary-model = Moodeela: { $model } · backend: { $backend } · { $date }
+summary-by = Akka dirreetti:
+summary-positions = Moodeelli filannoo kam akka filate, deebiin sirriin immoo eessa akka ture
+summary-chosen = filatame
+summary-gold-here = deebiin sirriin asitti
+summary-more = … fi { $n } dabalataa

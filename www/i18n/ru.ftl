@@ -306,3 +306,16 @@ col-group = группа
 device-backend = Бэкенд
 device-adapter = Адаптер
 device-summary-done = Устройство и самопроверка — { $summary }
+
+## The run's one-page summary
+
+button-summary-svg = Изображение сводки (SVG)
+button-summary-print = Распечатать сводку
+summary-title = lingualens · { $task }
+summary-headline = Точность { $accuracy } (95%-й интервал { $low }–{ $high }) · отвечено { $done } из { $total }
+summary-model = Модель: { $model } · бэкенд: { $backend } · { $date }
+summary-by = По
+summary-positions = Какой вариант выбирала модель и где были правильные ответы
+summary-chosen = выбран
+summary-gold-here = правильный ответ здесь
+summary-more = … и ещё { $n }

@@ -260,3 +260,16 @@ col-group = ጉጅለ
 device-backend = Backend
 device-adapter = ኣዳፕተር
 device-summary-done = መሳርሒን ርእሰ-ፈተሻን — { $summary }
+
+## The run's one-page summary
+
+button-summary-svg = ስእሊ ጽማቕ (SVG)
+button-summary-print = ጽማቕ ሕተም
+summary-title = lingualens · { $task }
+summary-headline = ትኽክለኛነት { $accuracy } (95% ክሊ { $low }–{ $high }) · ካብ { $total } { $done } ተመሊሶም
+summary-model = ሞዴል: { $model } · backend: { $backend } · { $date }
+summary-by = ብዓምዲ:
+summary-positions = እቲ ሞዴል ኣየናይ ምርጫ ከም ዝመረጸ፣ ቅኑዓት መልስታት ድማ ኣበይ ከም ዝነበሩ
+summary-chosen = ዝተመርጸ
+summary-gold-here = ቅኑዕ መልሲ ኣብዚ
+summary-more = … ከምኡ'ውን ካልኦት { $n }

@@ -471,6 +471,16 @@ fn an_exported_run_imports_to_the_same_rows() {
     for (a, b) in before["rows"].as_array().unwrap().iter().zip(after["rows"].as_array().unwrap()) {
         assert_eq!((&a["ll"], &a["chosen"], &a["gold"], &a["question"]), (&b["ll"], &b["chosen"], &b["gold"], &b["question"]), "{test}");
     }
+    // The imported run's results equal the live run's, acc_norm (lm-eval's divisor) included.
+    browser.click("#export-json");
+    let again = browser.eval_async(
+        "const done = arguments[arguments.length - 1];
+         window.__downloads[window.__downloads.length - 1].blob.text().then(done, e => done(String(e)));",
+    );
+    let again: Value = serde_json::from_str(again.as_str().unwrap()).unwrap();
+    for metric in ["acc,none", "acc_norm,none", "acc_stderr,none", "acc_norm_stderr,none"] {
+        assert_eq!(again["results"]["demo"][metric], results["results"]["demo"][metric], "{test}: {metric} after the import");
+    }
 }
 
 #[test]

@@ -405,10 +405,25 @@ impl Run {
                 Some(Json::Array(c)) if c.len() == n => c.iter().map(|x| x.as_str().unwrap_or_default().to_string()).collect(),
                 _ => continuations.iter().map(|c| c.trim_start().to_string()).collect(),
             };
-            let norm: Vec<f64> = lls.iter().zip(&continuations).map(|(l, c)| l / c.chars().count().max(1) as f64).collect();
+            // lm-eval's acc_norm divides by the choice's length in characters, without the target
+            // delimiter the request's continuation starts with (" " unless the task sets another),
+            // as `scoring::loglikelihood` does for a live run. Where the line logs lm-eval's own
+            // acc_norm and the delimiter was not a space, the whole continuation is what agrees.
+            let by = |strip: bool| -> usize {
+                let norm: Vec<f64> = lls
+                    .iter()
+                    .zip(&continuations)
+                    .map(|(l, c)| l / if strip { c.strip_prefix(' ').unwrap_or(c) } else { c.as_str() }.chars().count().max(1) as f64)
+                    .collect();
+                np_argmax(&norm).unwrap_or(0)
+            };
+            let logged_norm = v["acc_norm"].as_f64().map(|a| a > 0.5);
+            let chosen_norm = match (by(true), logged_norm) {
+                (c, Some(right)) if (c == gold) != right && (by(false) == gold) == right => by(false),
+                (c, _) => c,
+            };
             // n ≥ 1 here (the gold index is below it).
             let chosen = np_argmax(&lls).unwrap_or(0);
-            let chosen_norm = np_argmax(&norm).unwrap_or(0);
             let mut metadata = doc_metadata(doc);
             if let Some(t) = appended_translation(doc, context) {
                 metadata.insert("translation".into(), t);
@@ -1351,6 +1366,35 @@ mod tests {
             "filtered_resps": [[lls[0].to_string(), "False"], [lls[1].to_string(), "False"]],
         })
         .to_string()
+    }
+
+    #[test]
+    fn an_imported_sample_normalises_by_the_choice_without_its_delimiter_as_lm_eval() {
+        // " ab" at -2.0 and " abcd" at -3.9: by the choices' lengths (2, 4) the second is better
+        // (-0.975 > -1.0); counting the leading space (3, 5) would pick the first.
+        let line = |acc_norm: Option<f64>, delimiter: &str| {
+            let mut v = serde_json::json!({
+                "doc_id": 0, "doc": { "question": "q" }, "target": 1,
+                "arguments": {
+                    "gen_args_0": { "arg_0": "Q:", "arg_1": format!("{delimiter}ab") },
+                    "gen_args_1": { "arg_0": "Q:", "arg_1": format!("{delimiter}abcd") } },
+                "filtered_resps": [["-2.0", "False"], ["-3.9", "False"]],
+            });
+            if let Some(a) = acc_norm {
+                v["acc_norm"] = serde_json::json!(a);
+            }
+            v.to_string()
+        };
+        let norm_of = |text: String| {
+            let run = Run::from_samples_jsonl("s.jsonl", &text).unwrap();
+            let row = &run.rows[&0];
+            (row.chosen, row.chosen_norm, row.correct_norm)
+        };
+        assert_eq!(norm_of(line(None, " ")), (0, 1, true));
+        assert_eq!(norm_of(line(Some(1.0), " ")), (0, 1, true));
+        // A task whose delimiter is "" and whose choices begin with a space: lm-eval counted the
+        // space, and its logged acc_norm says so.
+        assert_eq!(norm_of(line(Some(0.0), " ")), (0, 0, false));
     }
 
     #[test]

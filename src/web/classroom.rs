@@ -176,39 +176,18 @@ impl Classroom {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::web::protocol::{ItemRow, ItemView, RunSettings};
+    use crate::web::protocol::RunSettings;
+    use crate::web::run::tests::{item, row as row_of};
 
     fn run(golds: &[usize]) -> Run {
-        let items = golds
-            .iter()
-            .enumerate()
-            .map(|(index, &gold)| ItemView {
-                index,
-                id: index.to_string(),
-                question: format!("question {index}"),
-                language: "en".into(),
-                choices: vec!["a".into(), "b".into(), "c".into()],
-                gold,
-                context: String::new(),
-                metadata: Default::default(),
-            })
-            .collect();
-        Run::new("m", "t", "f", RunSettings::default(), items)
+        Run::new("m", "t", "f", RunSettings::default(), golds.iter().enumerate().map(|(i, &gold)| item(i, "en", gold)).collect())
     }
 
-    fn row(index: usize, chosen: usize, gold: usize) -> ItemRow {
-        ItemRow {
-            index,
-            loglikelihoods: vec![-1.0; 3],
-            is_greedy: vec![false; 3],
-            token_counts: vec![1; 3],
-            chosen,
-            chosen_norm: chosen,
-            correct: chosen == gold,
-            correct_norm: chosen == gold,
-            elapsed_ms: 1.0,
-            sample: String::new(),
-        }
+    /// The row of a model that chose `chosen`.
+    fn row(index: usize, chosen: usize, gold: usize) -> crate::web::protocol::ItemRow {
+        let mut lls = [-2.0; 3];
+        lls[chosen] = -1.0;
+        row_of(index, lls, gold)
     }
 
     #[test]

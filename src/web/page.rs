@@ -1963,8 +1963,12 @@ fn update_summary(app: &Shared) {
         0 => text,
         n => format!("{text} · {}", t_with("run-summary-failed", &[("n", n.into())])),
     };
-    let selection = run.selection();
-    let text = if selection.is_empty() { text } else { format!("{text} · {selection}") };
+    // Which documents the run is of: "language = dz · a sample of 20 (seed 1234)".
+    let mut selection: Vec<String> = run.settings.filters.iter().map(|(f, v)| format!("{f} = {v}")).collect();
+    if let Some(k) = run.settings.sample {
+        selection.push(t_with("run-sample", &[("n", k.into()), ("seed", run.settings.seed.to_string().into())]));
+    }
+    let text = std::iter::once(text).chain(selection).collect::<Vec<_>>().join(" · ");
     summary.set_text_content(Some(&text));
     draw_position_warning(run.collapsed_position());
     drop(a);

@@ -229,16 +229,6 @@ impl Run {
         }
     }
 
-    /// Which documents the run is of, in words ("language = dz · a sample of 20 (seed 1234)"); empty
-    /// when it is all of them.
-    pub fn selection(&self) -> String {
-        let mut parts: Vec<String> = self.settings.filters.iter().map(|(f, v)| format!("{f} = {v}")).collect();
-        if let Some(k) = self.settings.sample {
-            parts.push(format!("a sample of {k} (seed {})", self.settings.seed));
-        }
-        parts.join(" · ")
-    }
-
     /// The first item without a row (or a failure): `None` once the run is complete.
     pub fn next_index(&self) -> Option<usize> {
         (self.tally.first_missing < self.items.len()).then_some(self.tally.first_missing)
@@ -915,10 +905,11 @@ pub fn pool_size(asked: Option<usize>, cores: Option<usize>, device_memory: Opti
 
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn item(index: usize, language: &str, gold: usize) -> ItemView {
+    /// A three-choice item (also for `web::classroom`'s tests).
+    pub(crate) fn item(index: usize, language: &str, gold: usize) -> ItemView {
         ItemView {
             index,
             id: format!("q{index}"),
@@ -931,7 +922,8 @@ mod tests {
         }
     }
 
-    fn row(index: usize, lls: [f64; 3], gold: usize) -> ItemRow {
+    /// The row of a model with these log-likelihoods (also for `web::classroom`'s tests).
+    pub(crate) fn row(index: usize, lls: [f64; 3], gold: usize) -> ItemRow {
         let chosen = (0..3).fold(0, |b, i| if lls[i] > lls[b] { i } else { b });
         ItemRow {
             index,

@@ -131,6 +131,8 @@ col-choice = አማራጭ
 run-summary = ከ{ $total } ውስጥ { $done } ተመልሰዋል · ትክክለኛነት { $accuracy } (95% ክልል { $low }–{ $high }) · ተግባር { $task } · ሞዴል { $model }
 run-summary-empty = ከ{ $total } ውስጥ { $done } ተመልሰዋል · ተግባር { $task }
 run-summary-failed = { $n } አልተሳኩም (የጀርባ ሂደቱ ተሰናክሏል)
+# The two settings' own words: the random sample's size and its seed.
+run-sample = { setting-sample }: { $n } ({ setting-seed }: { $seed })
 row-correct = ✓ ትክክል
 row-wrong = ✗ የተመረጠው { $chosen }፣ ትክክለኛው { $gold }
 row-failed = ✗ አልተሳካም

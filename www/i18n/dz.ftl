@@ -130,6 +130,8 @@ col-choice = གདམ་ཁ
 run-summary = { $total } ལས་ { $done } ལན་བྱིན་ཡོད · ཏག་ཚད { $accuracy } (༩༥% བར་ཚད { $low }–{ $high }) · ལཱ { $task } · དཔེ་གཞི { $model }
 run-summary-empty = { $total } ལས་ { $done } ལན་བྱིན་ཡོད · ལཱ { $task }
 run-summary-failed = { $n } འཐུས་ཤོར་བྱུང་ཡོད (ལཱ་གཡོག་ ཐོར་ཡི)
+# The two settings' own words: the random sample's size and its seed.
+run-sample = { setting-sample }: { $n } ({ setting-seed }: { $seed })
 row-correct = ✓ ཏག་ཏག
 row-wrong = ✗ { $chosen } གདམ་ཡི། ལན་ཏག་ཏག { $gold }
 row-failed = ✗ འཐུས་ཤོར

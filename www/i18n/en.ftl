@@ -123,6 +123,7 @@ col-choice = choice
 run-summary = { $done } of { $total } answered · accuracy { $accuracy } (95% interval { $low }–{ $high }) · task { $task } · { $model } model
 run-summary-empty = { $done } of { $total } answered · task { $task }
 run-summary-failed = { $n } failed (the worker crashed)
+run-sample = a sample of { $n } (seed { $seed })
 row-correct = ✓ correct
 row-wrong = ✗ chose { $chosen }, gold { $gold }
 row-failed = ✗ failed

@@ -133,6 +133,8 @@ col-choice = вариант
 run-summary = { $total } суроонун { $done } суроосуна жооп берилди · тактык { $accuracy } (95% интервал { $low }–{ $high }) · тапшырма { $task } · модель { $model }
 run-summary-empty = { $total } суроонун { $done } суроосуна жооп берилди · тапшырма { $task }
 run-summary-failed = { $n } суроо бааланган жок (фондук процесс иштен чыкты)
+# The two settings' own words: the random sample's size and its seed.
+run-sample = { setting-sample }: { $n } ({ setting-seed }: { $seed })
 row-correct = ✓ туура
 row-wrong = ✗ { $chosen } тандалды, туурасы { $gold }
 row-failed = ✗ бааланган жок

@@ -129,6 +129,8 @@ col-choice = filannoo
 run-summary = { $total } keessaa { $done } deebifame · sirrummaa { $accuracy } (daangaa 95% { $low }–{ $high }) · hojii { $task } · moodeela { $model }
 run-summary-empty = { $total } keessaa { $done } deebifame · hojii { $task }
 run-summary-failed = { $n } hin milkoofne (hojjetaan kufe)
+# The two settings' own words: the random sample's size and its seed.
+run-sample = { setting-sample }: { $n } ({ setting-seed }: { $seed })
 row-correct = ✓ sirrii
 row-wrong = ✗ { $chosen } filate, sirriin { $gold }
 row-failed = ✗ hin milkoofne

@@ -138,6 +138,8 @@ run-summary-failed = { $n ->
     [many] { $n } вопросов с ошибкой (сбой рабочего процесса)
    *[other] { $n } вопроса с ошибкой (сбой рабочего процесса)
 }
+# The two settings' own words: the random sample's size and its seed.
+run-sample = { setting-sample }: { $n } ({ setting-seed }: { $seed })
 row-correct = ✓ верно
 row-wrong = ✗ выбран { $chosen }, верный { $gold }
 row-failed = ✗ ошибка

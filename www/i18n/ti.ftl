@@ -131,6 +131,8 @@ run-summary-failed = { $n ->
     [one] { $n } ፈሺሉ (እቲ worker ተሰቢሩ)
    *[other] { $n } ፈሺሎም (እቲ worker ተሰቢሩ)
 }
+# The two settings' own words: the random sample's size and its seed.
+run-sample = { setting-sample }: { $n } ({ setting-seed }: { $seed })
 row-correct = ✓ ቅኑዕ
 row-wrong = ✗ { $chosen } መሪጹ፣ ቅኑዕ { $gold }
 row-failed = ✗ ፈሺሉ

@@ -172,6 +172,14 @@ fn classroom_mode_steps_through_question_class_model_and_gold_with_a_running_sco
         key(&browser, "ArrowRight");
         assert_eq!(classroom(&browser)["index"], json!((index + 1).to_string()), "{test}");
     }
+    // The buttons step too, and the keys still work with a button focused (the last one clicked).
+    browser.eval("const b = document.getElementById('classroom-next'); b.focus(); b.click(); return true;", json!([]));
+    assert_eq!(classroom(&browser)["step"], json!("class"), "{test}: the Next button");
+    browser.eval(
+        "document.getElementById('classroom-next').dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true })); return true;",
+        json!([]),
+    );
+    assert_eq!(classroom(&browser)["step"], json!("question"), "{test}: ← with the Next button focused");
     // Back from a question goes to the previous one's answer; the score does not count it twice.
     key(&browser, "ArrowLeft");
     let shown = classroom(&browser);

@@ -91,12 +91,13 @@ pub fn wire(app: &Shared) -> Result<(), String> {
             return;
         }
         let Some(key) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-        let typing = event
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON"));
+        let tag = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name()).unwrap_or_default();
         let Some(action) = key_action(&key.key()) else { return };
-        if typing && action != KeyAction::Leave {
+        // Typing a vote count or using a menu keeps its keys (Esc still leaves); a focused button
+        // (the last one clicked) answers Space and Enter itself, so they must not step twice.
+        let typing = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") && action != KeyAction::Leave;
+        let pressing = tag == "BUTTON" && matches!(key.key().as_str(), " " | "Enter");
+        if typing || pressing {
             return;
         }
         event.prevent_default();

@@ -2231,7 +2231,7 @@ fn draw_breakdown(run: &Run) -> Result<(), String> {
     dom::clear(&body);
     for b in run.breakdown() {
         let tr = dom::element("tr", "", "")?;
-        for cell in [b.field.clone(), b.value.clone(), b.n.to_string(), format!("{:.1}%", 100.0 * b.accuracy)] {
+        for cell in [b.field.clone(), b.value.clone(), text::number(b.n as f64, NumberStyle::Integer), text::number(b.accuracy, NumberStyle::Percent(1))] {
             dom::append(&tr, &dom::element("td", "", &cell)?)?;
         }
         dom::append(&body, &tr)?;
@@ -2245,8 +2245,9 @@ fn draw_bias(run: &Run) -> Result<(), String> {
     for p in run.position_bias() {
         let tr = dom::element("tr", "", "")?;
         let letter = char::from(b'A' + (p.position.min(25) as u8)).to_string();
-        let acc = p.accuracy_when_gold.map(|a| format!("{:.0}%", 100.0 * a)).unwrap_or_else(|| "—".into());
-        for cell in [letter, p.gold_count.to_string(), acc, format!("{:.0}%", 100.0 * p.chosen_share), format!("{:.0}%", 100.0 * p.uniform_share)] {
+let percent = |x: f64| text::number(x, NumberStyle::Percent(0));
+        let acc = p.accuracy_when_gold.map(percent).unwrap_or_else(|| "—".into());
+        for cell in [letter, text::number(p.gold_count as f64, NumberStyle::Integer), acc, percent(p.chosen_share), percent(p.uniform_share)] {
             dom::append(&tr, &dom::element("td", "", &cell)?)?;
         }
         dom::append(&body, &tr)?;

@@ -198,6 +198,19 @@ fn classroom_mode_steps_through_question_class_model_and_gold_with_a_running_sco
         assert_eq!(score, json!(expected), "{test}: the score in {lang}");
         browser.screenshot(&screenshot_path(&format!("{test}_{lang}.png")));
     }
+    // A reload in the middle of the lesson comes back to the same question, step and score.
+    let before = classroom(&browser);
+    goto_ready(&browser, &server.url("index.html?model=demo&task=demo&mode=classroom&lang=en"));
+    let after = browser.wait_for(
+        "the lesson after a reload",
+        "const d = document.getElementById('classroom').dataset; return d.step && d.ready === 'true' ? true : null;",
+        LONG,
+    );
+    assert_eq!(after, json!(true));
+    let after = classroom(&browser);
+    for field in ["index", "step", "class", "gold", "revealed", "classRight", "modelRight"] {
+        assert_eq!(after[field], before[field], "{test}: {field} after a reload: {after}");
+    }
     key(&browser, "Escape");
     let shown = classroom(&browser);
     assert_eq!(shown["hidden"], json!(true), "{test}: Esc leaves classroom mode");

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::run::Run;
 
 /// The steps of one question, in the order the teacher goes through them.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Step {
     #[default]
     Question,
@@ -69,7 +69,9 @@ pub struct Score {
     pub model_right: usize,
 }
 
-#[derive(Debug, Clone, Default)]
+/// Serialisable so the page keeps it in `sessionStorage` by run: a reload in the middle of a lesson
+/// comes back to the same question, step, class answers and score.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Classroom {
     /// The question shown: an index into the run's items.
     pub index: usize,

@@ -1543,6 +1543,7 @@ fn begin(app: &Shared, run: Run, notes: usize) {
         update_summary(&a);
         show_controls(&a, Phase::Running);
         if classroom::is_open(&a) {
+            classroom::restore(&a);
             classroom::draw(&a);
         }
         pool::start(&a);

@@ -81,6 +81,7 @@ pub fn wire(app: &Shared) -> Result<(), String> {
         if let Some(option) = option {
             let changed = a.borrow_mut().classroom.as_mut().is_some_and(|c| c.set_votes(option, count, options));
             if changed {
+                save(&a);
                 draw_keeping_votes(&a);
             }
         }
@@ -113,6 +114,37 @@ fn current_options(app: &Shared) -> usize {
     a.run.as_ref().and_then(|r| r.items.get(index)).map_or(0, |i| i.choices.len())
 }
 
+/// Where classroom mode is kept for a run, in `sessionStorage` (this tab only).
+fn stored_key(run_key: &str) -> String {
+    format!("lingualens-classroom:{run_key}")
+}
+
+fn session() -> Option<web_sys::Storage> {
+    gloo::utils::window().session_storage().ok().flatten()
+}
+
+/// Keeps classroom mode's state under the run's key.
+fn save(app: &Shared) {
+    let a = app.borrow();
+    let (Some(c), Some(run), Some(storage)) = (a.classroom.as_ref(), a.run.as_ref(), session()) else { return };
+    if let Ok(json) = serde_json::to_string(c) {
+        let _ = storage.set_item(&stored_key(&run.key), &json);
+    }
+}
+
+/// A run (re)started: classroom mode takes up where this tab left it for the same run.
+pub fn restore(app: &Shared) {
+    let mut a = app.borrow_mut();
+    let Some(key) = a.run.as_ref().map(|r| stored_key(&r.key)) else { return };
+    if a.classroom.is_none() {
+        return;
+    }
+    let saved = session().and_then(|s| s.get_item(&key).ok().flatten()).and_then(|json| serde_json::from_str::<Classroom>(&json).ok());
+    if let Some(saved) = saved {
+        a.classroom = Some(saved);
+    }
+}
+
 fn step(app: &Shared, action: KeyAction) {
     let options = current_options(app);
     let total = app.borrow().run.as_ref().map_or(0, |r| r.total());
@@ -135,6 +167,7 @@ fn step(app: &Shared, action: KeyAction) {
             }
         }
     }
+    save(app);
     draw(app);
     if at_end {
         text::show("classroom-step-note", key("classroom-end"));

@@ -10,8 +10,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::run::Run;
 
-/// The steps of one question, in the order the teacher goes through them.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// The steps of one question, in the order the teacher goes through them (`Ord`: a later step
+/// shows what the earlier ones revealed).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Step {
     #[default]
     Question,

@@ -96,10 +96,7 @@ impl Catalogue {
     /// The message `key` with its arguments. A message missing here comes from English; one missing
     /// there too is shown as its key (the catalogue test keeps that from shipping).
     pub fn text(&self, key: &str, args: &[(&str, Arg)]) -> String {
-        let mut fluent_args = FluentArgs::new();
-        for (name, value) in args {
-            fluent_args.set(*name, value.to_fluent());
-        }
+        let fluent_args = fluent_args(args);
         let args = (!args.is_empty()).then_some(&fluent_args);
         for bundle in std::iter::once(&self.bundle).chain(self.english.as_ref()) {
             if let Some(pattern) = bundle.get_message(key).and_then(|m| m.value()) {
@@ -113,39 +110,10 @@ impl Catalogue {
     /// As `text`, but a message missing from this language or one Fluent reports an error for
     /// (an unknown variable, a bad selector) is an error: for the catalogue test.
     pub fn text_checked(&self, key: &str, args: &[(&str, Arg)]) -> Result<String, String> {
-        let mut fluent_args = FluentArgs::new();
-        for (name, value) in args {
-            fluent_args.set(*name, value.to_fluent());
-        }
         let pattern = self.bundle.get_message(key).and_then(|m| m.value()).ok_or_else(|| format!("{}: no message `{key}`", self.code))?;
         let mut errors = Vec::new();
-        let text = self.bundle.format_pattern(pattern, Some(&fluent_args), &mut errors).into_owned();
+        let text = self.bundle.format_pattern(pattern, Some(&fluent_args(args)), &mut errors).into_owned();
         if errors.is_empty() { Ok(text) } else { Err(format!("{}: `{key}`: {errors:?}", self.code)) }
-    }
-
-    /// The message's attribute (`key.attribute`, e.g. a placeholder), or None where neither this
-    /// language nor English has it.
-    pub fn attribute(&self, key: &str, attribute: &str) -> Option<String> {
-        for bundle in std::iter::once(&self.bundle).chain(self.english.as_ref()) {
-            if let Some(pattern) = bundle.get_message(key).and_then(|m| m.get_attribute(attribute)).map(|a| a.value()) {
-                let mut errors = Vec::new();
-                return Some(bundle.format_pattern(pattern, None, &mut errors).into_owned());
-            }
-        }
-        None
-    }
-
-    /// Every message id in this language's own file (not English's), for the catalogue test.
-    pub fn own_keys(code: &str) -> Result<Vec<String>, String> {
-        let (_, source) = CATALOGUES.iter().find(|(c, _)| *c == code).ok_or_else(|| format!("no catalogue for `{code}`"))?;
-        let resource = FluentResource::try_new(source.to_string()).map_err(|(_, e)| format!("www/i18n/{code}.ftl: {e:?}"))?;
-        Ok(resource
-            .entries()
-            .filter_map(|entry| match entry {
-                fluent_syntax::ast::Entry::Message(m) => Some(m.id.name.to_string()),
-                _ => None,
-            })
-            .collect())
     }
 
     /// Formats a number as this language writes it.
@@ -168,6 +136,14 @@ pub fn plural_category(code: &str, n: u64) -> Result<&'static str, String> {
         PluralCategory::MANY => "many",
         PluralCategory::OTHER => "other",
     })
+}
+
+fn fluent_args<'a>(args: &'a [(&str, Arg)]) -> FluentArgs<'a> {
+    let mut fluent_args = FluentArgs::new();
+    for (name, value) in args {
+        fluent_args.set(*name, value.to_fluent());
+    }
+    fluent_args
 }
 
 /// An argument of a message.
@@ -286,7 +262,8 @@ pub fn format_number(code: &str, value: f64, options: &FluentNumberOptions) -> S
     let percent = options.style == FluentNumberStyle::Percent;
     let max = options.maximum_fraction_digits.unwrap_or(if percent { 0 } else { 3 });
     let min = options.minimum_fraction_digits.unwrap_or(0).min(max);
-    let (negative, mut digits, mut point) = decimal_digits(value.abs());
+    let negative = value < 0.0;
+    let (mut digits, mut point) = decimal_digits(value.abs());
     if percent {
         point += 2;
     }
@@ -333,17 +310,16 @@ pub fn format_number(code: &str, value: f64, options: &FluentNumberOptions) -> S
 }
 
 /// The shortest decimal form of a finite non-negative double as digits and the position of the
-/// point (value = 0.d1d2… × 10^point), and whether it was negative.
-fn decimal_digits(value: f64) -> (bool, Vec<u8>, i64) {
+/// point (value = 0.d1d2… × 10^point).
+fn decimal_digits(value: f64) -> (Vec<u8>, i64) {
     if value == 0.0 {
-        return (false, Vec::new(), 0);
+        return (Vec::new(), 0);
     }
     let text = format!("{:e}", value); // shortest round-trip digits: "3.125e-1"
     let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
     let exponent: i64 = exponent.parse().unwrap_or(0);
-    let negative = mantissa.starts_with('-');
     let digits: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).map(|b| b - b'0').collect();
-    (negative, digits, exponent + 1)
+    (digits, exponent + 1)
 }
 
 /// Rounds `digits` (value = 0.d… × 10^point) to `places` after the point, half to even.

@@ -884,15 +884,7 @@ fn switch_language(app: &Shared, code: &str) {
         }
     }
     if let Some(run) = &app.borrow().run {
-        if let Ok(body) = dom::by_id("result-rows") {
-            dom::clear(&body);
-        }
-        for row in run.rows.values() {
-            let _ = draw_row(run, row);
-        }
-        for (index, message) in &run.failed {
-            let _ = draw_failure(run, *index, message);
-        }
+        draw_all_rows(run);
     }
     let phase = app.borrow().phase;
     show_controls(app, phase);
@@ -1515,9 +1507,7 @@ fn begin(app: &Shared, run: Run, notes: usize) {
                 Err(e) => web_sys::console::warn_1(&e.into()),
             }
         }
-        for row in run.rows.values() {
-            let _ = draw_row(&run, row);
-        }
+        draw_all_rows(&run);
         {
             let mut s = a.borrow_mut();
             s.started_unix = js_sys::Date::now() / 1e3;
@@ -1793,6 +1783,19 @@ fn clear_rows() {
         if let Ok(el) = dom::by_id(id) {
             dom::clear(&el);
         }
+    }
+}
+
+/// The run's rows and failed items drawn again from scratch, in order.
+fn draw_all_rows(run: &Run) {
+    if let Ok(body) = dom::by_id("result-rows") {
+        dom::clear(&body);
+    }
+    for row in run.rows.values() {
+        let _ = draw_row(run, row);
+    }
+    for (index, message) in &run.failed {
+        let _ = draw_failure(run, *index, message);
     }
 }
 
@@ -2385,9 +2388,7 @@ async fn import(app: &Shared) {
         Ok(run) => {
             clear_error();
             clear_rows();
-            for row in run.rows.values() {
-                let _ = draw_row(&run, row);
-            }
+            draw_all_rows(&run);
             let name = file.name();
             {
                 let mut a = app.borrow_mut();

@@ -203,7 +203,7 @@ fn draw_inner(app: &Shared, redraw_votes: bool) -> Result<(), String> {
     let index = c.index.min(run.total() - 1);
     let item = &run.items[index];
     let row = run.rows.get(&index);
-    let shows = |s: Step| (c.step as u8) >= (s as u8);
+    let shows = |s: Step| c.step >= s;
     let class_choice = c.class_choice(index);
     let model_choice = row.filter(|_| shows(Step::Model)).map(|r| r.chosen);
     let gold = shows(Step::Gold).then_some(item.gold);

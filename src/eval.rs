@@ -1,10 +1,11 @@
 //! A whole evaluation run: a task rendered over its documents, every request scored by the model,
 //! every item's result handed to the caller as soon as it exists (the CLI prints progress and
-//! appends to the samples log; the page will draw a row), and the aggregates at the end.
+//! appends to the samples log; the worker sends it to the page), each as its lm-eval sample line,
+//! from which `scoring::session` computes everything a run reports.
 //!
 //! - multiple choice: [`plan`] renders every document in every choice order asked for
 //!   ([`order`]), [`score_item_with`] scores one (with PMI's unconditional requests when the task
-//!   asks for `acc_mutual_info`), [`summarize`] aggregates;
+//!   asks for `acc_mutual_info`);
 //! - `generate_until`: [`generation`] generates, filters and scores.
 //!
 //! **Architecture Invariant:** nothing here touches files, the DOM or the device directly; the CLI
@@ -13,14 +14,12 @@
 pub mod generation;
 pub mod loglikelihood;
 pub mod order;
-pub mod report;
 
 use serde_json::Value as Json;
 
 use crate::engine::LanguageModel;
 use crate::error::{Error, Result};
 use crate::pyrandom::PyRandom;
-use crate::scoring::aggregate::Summary;
 use crate::scoring::loglikelihood::{ChoiceScores, McScore};
 use crate::tasks::yaml::render::{MultipleInput, Request, Rendered};
 use crate::tasks::yaml::{document_name, FewshotPool, TaskSpec};
@@ -93,14 +92,11 @@ impl ScoreOptions {
     }
 }
 
-/// The multiple-choice metrics a task logs and reports, in lm-eval's order (`acc`, `acc_norm`,
-/// `acc_bytes`, `exact_match`, `acc_mutual_info`); lm-eval's default is `acc`, `acc_norm`.
-pub fn mc_metric_names(spec: &TaskSpec) -> Vec<&'static str> {
-    let all = ["acc", "acc_norm", "acc_bytes", "exact_match", "acc_mutual_info"];
-    if spec.metrics.is_empty() {
-        return vec!["acc", "acc_norm"];
-    }
-    all.into_iter().filter(|m| spec.metrics.iter().any(|s| s.metric == *m)).collect()
+/// The metrics a task logs per sample and reports, by `scoring::metrics`: those of its
+/// `metric_list` computed for its output type (multiple choice and loglikelihood in lm-eval's
+/// order, generation in the list's), or lm-eval's defaults.
+pub fn metric_names(spec: &TaskSpec) -> Vec<&'static str> {
+    crate::scoring::metrics::for_task(spec.output_type.name(), spec.metrics.iter().map(|m| m.metric.as_str()))
 }
 
 /// The documents of a task, rendered: `docs` are the evaluated split, `pool` the few-shot source.
@@ -266,23 +262,6 @@ pub async fn score_item_with(lm: &LanguageModel, doc_id: u64, doc: Json, rendere
         permutation: None,
         truncated: scores.iter().map(|s| s.truncated).max().unwrap_or(0),
     })
-}
-
-/// Mean, standard error and 95% interval of each metric over the items.
-pub fn summarize(results: &[ItemResult]) -> Vec<(String, Summary)> {
-    let Some(first) = results.first() else { return Vec::new() };
-    first
-        .score
-        .metrics()
-        .iter()
-        .filter_map(|(name, _)| {
-            let values: Vec<f64> = results
-                .iter()
-                .filter_map(|r| r.score.metrics().into_iter().find(|(n, _)| n == name).map(|(_, v)| v))
-                .collect();
-            Summary::of(&values).map(|s| (name.to_string(), s))
-        })
-        .collect()
 }
 
 impl ItemResult {

@@ -21,9 +21,11 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use lingualens::scoring::aggregate::{self, CorpusMetric, PyRandom, Summary};
+use lingualens::scoring::aggregate::{self, CorpusMetric, PyRandom};
 use lingualens::scoring::loglikelihood::{ChoiceScores, ExactMatch, McScore};
-use lingualens::scoring::outputs::{self, McSample, MetricResult, ResultsFile, SampleRecord, TaskResult};
+use lingualens::scoring::outputs::{self, McSample, ResultsFile, SampleRecord, TaskResult};
+use lingualens::scoring::report;
+use lingualens::scoring::session::{complete_lines, Session};
 use lingualens::scoring::pyjson::PyJson;
 use serde_json::Value;
 
@@ -303,19 +305,10 @@ fn check_files(dir: &std::path::Path, fx: &Value, items: &[Mc], scores: &[McScor
     let lm_results: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join(fx["results_file"].as_str().unwrap())).unwrap())
             .unwrap();
-    let metrics: Vec<MetricResult> = METRICS
-        .iter()
-        .map(|m| {
-            let s = Summary::of(&metric_values(scores, m)).unwrap();
-            MetricResult {
-                name: m.to_string(),
-                filter: "none".into(),
-                value: s.mean,
-                stderr: s.stderr,
-                higher_is_better: true,
-            }
-        })
-        .collect();
+    // The metrics as lingualens aggregates a run: from the samples, lm-eval's own file here.
+    let session = Session::from_jsonl("lm-eval's samples", "multiple_choice", &lm_samples).unwrap();
+    let metrics = session.metrics().unwrap();
+    assert_eq!(metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), METRICS, "every metric lm-eval logged, in its order");
     let results = ResultsFile {
         tasks: vec![TaskResult {
             name: "ll_mc".into(),
@@ -369,29 +362,16 @@ fn check_files(dir: &std::path::Path, fx: &Value, items: &[Mc], scores: &[McScor
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(out.join(outputs::results_file_name(&date)), &json).unwrap();
     std::fs::write(out.join(outputs::samples_file_name("ll_mc", &date)), outputs::samples_jsonl(&records)).unwrap();
-    let rows: Vec<outputs::CsvRow> = items
-        .iter()
-        .zip(scores)
-        .enumerate()
-        .map(|(i, (it, s))| outputs::CsvRow {
-            doc_id: i as u64,
-            item_id: it.doc["id"].as_str().unwrap(),
-            language: it.doc["language"].as_str().unwrap(),
-            metadata: &it.metadata,
-            gold: it.gold,
-            loglikelihoods: &it.lls,
-            score: s,
-        })
-        .collect();
-    std::fs::write(out.join(format!("items_ll_mc_{date}.csv")), outputs::per_item_csv(&rows)).unwrap();
+    std::fs::write(out.join(format!("items_ll_mc_{date}.csv")), report::csv(&session.rows(None))).unwrap();
 
-    // Resume from lm-eval's own samples file: every doc is done; from a cut-off copy, the first 10.
-    let done = outputs::completed_doc_ids(&lm_samples, Some("none")).unwrap();
-    assert_eq!(done.len(), items.len());
-    let cut: String =
-        lm_samples.lines().take(10).map(|l| format!("{l}\n")).collect::<String>() + "{\"doc_id\": 10, \"do";
-    assert_eq!(
-        outputs::completed_doc_ids(&cut, None).unwrap().into_iter().collect::<Vec<_>>(),
-        (0..10).collect::<Vec<u64>>()
-    );
+    // Resume from lm-eval's own samples file: every doc is done; from a copy cut off inside its
+    // 11th line (inside a multibyte character), the first 10.
+    assert_eq!(session.len(), items.len());
+    let cut = lm_samples.lines().take(10).map(|l| format!("{l}\n")).collect::<String>() + "{\"doc_id\": 10, \"doc\": \"ཀ";
+    let lines = complete_lines(&cut.as_bytes()[..cut.len() - 1]);
+    let mut resumed = Session::new("multiple_choice");
+    for line in &lines {
+        assert_eq!(resumed.record(line), Ok(true));
+    }
+    assert_eq!(resumed.samples().map(|s| s.doc_id).collect::<Vec<_>>(), (0..10).collect::<Vec<u64>>());
 }

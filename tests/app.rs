@@ -425,26 +425,7 @@ fn an_exported_run_imports_to_the_same_rows() {
     let browser = Browser::start(&[]);
     browser.goto(&server.url("index.html?backend=cpu"));
     let before = finish(&browser, test);
-    // Catch the downloads: record each blob with the name it is saved under. (The blobs are read
-    // directly: the page's Content-Security-Policy would refuse a fetch of their blob: URLs.)
-    browser.eval(
-        "window.__downloads = [];
-         const blobs = new Map();
-         const create = URL.createObjectURL;
-         URL.createObjectURL = (blob) => { const url = create(blob); blobs.set(url, blob); return url; };
-         URL.revokeObjectURL = () => {};
-         HTMLAnchorElement.prototype.click = function () { window.__downloads.push({ name: this.download, blob: blobs.get(this.href) }); };
-         return true;",
-        json!([]),
-    );
-    for id in ["#export-jsonl", "#export-json", "#export-csv"] {
-        browser.click(id);
-    }
-    let files = browser.eval_async(
-        "const done = arguments[arguments.length - 1];
-         Promise.all(window.__downloads.map(d => d.blob.text().then(text => ({ name: d.name, text }))))
-           .then(done, e => done({ error: String(e) }));",
-    );
+    let files = downloads(&browser, &["#export-jsonl", "#export-json", "#export-csv"]);
     let files = files.as_array().unwrap_or_else(|| panic!("{test}: {files}"));
     let names: Vec<&str> = files.iter().map(|f| f["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["samples_demo.jsonl", "results_demo.json", "items_demo.csv"], "{test}");
@@ -1111,6 +1092,32 @@ fn cli_eval(test: &str, model: &Path, task: &str, data: &Path, extra: &[&str], o
         .collect()
 }
 
+/// Clicks each of `buttons` and returns what the page downloaded, `[{name, text}]` in order: the
+/// downloads are caught by recording each blob with the name it is saved under (the blobs are
+/// read directly: the page's Content-Security-Policy would refuse a fetch of their blob: URLs).
+fn downloads(browser: &Browser, buttons: &[&str]) -> Value {
+    browser.eval(
+        "window.__downloads = [];
+         if (!window.__blobs) {
+           window.__blobs = new Map();
+           const create = URL.createObjectURL;
+           URL.createObjectURL = (blob) => { const url = create(blob); window.__blobs.set(url, blob); return url; };
+           URL.revokeObjectURL = () => {};
+           HTMLAnchorElement.prototype.click = function () { window.__downloads.push({ name: this.download, blob: window.__blobs.get(this.href) }); };
+         }
+         return true;",
+        json!([]),
+    );
+    for id in buttons {
+        browser.click(id);
+    }
+    browser.eval_async(
+        "const done = arguments[arguments.length - 1];
+         Promise.all(window.__downloads.map(d => d.blob.text().then(text => ({ name: d.name, text }))))
+           .then(done, e => done({ error: String(e) }));",
+    )
+}
+
 /// The page's rows against the command line's samples: same items in the same order, per-option
 /// log-likelihoods within 1e-3. Returns the largest difference.
 fn assert_rows_equal_cli(test: &str, page: &Value, cli: &[(String, Vec<f64>)]) -> f64 {
@@ -1286,6 +1293,15 @@ fn a_dzen_task_runs_in_the_page_over_the_csvs_given_and_equals_the_cli() {
         browser.click("#run-start");
         let page = finish(&browser, test);
         let worst = assert_rows_equal_cli(test, &page, &cli);
+        // The results file the page exports is the CLI's: every metric and standard error.
+        let exported = downloads(&browser, &["#export-json"]);
+        let page_results: Value = serde_json::from_str(exported[0]["text"].as_str().unwrap_or_else(|| panic!("{test}: {exported}"))).unwrap();
+        let cli_results: Value = serde_json::from_str(&std::fs::read_to_string(tmp.path.join(task).join(format!("results_{task}.json"))).unwrap()).unwrap();
+        let metrics = |r: &Value| -> Vec<(String, Value)> {
+            r["results"][task].as_object().unwrap().iter().filter(|(k, _)| k.contains(',')).map(|(k, v)| (k.clone(), v.clone())).collect()
+        };
+        assert_eq!(metrics(&page_results), metrics(&cli_results), "{test}: {task}: the exported results against the CLI's");
+        assert!(metrics(&cli_results).len() >= 4, "{test}: {task}: acc and acc_norm with their stderrs: {cli_results}");
         let notes = browser.eval("return document.getElementById('notes').textContent", json!([]));
         assert!(notes.as_str().unwrap().contains("items from"), "{test}: {notes}");
         // The warning shows exactly when one position has ≥ 80 % of the CLI's choices (10+ items).

@@ -280,3 +280,59 @@ fn gen_prefix_filters_and_gen_kwargs_match_lm_eval() {
     println!("gen_prefix + remove_whitespace/uppercase + --gen_kwargs vs lm-eval: {} samples equal", theirs.len());
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// Every `metric,filter` and `metric_stderr,filter` of a task's entry in a results file.
+fn metric_entries(results: &Value, task: &str) -> BTreeMap<String, Value> {
+    results["results"][task]
+        .as_object()
+        .unwrap_or_else(|| panic!("no results for {task}: {results}"))
+        .iter()
+        .filter(|(k, _)| k.contains(','))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+#[test]
+fn a_run_exported_from_the_page_and_the_same_run_from_the_cli_report_the_same() {
+    let Some(dir) = fixtures() else {
+        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "lm-eval fixtures missing");
+        eprintln!("SKIPPED: no lm-eval run (set LINGUALENS_FIXTURES; see tools/fixtures/lm_eval_run.py)");
+        return;
+    };
+    use lingualens::web::run::Run;
+    let out = out_dir("page-export");
+    eval(&dir, &out);
+    eval_task(&dir, "llama3_tied", "tiny_pmi", &out);
+    for (task, metrics) in [("tiny_mc", 2), ("tiny_pmi", 2)] {
+        let read = |name: &str| std::fs::read_to_string(out.join(name)).unwrap();
+        let cli: Value = serde_json::from_str(&read(&format!("results_{task}.json"))).unwrap();
+        let expected = metric_entries(&cli, task);
+        assert_eq!(expected.len(), 2 * metrics, "{task}: {expected:?}");
+        // The page's run, imported from the CLI's samples file, then exported again.
+        let samples_name = format!("samples_{task}.jsonl");
+        let run = Run::from_samples_jsonl(&samples_name, &read(&samples_name)).unwrap();
+        let page: Value = serde_json::from_str(&run.results_json("cpu", 0.0, 1.0).unwrap()).unwrap();
+        assert_eq!(metric_entries(&page, task), expected, "{task}: the page's results file");
+        let again = Run::from_samples_jsonl(&samples_name, &run.samples_jsonl()).unwrap();
+        assert_eq!(again.results_json("cpu", 0.0, 1.0).unwrap(), run.results_json("cpu", 0.0, 1.0).unwrap(), "{task}: export, import, export");
+        // The CSV is the CLI's, row for row (the CLI breaks down by language only, the page by
+        // every short field, so the metadata columns differ).
+        let cli_csv = read(&format!("items_{task}.csv"));
+        let page_csv = run.csv().unwrap();
+        let cut = |csv: &str| -> Vec<String> { csv.lines().map(|l| l.split(",meta.").next().unwrap().to_string()).collect() };
+        assert_eq!(page_csv.lines().count(), cli_csv.lines().count(), "{task}");
+        assert_eq!(cut(&page_csv)[0], cut(&cli_csv)[0], "{task}: the columns before the metadata");
+        println!("{task}: the page's results equal the CLI's: {expected:?}");
+    }
+    // A run imported from lm-eval's own samples reports the metrics lm-eval logged, PMI included.
+    let theirs = std::fs::read_to_string(dir.join("lm_eval/samples_tiny_pmi.jsonl")).unwrap();
+    let run = Run::from_samples_jsonl("samples_tiny_pmi.jsonl", &theirs).unwrap();
+    let page: Value = serde_json::from_str(&run.results_json("cpu", 0.0, 1.0).unwrap()).unwrap();
+    let lines = samples(&dir.join("lm_eval/samples_tiny_pmi.jsonl"));
+    for metric in ["acc", "acc_mutual_info"] {
+        let mean = lines.values().map(|s| s[metric].as_f64().unwrap()).sum::<f64>() / lines.len() as f64;
+        let got = page["results"]["tiny_pmi"][format!("{metric},none")].as_f64().unwrap_or(f64::NAN);
+        assert!((got - mean).abs() < 1e-12, "{metric}: {got} vs lm-eval's samples' mean {mean}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

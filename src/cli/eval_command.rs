@@ -14,13 +14,12 @@ use serde_json::Value as Json;
 
 use crate::engine::LanguageModel;
 use crate::error::{Error, Result};
-use crate::eval::generation::{self, FilteredResponse, GenerationResult};
-use crate::eval::report::{CorpusInput, Report, Row};
+use crate::eval::generation;
 use crate::eval::{self, ChoiceOrder, RunOptions, ScoreOptions};
-use crate::scoring::aggregate::{CorpusMetric, Summary};
 use crate::scoring::fertility::fertility_by_language;
-use crate::scoring::loglikelihood::np_argmax;
-use crate::scoring::outputs::{MetricResult, ResultsFile, RunDescription};
+use crate::scoring::outputs::{ResultsFile, RunDescription};
+use crate::scoring::report::{self, Report};
+use crate::scoring::session::{complete_lines, Session};
 use crate::tasks::item::Item;
 use crate::tasks::yaml::{self, DataSource, FewshotPool, LoadOptions, OutputType, TaskSpec};
 
@@ -133,13 +132,17 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
         drawn: std::cell::Cell::new(f64::NEG_INFINITY),
         truncated: std::cell::Cell::new(0),
     };
-    let (metrics, rows, corpus, n_effective) = match spec.output_type {
+    let (session, n_effective) = match spec.output_type {
         OutputType::MultipleChoice => run.multiple_choice()?,
         OutputType::GenerateUntil => run.generate_until()?,
         OutputType::Loglikelihood => run.loglikelihood()?,
     };
 
-    // The report, the results JSON and the CSV.
+    // The report, the results JSON and the CSV, all from the samples.
+    let metrics = session.metrics()?;
+    let rows = session.rows(Some(&data.fields));
+    // Corpus metrics are broken down (a bootstrap per value) only where there is something to break down by.
+    let corpus = if data.fields.is_empty() { Vec::new() } else { session.corpus_inputs() };
     let fertility = run.fertility();
     let report = Report::build(metrics.clone(), &rows, &corpus, fertility)?;
     print!("{}", report.text(&spec.task, rows.len()));
@@ -151,16 +154,11 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
         );
     }
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
-    let output_type = match spec.output_type {
-        OutputType::MultipleChoice => "multiple_choice",
-        OutputType::GenerateUntil => "generate_until",
-        OutputType::Loglikelihood => "loglikelihood",
-    };
     let model = args.model.display().to_string();
     let order = args.options.order.to_string();
     let results = ResultsFile::for_run(RunDescription {
         task: &spec.task,
-        output_type,
+        output_type: spec.output_type.name(),
         metrics,
         num_fewshot: args.options.shots.or(spec.num_fewshot).unwrap_or(0),
         n_original: data.n_original,
@@ -176,7 +174,7 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
     let results_path = args.out.join(format!("results_{}.json", spec.task));
     std::fs::write(&results_path, results.to_json()).map_err(|e| io(&results_path, e))?;
     let csv_path = args.out.join(format!("items_{}.csv", spec.task));
-    std::fs::write(&csv_path, rows_csv(&rows)).map_err(|e| io(&csv_path, e))?;
+    std::fs::write(&csv_path, report::csv(&rows)).map_err(|e| io(&csv_path, e))?;
     eprintln!("wrote {}, {} and {}", results_path.display(), run.samples_path().display(), csv_path.display());
     Ok(())
 }
@@ -400,8 +398,6 @@ struct Run<'a> {
     truncated: std::cell::Cell<usize>,
 }
 
-type Outcome = (Vec<MetricResult>, Vec<Row>, Vec<CorpusInput>, usize);
-
 impl Run<'_> {
     fn count_truncated(&self, tokens: usize) {
         if tokens > 0 {
@@ -413,23 +409,15 @@ impl Run<'_> {
         self.args.out.join(format!("samples_{}.jsonl", self.spec.task))
     }
 
-    /// The complete lines of an earlier run's samples file (none if there is no file). A line is
-    /// complete when it ends with a newline and is JSON: a last line cut short by a crash (even
-    /// inside a multibyte character) is left out, not the whole file.
+    /// The complete lines of an earlier run's samples file (none if there is no file; see
+    /// `session::complete_lines`).
     fn previous_lines(&self) -> Result<Vec<String>> {
         let path = self.samples_path();
-        let bytes = match std::fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(io(&path, e)),
-        };
-        let complete = bytes.rsplitn(2, |&b| b == b'\n').nth(1).unwrap_or_default();
-        Ok(complete
-            .split(|&b| b == b'\n')
-            .filter_map(|line| std::str::from_utf8(line).ok())
-            .filter(|line| !line.trim().is_empty() && serde_json::from_str::<Json>(line).is_ok())
-            .map(String::from)
-            .collect())
+        match std::fs::read(&path) {
+            Ok(bytes) => Ok(complete_lines(&bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+            Err(e) => Err(io(&path, e)),
+        }
     }
 
     fn append(&self, file: &mut std::fs::File, line: &str) -> Result<()> {
@@ -439,17 +427,16 @@ impl Run<'_> {
     /// The samples file holding exactly `kept` (the lines of the items that are done), then open
     /// for appending. Written to a temporary file and renamed over the old one, so a crash
     /// leaves either the old file or the new one, never half of either.
-    fn open_samples(&self, kept: &[String]) -> Result<std::fs::File> {
+    fn open_samples(&self, kept: &str) -> Result<std::fs::File> {
         let path = self.samples_path();
         let temporary = path.with_extension("jsonl.partial");
-        let text: String = kept.iter().map(|l| format!("{l}\n")).collect();
-        std::fs::write(&temporary, text).map_err(|e| io(&temporary, e))?;
+        std::fs::write(&temporary, kept).map_err(|e| io(&temporary, e))?;
         std::fs::rename(&temporary, &path).map_err(|e| io(&path, e))?;
         std::fs::OpenOptions::new().append(true).open(&path).map_err(|e| io(&path, e))
     }
 
     /// The progress line, redrawn at most five times a second (and for the last item).
-    fn progress(&self, n: usize, total: usize, what: &str) {
+    fn progress(&self, n: usize, total: usize, what: impl FnOnce() -> String) {
         let now = self.started.elapsed().as_secs_f64();
         if n < total && now - self.drawn.get() < 0.2 {
             return;
@@ -457,27 +444,41 @@ impl Run<'_> {
         self.drawn.set(now);
         let rate = n as f64 / now.max(1e-9);
         let eta = (total - n) as f64 / rate.max(1e-9);
-        eprint!("\r{n}/{total} items  {rate:.2} items/s  ETA {eta:.0} s  {what}   ");
+        eprint!("\r{n}/{total} items  {rate:.2} items/s  ETA {eta:.0} s  {}   ", what());
     }
 
-    fn metadata(&self, doc: &Json) -> BTreeMap<String, String> {
-        self.data
-            .fields
-            .iter()
-            .filter_map(|f| {
-                let v = doc.get(f)?;
-                let text = match v {
-                    Json::String(s) => s.clone(),
-                    Json::Number(n) => n.to_string(),
-                    Json::Bool(b) => b.to_string(),
-                    _ => return None,
-                };
-                Some((f.clone(), text))
-            })
-            .collect()
+    /// The run's samples: those already in the samples file, then those of every item of `keys`
+    /// ((doc_id, variant), in order) that has none, `score(i)` giving item i's lines (one per
+    /// filter pipeline, `filters` of them), each appended to the file as it comes. An item
+    /// written twice (by an older version) counts once; a generation with lines for only some of
+    /// its filters is done again, its lines dropped, so a rerun never adds a second copy of a line.
+    fn samples(&self, keys: &[(u64, usize)], filters: usize, mut score: impl FnMut(usize) -> Result<Vec<String>>) -> Result<Session> {
+        let mut session = Session::new(self.spec.output_type.name());
+        for (i, line) in self.previous_lines()?.iter().enumerate() {
+            session.record(line).map_err(|e| {
+                Error::new(format!("{}: line {}: {e}: not a {} sample of {}", self.samples_path().display(), i + 1, self.spec.output_type.name(), self.spec.task))
+            })?;
+        }
+        session.retain_complete(filters);
+        let todo: Vec<usize> = (0..keys.len()).filter(|&i| !session.has(keys[i].0, keys[i].1)).collect();
+        if !session.is_empty() {
+            eprintln!("resuming: {} of {} items are already in {}", keys.len() - todo.len(), keys.len(), self.samples_path().display());
+        }
+        let mut file = self.open_samples(&session.jsonl())?;
+        for (n, &i) in todo.iter().enumerate() {
+            for line in score(i)? {
+                self.append(&mut file, &line)?;
+                session.record(&line).map_err(|e| Error::new(format!("a sample line lingualens wrote could not be read back: {e}")))?;
+            }
+            self.progress(n + 1, todo.len(), || session.running_mean().map_or(String::new(), |(name, v)| format!("{name} {v:.3}")));
+        }
+        if !todo.is_empty() {
+            eprintln!();
+        }
+        Ok(session)
     }
 
-    fn multiple_choice(&self) -> Result<Outcome> {
+    fn multiple_choice(&self) -> Result<(Session, usize)> {
         let jobs = eval::plan(self.spec, self.data.docs.clone(), self.data.pool.clone(), &self.args.options)?;
         if eval::order_leaves_prompt_options(&jobs) {
             eprintln!(
@@ -485,226 +486,39 @@ impl Run<'_> {
                 self.args.options.order
             );
         }
-        let names = eval::mc_metric_names(self.spec);
+        let names = eval::metric_names(self.spec);
         let score_options = ScoreOptions::for_task(self.spec);
-        let previous = self.previous_lines()?;
-        let mut rows: Vec<Row> = Vec::new();
-        let mut kept = Vec::new();
-        let mut done: BTreeSet<(u64, usize)> = BTreeSet::new();
-        for (i, line) in previous.iter().enumerate() {
-            let Some(r) = self.mc_row(line, &names, score_options.mutual_info) else {
-                return Err(Error::new(format!("{}: line {} is not a multiple-choice sample of this task", self.samples_path().display(), i + 1)));
-            };
-            // An item written twice (by an older version) counts once.
-            if done.insert((r.doc_id, r.variant)) {
-                rows.push(r);
-                kept.push(line.clone());
-            }
-        }
-        if !done.is_empty() {
-            eprintln!("resuming: {} of {} items are already in {}", done.len(), jobs.len(), self.samples_path().display());
-        }
-        let mut samples = self.open_samples(&kept)?;
-        let todo: Vec<&eval::Job> = jobs.iter().filter(|j| !done.contains(&(j.doc_id, j.variant))).collect();
-        for (n, job) in todo.iter().enumerate() {
-            let item = pollster::block_on(eval::score_job(self.lm, job, score_options))?;
+        let keys: Vec<(u64, usize)> = jobs.iter().map(|j| (j.doc_id, j.variant)).collect();
+        let session = self.samples(&keys, 1, |i| {
+            let item = pollster::block_on(eval::score_job(self.lm, &jobs[i], score_options))?;
             self.count_truncated(item.truncated);
-            let record = item.sample_record(&names, &self.data.columns)?;
-            let line = record.to_jsonl_line();
-            self.append(&mut samples, &line)?;
-            rows.push(self.mc_row(&line, &names, score_options.mutual_info).ok_or_else(|| Error::new("a sample line lingualens wrote could not be read back"))?);
-            let acc = rows.iter().map(|r| r.values.first().map_or(0.0, |v| v.1)).sum::<f64>() / rows.len() as f64;
-            self.progress(n + 1, todo.len(), &format!("{} {acc:.3}", names.first().unwrap_or(&"acc")));
-        }
-        if !todo.is_empty() {
-            eprintln!();
-        }
-        let metrics = names
-            .iter()
-            .filter_map(|m| {
-                let values: Vec<f64> = rows.iter().filter_map(|r| r.values.iter().find(|(n, _)| n == m).map(|v| v.1)).collect();
-                let s = Summary::of(&values)?;
-                Some(MetricResult { name: m.to_string(), filter: "none".into(), value: s.mean, stderr: s.stderr, higher_is_better: true })
-            })
-            .collect();
-        Ok((metrics, rows, Vec::new(), jobs.len()))
+            Ok(vec![item.sample_record(&names, &self.data.columns)?.to_jsonl_line()])
+        })?;
+        Ok((session, jobs.len()))
     }
 
-    /// A multiple-choice sample line as a report row (`None` if it is not one).
-    fn mc_row(&self, line: &str, names: &[&str], mutual_info: bool) -> Option<Row> {
-        let v: Json = serde_json::from_str(line).ok()?;
-        let doc_id = v.get("doc_id")?.as_u64()?;
-        let resps = v.get("filtered_resps")?.as_array()?;
-        let n = if mutual_info { resps.len() / 2 } else { resps.len() };
-        let lls: Vec<f64> = resps[..n].iter().map(|r| r.get(0)?.as_str()?.parse().ok()).collect::<Option<_>>()?;
-        // A multiple-input sample's target is text; its gold index is logged as `gold`.
-        let gold: usize = match v.get("gold").and_then(Json::as_u64) {
-            Some(g) => g as usize,
-            None => v.get("target")?.as_str()?.parse().ok()?,
-        };
-        let values = names.iter().map(|m| Some((m.to_string(), v.get(*m)?.as_f64()?))).collect::<Option<Vec<_>>>()?;
-        let doc = v.get("doc").cloned().unwrap_or(Json::Null);
-        let mut texts = vec![("loglikelihoods".to_string(), lls.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(";"))];
-        if let Some(p) = v.get("permutation").and_then(Json::as_array) {
-            texts.push(("permutation".into(), p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")));
-        }
-        Some(Row {
-            doc_id,
-            variant: v.get("variant").and_then(Json::as_u64).unwrap_or(0) as usize,
-            item_id: doc.get("id").and_then(Json::as_str).map(String::from).unwrap_or_else(|| doc_id.to_string()),
-            values,
-            choice: Some((gold, np_argmax(&lls)?, n)),
-            texts,
-            metadata: self.metadata(&doc),
-        })
-    }
-
-    fn generate_until(&self) -> Result<Outcome> {
+    fn generate_until(&self) -> Result<(Session, usize)> {
         let (docs, rendered) = eval::render(self.spec, self.data.docs.clone(), self.data.pool.clone(), &self.args.options)?;
-        let pipelines = generation::pipelines(self.spec);
-        let names = generation::metric_names(self.spec);
-        let previous = self.previous_lines()?;
-        let (mut results, kept) = self.generations_from_lines(&previous, pipelines.len());
-        let done: BTreeSet<u64> = results.iter().map(|r| r.doc_id).collect();
-        if !done.is_empty() {
-            eprintln!("resuming: {} of {} items are already in {}", done.len(), rendered.len(), self.samples_path().display());
-        }
-        let mut samples = self.open_samples(&kept)?;
-        let todo: Vec<usize> = (0..rendered.len()).filter(|&i| !done.contains(&(i as u64))).collect();
-        let exact = generation::exact_match_options(self.spec)?;
-        for (n, &i) in todo.iter().enumerate() {
+        let filters = generation::pipelines(self.spec).len();
+        let keys: Vec<(u64, usize)> = (0..rendered.len()).map(|i| (i as u64, 0)).collect();
+        let session = self.samples(&keys, filters, |i| {
             let r = pollster::block_on(generation::generate_item(self.lm, self.spec, i as u64, docs[i].clone(), &rendered[i]))?;
             self.count_truncated(r.generation.truncated);
-            for f in 0..pipelines.len() {
-                self.append(&mut samples, &generation::sample_record(self.spec, &r, f, &self.data.columns)?.to_jsonl_line())?;
-            }
-            results.push(r);
-            let em = results.iter().map(|r| exact.score(&r.filtered[0].response, &r.references).unwrap_or(0.0)).sum::<f64>() / results.len() as f64;
-            self.progress(n + 1, todo.len(), &format!("exact_match,{} {em:.3}", pipelines[0].name));
-        }
-        if !todo.is_empty() {
-            eprintln!();
-        }
-        results.sort_by_key(|r| r.doc_id);
-        let metrics = generation::summarize_generations(self.spec, &results)?;
-        let mut rows = Vec::new();
-        for r in &results {
-            let mut values = Vec::new();
-            let mut texts = vec![("reference".to_string(), r.references.join(" | "))];
-            for (f, p) in pipelines.iter().enumerate() {
-                if names.iter().any(|m| m == "exact_match") {
-                    values.push((format!("exact_match,{}", p.name), exact.score(&r.filtered[f].response, &r.references)?));
-                }
-                texts.push((format!("response,{}", p.name), r.filtered[f].response.clone()));
-            }
-            rows.push(Row {
-                doc_id: r.doc_id,
-                variant: 0,
-                item_id: r.doc.get("id").and_then(Json::as_str).map(String::from).unwrap_or_else(|| r.doc_id.to_string()),
-                values,
-                choice: None,
-                texts,
-                metadata: self.metadata(&r.doc),
-            });
-        }
-        let mut corpus = Vec::new();
-        for (f, p) in pipelines.iter().enumerate() {
-            for (name, metric) in [("chrf", CorpusMetric::Chrf), ("bleu", CorpusMetric::Bleu), ("ter", CorpusMetric::Ter)] {
-                if names.iter().any(|m| m == name) && !self.data.fields.is_empty() {
-                    let pairs = results.iter().map(|r| (r.filtered[f].response.clone(), r.references.clone())).collect();
-                    corpus.push(CorpusInput { label: format!("{name},{}", p.name), metric, pairs });
-                }
-            }
-        }
-        Ok((metrics, rows, corpus, rendered.len()))
+            (0..filters).map(|f| Ok(generation::sample_record(self.spec, &r, f, &self.data.columns)?.to_jsonl_line())).collect()
+        })?;
+        Ok((session, rendered.len()))
     }
 
-    fn loglikelihood(&self) -> Result<Outcome> {
-        use crate::eval::loglikelihood::{self as ll, LoglikelihoodResult};
+    fn loglikelihood(&self) -> Result<(Session, usize)> {
         let (docs, rendered) = eval::render(self.spec, self.data.docs.clone(), self.data.pool.clone(), &self.args.options)?;
-        let names = ll::metric_names(self.spec);
-        let previous = self.previous_lines()?;
-        let (mut results, mut kept, mut done) = (Vec::new(), Vec::new(), BTreeSet::new());
-        for line in &previous {
-            if let Some(r) = LoglikelihoodResult::from_line(line).filter(|r| !done.contains(&r.doc_id)) {
-                done.insert(r.doc_id);
-                results.push(r);
-                kept.push(line.clone());
-            }
-        }
-        if !done.is_empty() {
-            eprintln!("resuming: {} of {} items are already in {}", done.len(), rendered.len(), self.samples_path().display());
-        }
-        let mut samples = self.open_samples(&kept)?;
-        let todo: Vec<usize> = (0..rendered.len()).filter(|&i| !done.contains(&(i as u64))).collect();
-        for (n, &i) in todo.iter().enumerate() {
-            let r = pollster::block_on(ll::score(self.lm, i as u64, docs[i].clone(), &rendered[i]))?;
+        let names = eval::metric_names(self.spec);
+        let keys: Vec<(u64, usize)> = (0..rendered.len()).map(|i| (i as u64, 0)).collect();
+        let session = self.samples(&keys, 1, |i| {
+            let r = pollster::block_on(crate::eval::loglikelihood::score(self.lm, i as u64, docs[i].clone(), &rendered[i]))?;
             self.count_truncated(r.truncated);
-            self.append(&mut samples, &r.sample_record(&names, &self.data.columns).to_jsonl_line())?;
-            results.push(r);
-            let acc = results.iter().filter(|r| r.is_greedy).count() as f64 / results.len() as f64;
-            self.progress(n + 1, todo.len(), &format!("acc {acc:.3}"));
-        }
-        if !todo.is_empty() {
-            eprintln!();
-        }
-        results.sort_by_key(|r| r.doc_id);
-        let metrics = ll::summarize(&results, &names)?;
-        let rows = results
-            .iter()
-            .map(|r| Row {
-                doc_id: r.doc_id,
-                variant: 0,
-                item_id: r.doc.get("id").and_then(Json::as_str).map(String::from).unwrap_or_else(|| r.doc_id.to_string()),
-                values: vec![("acc".into(), if r.is_greedy { 1.0 } else { 0.0 })],
-                choice: None,
-                texts: vec![("loglikelihood".into(), r.loglikelihood.to_string())],
-                metadata: self.metadata(&r.doc),
-            })
-            .collect();
-        Ok((metrics, rows, Vec::new(), rendered.len()))
-    }
-
-    /// The generations already in the samples file: the documents that have a line for every
-    /// filter pipeline (one line per filter counts, a repeated one is left out), and those lines.
-    /// A document with only some of its lines is done again, its lines dropped, so that a rerun
-    /// never adds a second copy of a line.
-    fn generations_from_lines(&self, lines: &[String], n_filters: usize) -> (Vec<GenerationResult>, Vec<String>) {
-        let mut by_doc: BTreeMap<u64, (GenerationResult, Vec<String>)> = BTreeMap::new();
-        for line in lines {
-            let Ok(v) = serde_json::from_str::<Json>(line) else { continue };
-            let (Some(doc_id), Some(filter), Some(response)) = (
-                v.get("doc_id").and_then(Json::as_u64),
-                v.get("filter").and_then(Json::as_str),
-                v.pointer("/filtered_resps/0").and_then(Json::as_str),
-            ) else {
-                continue;
-            };
-            let (r, kept) = by_doc.entry(doc_id).or_insert_with(|| (GenerationResult {
-                doc_id,
-                doc: v.get("doc").cloned().unwrap_or(Json::Null),
-                context: v.pointer("/arguments/gen_args_0/arg_0").and_then(Json::as_str).unwrap_or_default().to_string(),
-                until: Vec::new(),
-                max_gen_toks: 0,
-                references: vec![v.get("target").and_then(Json::as_str).unwrap_or_default().to_string()],
-                multiple_target: false,
-                filtered: Vec::new(),
-                generation: crate::engine::Generation {
-                    text: v.pointer("/resps/0/0").and_then(Json::as_str).unwrap_or_default().to_string(),
-                    prompt_tokens: Vec::new(),
-                    tokens: Vec::new(),
-                    stop: crate::engine::StopReason::MaxTokens,
-                    truncated: 0,
-                },
-            }, Vec::new()));
-            if r.filtered.iter().all(|f| f.filter != filter) {
-                r.filtered.push(FilteredResponse { filter: filter.to_string(), response: response.to_string() });
-                kept.push(line.clone());
-            }
-        }
-        let complete: Vec<(GenerationResult, Vec<String>)> = by_doc.into_values().filter(|(r, _)| r.filtered.len() == n_filters).collect();
-        let kept = complete.iter().flat_map(|(_, lines)| lines.iter().cloned()).collect();
-        (complete.into_iter().map(|(r, _)| r).collect(), kept)
+            Ok(vec![r.sample_record(&names, &self.data.columns).to_jsonl_line()])
+        })?;
+        Ok((session, rendered.len()))
     }
 
     /// Tokens per word/character/syllable of the model's tokenizer on the items' texts, by language
@@ -721,27 +535,4 @@ impl Run<'_> {
             .collect();
         fertility_by_language(&samples)
     }
-}
-
-/// The per-sample CSV: `doc_id,item_id,variant,gold,pred,n_options`, each value column, each text
-/// column, then `meta.<field>` for every metadata field (RFC 4180 quoting).
-fn rows_csv(rows: &[Row]) -> String {
-    let field = crate::scoring::outputs::csv_field;
-    let value_names: Vec<String> = rows.first().map(|r| r.values.iter().map(|v| v.0.clone()).collect()).unwrap_or_default();
-    let text_names: BTreeSet<String> = rows.iter().flat_map(|r| r.texts.iter().map(|t| t.0.clone())).collect();
-    let meta: BTreeSet<String> = rows.iter().flat_map(|r| r.metadata.keys().cloned()).collect();
-    let mut header = vec!["doc_id", "item_id", "variant", "gold", "pred", "n_options"].into_iter().map(String::from).collect::<Vec<_>>();
-    header.extend(value_names.iter().cloned());
-    header.extend(text_names.iter().cloned());
-    header.extend(meta.iter().map(|m| format!("meta.{m}")));
-    let mut out = header.iter().map(|h| field(h)).collect::<Vec<_>>().join(",") + "\n";
-    for r in rows {
-        let (g, p, n) = r.choice.map_or((String::new(), String::new(), String::new()), |(g, p, n)| (g.to_string(), p.to_string(), n.to_string()));
-        let mut cells = vec![r.doc_id.to_string(), field(&r.item_id), r.variant.to_string(), g, p, n];
-        cells.extend(value_names.iter().map(|m| r.values.iter().find(|v| &v.0 == m).map_or(String::new(), |v| crate::scoring::pyjson::py_float_repr(v.1))));
-        cells.extend(text_names.iter().map(|t| field(r.texts.iter().find(|x| &x.0 == t).map_or("", |x| x.1.as_str()))));
-        cells.extend(meta.iter().map(|m| field(r.metadata.get(m).map_or("", String::as_str))));
-        out += &(cells.join(",") + "\n");
-    }
-    out
 }

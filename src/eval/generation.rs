@@ -17,12 +17,12 @@ use serde_json::Value as Json;
 
 use crate::engine::{Generation, LanguageModel};
 use crate::error::{Error, Result};
-use crate::scoring::aggregate::{CorpusMetric, Summary, DEFAULT_BOOTSTRAP_ITERS};
 use crate::scoring::loglikelihood::ExactMatch;
-use crate::scoring::outputs::{MetricResult, SampleRecord};
+use crate::scoring::outputs::SampleRecord;
 use crate::scoring::pyjson::PyJson;
 use crate::tasks::yaml::render::{Request, Rendered, Target};
 use crate::tasks::yaml::{FilterPipeline, FilterStep, TaskSpec};
+use super::metric_names;
 
 /// One filter pipeline's response for an item.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,27 +54,6 @@ pub fn pipelines(spec: &TaskSpec) -> Vec<FilterPipeline> {
         vec![FilterPipeline { name: "none".into(), steps: vec![FilterStep::TakeFirst] }]
     } else {
         spec.filters.clone()
-    }
-}
-
-/// The metrics lingualens computes for a generation task, in `metric_list` order (lm-eval's
-/// default for `generate_until` is `exact_match`).
-pub fn metric_names(spec: &TaskSpec) -> Vec<String> {
-    let known = ["exact_match", "chrf", "bleu", "ter"];
-    let names: Vec<String> = spec.metrics.iter().map(|m| m.metric.clone()).filter(|m| known.contains(&m.as_str())).collect();
-    if spec.metrics.is_empty() {
-        vec!["exact_match".into()]
-    } else {
-        names
-    }
-}
-
-fn corpus_metric(name: &str) -> Option<CorpusMetric> {
-    match name {
-        "chrf" => Some(CorpusMetric::Chrf),
-        "bleu" => Some(CorpusMetric::Bleu),
-        "ter" => Some(CorpusMetric::Ter),
-        _ => None,
     }
 }
 
@@ -167,7 +146,7 @@ pub fn sample_record(spec: &TaskSpec, result: &GenerationResult, filter_index: u
     };
     let metrics = metric_names(spec)
         .iter()
-        .map(|m| Ok((m.clone(), result.metric_value(m, filter_index, &exact)?)))
+        .map(|m| Ok((m.to_string(), result.metric_value(m, filter_index, &exact)?)))
         .collect::<Result<Vec<_>>>()?;
     let target = if result.multiple_target { result.target_json().dumps() } else { result.references[0].clone() };
     Ok(SampleRecord {
@@ -183,39 +162,10 @@ pub fn sample_record(spec: &TaskSpec, result: &GenerationResult, filter_index: u
     })
 }
 
-/// Every `metric,filter` of a generation run as lm-eval aggregates it: exact_match as a mean with
-/// its standard error, chrF/BLEU/TER as corpus scores with lm-eval's bootstrap standard error.
-pub fn summarize_generations(spec: &TaskSpec, results: &[GenerationResult]) -> Result<Vec<MetricResult>> {
-    if results.is_empty() {
-        return Ok(Vec::new());
-    }
-    let exact = exact_match_options(spec)?;
-    let mut out = Vec::new();
-    for (f, pipeline) in pipelines(spec).iter().enumerate() {
-        for metric in metric_names(spec) {
-            let (value, stderr, higher_is_better) = match corpus_metric(&metric) {
-                Some(c) => {
-                    let pairs: Vec<(String, Vec<String>)> =
-                        results.iter().map(|r| (r.filtered[f].response.clone(), r.references.clone())).collect();
-                    let (score, stderr) = c.score_with_stderr(&pairs, DEFAULT_BOOTSTRAP_ITERS)?;
-                    (score, stderr, c.higher_is_better())
-                }
-                None => {
-                    let values =
-                        results.iter().map(|r| exact.score(&r.filtered[f].response, &r.references)).collect::<Result<Vec<f64>>>()?;
-                    let s = Summary::of(&values).ok_or_else(|| Error::new("no items"))?;
-                    (s.mean, s.stderr, true)
-                }
-            };
-            out.push(MetricResult { name: metric.clone(), filter: pipeline.name.clone(), value, stderr, higher_is_better });
-        }
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scoring::session::Session;
     use crate::tasks::yaml::{load_task, LoadOptions};
 
     fn spec(extra: &str) -> TaskSpec {
@@ -264,7 +214,8 @@ mod tests {
             }
         };
         let results = [item(0, "cat!", "cat"), item(1, "a dog", "dog")];
-        let m = summarize_generations(&s, &results).unwrap();
+        let lines: String = results.iter().flat_map(|r| (0..2).map(|f| sample_record(&s, r, f, &[]).unwrap().to_jsonl_line())).collect();
+        let m = Session::from_jsonl("g", "generate_until", &lines).unwrap().metrics().unwrap();
         let names: Vec<String> = m.iter().map(|m| format!("{},{}", m.name, m.filter)).collect();
         assert_eq!(names, ["exact_match,whole", "chrf,whole", "ter,whole", "exact_match,word", "chrf,word", "ter,word"]);
         assert_eq!(m[0].value, 0.0);

@@ -25,8 +25,11 @@ pub mod chrf;
 pub mod extract;
 pub mod fertility;
 pub mod loglikelihood;
+pub mod metrics;
 pub mod outputs;
 pub mod pyjson;
+pub mod report;
+pub mod session;
 pub mod ter;
 
 use std::fmt;

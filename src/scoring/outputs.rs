@@ -31,7 +31,7 @@
 //! (`model_source`, `model_name`, `model_name_sanitized`, …, `total_evaluation_time_seconds` as a
 //! string).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use sha2::{Digest, Sha256};
 
@@ -295,32 +295,6 @@ pub fn samples_jsonl(samples: &[SampleRecord]) -> String {
     samples.iter().map(SampleRecord::to_jsonl_line).collect()
 }
 
-/// The `doc_id`s already in a samples JSONL (for resuming a run: skip these). Blank lines are
-/// ignored, as is an unparsable **last** line (a write cut short by a crash); an unparsable line
-/// elsewhere, or a line without an integer `doc_id`, is an error. With `filter`, only lines whose
-/// `filter` equals it count.
-pub fn completed_doc_ids(jsonl: &str, filter: Option<&str>) -> Result<BTreeSet<u64>> {
-    let lines: Vec<(usize, &str)> = jsonl.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()).collect();
-    let mut done = BTreeSet::new();
-    for (pos, &(lineno, line)) in lines.iter().enumerate() {
-        let value: serde_json::Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(_) if pos + 1 == lines.len() => break,
-            Err(e) => crate::bail!("samples line {}: {e}", lineno + 1),
-        };
-        if let Some(f) = filter {
-            if value.get("filter").and_then(|v| v.as_str()) != Some(f) {
-                continue;
-            }
-        }
-        let Some(id) = value.get("doc_id").and_then(|v| v.as_u64()) else {
-            crate::bail!("samples line {}: no integer doc_id", lineno + 1);
-        };
-        done.insert(id);
-    }
-    Ok(done)
-}
-
 /// One metric of a task in the results JSON.
 #[derive(Debug, Clone)]
 pub struct MetricResult {
@@ -573,65 +547,6 @@ pub fn csv_field(s: &str) -> String {
     }
 }
 
-/// One item's row in the per-item CSV.
-#[derive(Debug, Clone)]
-pub struct CsvRow<'a> {
-    pub doc_id: u64,
-    pub item_id: &'a str,
-    pub language: &'a str,
-    pub metadata: &'a BTreeMap<String, String>,
-    pub gold: usize,
-    pub loglikelihoods: &'a [f64],
-    pub score: &'a McScore,
-}
-
-/// Per-item CSV (CRLF-free, `\n` line ends): `doc_id,item_id,language,gold,pred,pred_norm,pred_bytes,
-/// pred_per_token,pred_mutual_info,acc,acc_norm,acc_bytes,acc_per_token,acc_mutual_info,exact_match,
-/// loglikelihoods` (`;`-separated, Python `repr`) and then `meta.<field>` for every metadata field
-/// of any row (sorted). Missing values are empty cells.
-pub fn per_item_csv(rows: &[CsvRow]) -> String {
-    let fields: BTreeSet<&str> = rows.iter().flat_map(|r| r.metadata.keys().map(String::as_str)).collect();
-    let mut out = String::from(
-        "doc_id,item_id,language,gold,pred,pred_norm,pred_bytes,pred_per_token,pred_mutual_info,\
-         acc,acc_norm,acc_bytes,acc_per_token,acc_mutual_info,exact_match,loglikelihoods",
-    );
-    for f in &fields {
-        out.push(',');
-        out.push_str(&csv_field(&format!("meta.{f}")));
-    }
-    out.push('\n');
-    let opt_u = |v: Option<usize>| v.map(|x| x.to_string()).unwrap_or_default();
-    let opt_f = |v: Option<f64>| v.map(py_float_repr).unwrap_or_default();
-    for r in rows {
-        let s = r.score;
-        let cells = [
-            r.doc_id.to_string(),
-            csv_field(r.item_id),
-            csv_field(r.language),
-            r.gold.to_string(),
-            s.pred.to_string(),
-            s.pred_norm.to_string(),
-            s.pred_bytes.to_string(),
-            opt_u(s.pred_per_token),
-            opt_u(s.pred_mutual_info),
-            py_float_repr(s.acc),
-            py_float_repr(s.acc_norm),
-            py_float_repr(s.acc_bytes),
-            opt_f(s.acc_per_token),
-            opt_f(s.acc_mutual_info),
-            py_float_repr(s.exact_match),
-            r.loglikelihoods.iter().map(|&x| py_float_repr(x)).collect::<Vec<_>>().join(";"),
-        ];
-        out.push_str(&cells.join(","));
-        for f in &fields {
-            out.push(',');
-            out.push_str(&csv_field(r.metadata.get(*f).map(String::as_str).unwrap_or("")));
-        }
-        out.push('\n');
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -648,6 +563,7 @@ mod tests {
         assert_eq!(csv_field("-inf"), "-inf");
         assert_eq!(csv_field("a, b"), "\"a, b\"");
         assert_eq!(csv_field("ཀ་ཁ"), "ཀ་ཁ");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
     }
 
     #[test]
@@ -666,17 +582,6 @@ mod tests {
         let (r, f) = loglikelihood_resps(&[-16.103809356689453], &[false]);
         assert_eq!(PyJson::List(r).dumps(), r#"[[["-16.103809356689453", "False"]]]"#);
         assert_eq!(PyJson::List(f).dumps(), r#"[["-16.103809356689453", "False"]]"#);
-    }
-
-    #[test]
-    fn resume() {
-        let jsonl =
-            "{\"doc_id\": 0, \"filter\": \"none\"}\n\n{\"doc_id\": 3, \"filter\": \"none\"}\n{\"doc_id\": 4, \"fil";
-        let done = completed_doc_ids(jsonl, None).unwrap();
-        assert_eq!(done.into_iter().collect::<Vec<_>>(), [0, 3]);
-        assert!(completed_doc_ids("{\"doc_id\": 0}\nnot json\n{\"doc_id\": 1}\n", None).is_err());
-        assert!(completed_doc_ids("{\"doc_id\": 0, \"filter\": \"x\"}\n", Some("none")).unwrap().is_empty());
-        assert!(completed_doc_ids("{\"id\": 0}\n{\"doc_id\": 1}\n", None).is_err());
     }
 
     #[test]

@@ -91,6 +91,17 @@ pub enum OutputType {
     GenerateUntil,
 }
 
+impl OutputType {
+    /// lm-eval's name, as in a task file's `output_type`.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputType::MultipleChoice => "multiple_choice",
+            OutputType::Loglikelihood => "loglikelihood",
+            OutputType::GenerateUntil => "generate_until",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SamplerKind {
     /// lm-eval's `default`: `random.Random(seed).sample(fewshot_docs, n)`, reproduced exactly.
@@ -1121,11 +1132,8 @@ fn build_spec(
                 .remove("aggregation")
                 .and_then(|v| v.as_str().map(String::from));
             let higher_is_better = obj.remove("higher_is_better").and_then(|v| v.as_bool());
-            if !["acc", "acc_norm", "acc_bytes", "acc_mutual_info", "exact_match", "bleu", "chrf", "ter"].contains(&metric.as_str())
-            {
-                warnings.push(format!(
-                    "{path}: metric `{metric}` is not one lingualens computes"
-                ));
+            if let Some(why) = crate::scoring::metrics::unsupported(&metric, output_type.name()) {
+                warnings.push(format!("{path}: {why}"));
             }
             metrics.push(MetricSpec {
                 metric,

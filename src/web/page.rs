@@ -2370,9 +2370,9 @@ fn export(app: &Shared, kind: &str) -> Result<(), String> {
         "json" => dom::download(
             &format!("results_{}.json", run.task),
             "application/json",
-            &run.results_json(backend, a.started_unix, js_sys::Date::now() / 1e3),
+            &run.results_json(backend, a.started_unix, js_sys::Date::now() / 1e3).map_err(|e| e.to_string())?,
         ),
-        _ => dom::download(&format!("items_{}.csv", run.task), "text/csv", &run.csv()),
+        _ => dom::download(&format!("items_{}.csv", run.task), "text/csv", &run.csv().map_err(|e| e.to_string())?),
     }
 }
 

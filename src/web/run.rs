@@ -13,41 +13,23 @@ use super::protocol::{Facet, FertilityRow, ItemRow, ItemView, RunSettings};
 use crate::pyrandom::PyRandom;
 use crate::error::{Error, Result};
 use crate::formats::source::base_name;
-use crate::scoring::aggregate::{wilson_interval, Summary};
+use crate::scoring::aggregate::wilson_interval;
 use crate::scoring::bias::{PositionStats, PositionTally};
 use crate::scoring::fertility::fertility_by_language;
 use crate::scoring::loglikelihood::np_argmax;
-use crate::scoring::outputs::{csv_field, hash_string, MetricResult, ResultsFile, RunDescription};
+use crate::scoring::outputs::{hash_string, ResultsFile, RunDescription};
+use crate::scoring::report::csv;
+use crate::scoring::session::{doc_metadata, Session};
 
 /// A metadata field is broken down, or offered as a filter, only when it has between 2 and this
 /// many values (an `id` field, one value per item, is neither).
 const MAX_BREAKDOWN_VALUES: usize = 24;
 
-/// A document's short fields as metadata (strings up to 40 characters, numbers, booleans), except
-/// its `question`, `answer` and `id`: what breakdowns, filters and the page's items use.
-pub fn doc_metadata(doc: &Json) -> BTreeMap<String, String> {
-    let mut metadata = BTreeMap::new();
-    if let Json::Object(fields) = doc {
-        for (key, value) in fields {
-            let value = match value {
-                Json::String(s) if s.chars().count() <= 40 => s.clone(),
-                Json::Number(n) => n.to_string(),
-                Json::Bool(b) => b.to_string(),
-                _ => continue,
-            };
-            if !matches!(key.as_str(), "question" | "answer" | "id") {
-                metadata.insert(key.clone(), value);
-            }
-        }
-    }
-    metadata
-}
-
 /// The metadata fields of `docs` with 2 to 24 values, each value with its number of documents.
 pub fn facets(docs: &[Json]) -> Vec<Facet> {
     let mut by_field: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
     for doc in docs {
-        for (field, value) in doc_metadata(doc) {
+        for (field, value) in doc_metadata(doc, None) {
             *by_field.entry(field).or_default().entry(value).or_default() += 1;
         }
     }
@@ -63,7 +45,7 @@ pub fn facets(docs: &[Json]) -> Vec<Facet> {
 /// document order). The run's `limit` applies after this.
 pub fn select_docs(docs: Vec<Json>, settings: &RunSettings) -> Vec<Json> {
     let matches = |doc: &Json| {
-        let metadata = doc_metadata(doc);
+        let metadata = doc_metadata(doc, None);
         settings.filters.iter().all(|(field, value)| metadata.get(field) == Some(value))
     };
     let kept: Vec<Json> = docs.into_iter().filter(|d| matches(d)).collect();
@@ -294,46 +276,28 @@ impl Run {
         self.rows.values().map(|r| r.sample.as_str()).collect()
     }
 
-    /// One line per answered item.
-    pub fn csv(&self) -> String {
-        let mut out = String::from("index,id,language,gold,chosen,correct,chosen_norm,correct_norm,loglikelihoods,ms\n");
-        for r in self.rows.values() {
-            let item = &self.items[r.index];
-            let lls: Vec<String> = r.loglikelihoods.iter().map(|l| format!("{l:.6}")).collect();
-            out += &format!(
-                "{},{},{},{},{},{},{},{},{},{:.1}\n",
-                r.index,
-                csv_field(&item.id),
-                csv_field(&item.language),
-                item.gold,
-                r.chosen,
-                r.correct,
-                r.chosen_norm,
-                r.correct_norm,
-                lls.join(" "),
-                r.elapsed_ms
-            );
+    /// The run as its samples ([`Session`]): what the results file and the CSV are computed
+    /// from, as the CLI computes them from its samples file.
+    fn session(&self) -> Result<Session> {
+        let mut session = Session::new("multiple_choice");
+        for row in self.rows.values() {
+            session.record(&row.sample).map_err(|e| Error::new(format!("{}: item {}: {e}", self.task, row.index)))?;
         }
-        out
+        Ok(session)
     }
 
-    /// lm-evaluation-harness's results JSON for the rows so far.
-    pub fn results_json(&self, backend: &str, start_unix: f64, end_unix: f64) -> String {
-        let metric = |name: &str, pick: fn(&ItemRow) -> bool| {
-            let xs: Vec<f64> = self.rows.values().map(|r| if pick(r) { 1.0 } else { 0.0 }).collect();
-            Summary::of(&xs).map(|s| MetricResult {
-                name: name.into(),
-                filter: "none".into(),
-                value: s.mean,
-                stderr: s.stderr,
-                higher_is_better: true,
-            })
-        };
-        let metrics = [metric("acc", |r| r.correct), metric("acc_norm", |r| r.correct_norm)].into_iter().flatten().collect();
-        ResultsFile::for_run(RunDescription {
+    /// The per-sample CSV, the CLI's (`scoring::report::csv`), metadata by the page's rule.
+    pub fn csv(&self) -> Result<String> {
+        Ok(csv(&self.session()?.rows(None)))
+    }
+
+    /// lm-evaluation-harness's results JSON for the rows so far: every metric the samples log,
+    /// with its standard error, as the CLI writes it.
+    pub fn results_json(&self, backend: &str, start_unix: f64, end_unix: f64) -> Result<String> {
+        Ok(ResultsFile::for_run(RunDescription {
             task: &self.task,
             output_type: "multiple_choice",
-            metrics,
+            metrics: self.session()?.metrics()?,
             num_fewshot: self.settings.shots.unwrap_or(0),
             n_original: self.items.len(),
             n_effective: self.rows.len(),
@@ -345,82 +309,55 @@ impl Run {
             start_unix,
             end_unix,
         })
-        .to_json()
+        .to_json())
     }
 
     /// A run rebuilt from a samples JSONL file this app (or lm-eval, for multiple-choice tasks)
-    /// wrote: each line's document, prompt, continuations and log-likelihoods.
+    /// wrote: each line's document, prompt, continuations and log-likelihoods, read by
+    /// [`Sample::read`], its metrics as the line logs them.
     pub fn from_samples_jsonl(name: &str, text: &str) -> Result<Run> {
+        let session = Session::from_jsonl(name, "multiple_choice", text)?;
         let mut run = Run::new(name, name.trim_end_matches(".jsonl").trim_start_matches("samples_"), name, RunSettings::default(), Vec::new());
-        for (lineno, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-            let at = |what: &str| Error::new(format!("{name}: line {}: {what}", lineno + 1));
-            let v: Json = serde_json::from_str(line).map_err(|e| at(&format!("not JSON ({e})")))?;
-            let args = v["arguments"].as_object().ok_or_else(|| at("no arguments"))?;
-            let mut requests: Vec<(usize, &Json)> = args
-                .iter()
-                .filter_map(|(k, a)| Some((k.strip_prefix("gen_args_")?.parse().ok()?, a)))
-                .collect();
-            requests.sort_by_key(|(i, _)| *i);
-            let context = requests.first().and_then(|(_, a)| a["arg_0"].as_str()).ok_or_else(|| at("no prompt"))?;
-            let continuations: Vec<String> = requests
-                .iter()
-                .filter(|(_, a)| a["arg_0"].as_str() == Some(context))
-                .map(|(_, a)| a["arg_1"].as_str().unwrap_or_default().to_string())
-                .collect();
-            let n = continuations.len();
-            let resps = v["filtered_resps"].as_array().ok_or_else(|| at("no filtered_resps"))?;
-            let (mut lls, mut greedy) = (Vec::new(), Vec::new());
-            for r in resps.iter().take(n) {
-                let ll = r[0].as_str().and_then(|s| s.parse::<f64>().ok()).or_else(|| r[0].as_f64()).ok_or_else(|| at("a response is not a log-likelihood"))?;
-                lls.push(ll);
-                greedy.push(r[1].as_str() == Some("True") || r[1].as_bool() == Some(true));
-            }
-            if lls.len() != n {
-                return Err(at(&format!("{n} continuations but {} responses", lls.len())));
-            }
-            // A multiple-input sample's target is text, and its gold index is logged as `gold`.
-            let gold: usize = v["gold"]
-                .as_u64()
-                .map(|g| g as usize)
-                .or_else(|| v["target"].as_str().and_then(|t| t.parse().ok()))
-                .or_else(|| v["target"].as_u64().map(|t| t as usize))
-                .ok_or_else(|| at("target is not a choice index"))?;
-            if gold >= n {
-                return Err(at("target is not a choice index"));
-            }
-            let doc = &v["doc"];
-            let index = run.items.len();
+        for sample in session.samples() {
+            // Both are there: `Sample::read` checks the gold index against the options.
+            let (Some(gold), Some(chosen)) = (sample.gold, sample.chosen()) else { continue };
+            let n = sample.options();
+            let requests = &sample.requests[..n];
+            let context = requests[0].context.as_str();
+            let lls = sample.loglikelihoods();
+            let continuations: Vec<&str> = requests.iter().map(|r| r.continuation.as_str()).collect();
+            let doc = &sample.doc;
             let text = |k: &str| doc.get(k).and_then(Json::as_str).map(str::to_string);
             let choices: Vec<String> = match doc.get("choices") {
                 Some(Json::Array(c)) if c.len() == n => c.iter().map(|x| x.as_str().unwrap_or_default().to_string()).collect(),
                 _ => continuations.iter().map(|c| c.trim_start().to_string()).collect(),
             };
-            // lm-eval's acc_norm divides by the choice's length in characters, without the target
-            // delimiter the request's continuation starts with (" " unless the task sets another),
-            // as `scoring::loglikelihood` does for a live run. Where the line logs lm-eval's own
-            // acc_norm and the delimiter was not a space, the whole continuation is what agrees.
+            // The choice by log-likelihood per character, shown in the row: lm-eval divides by
+            // the choice's length without the target delimiter the continuation starts with (" "
+            // unless the task sets another), as `scoring::loglikelihood` does for a live run.
+            // Where the line's logged acc_norm disagrees and the whole continuation agrees, the
+            // delimiter was not a space.
             let by = |strip: bool| -> usize {
                 let norm: Vec<f64> = lls
                     .iter()
                     .zip(&continuations)
-                    .map(|(l, c)| l / if strip { c.strip_prefix(' ').unwrap_or(c) } else { c.as_str() }.chars().count().max(1) as f64)
+                    .map(|(l, c)| l / if strip { c.strip_prefix(' ').unwrap_or(c) } else { c }.chars().count().max(1) as f64)
                     .collect();
                 np_argmax(&norm).unwrap_or(0)
             };
-            let logged_norm = v["acc_norm"].as_f64().map(|a| a > 0.5);
+            let logged_norm = sample.value("acc_norm").map(|a| a > 0.5);
             let chosen_norm = match (by(true), logged_norm) {
                 (c, Some(right)) if (c == gold) != right && (by(false) == gold) == right => by(false),
                 (c, _) => c,
             };
-            // n ≥ 1 here (the gold index is below it).
-            let chosen = np_argmax(&lls).unwrap_or(0);
-            let mut metadata = doc_metadata(doc);
+            let mut metadata = doc_metadata(doc, None);
             if let Some(t) = appended_translation(doc, context) {
                 metadata.insert("translation".into(), t);
             }
+            let index = run.items.len();
             run.items.push(ItemView {
                 index,
-                id: text("id").unwrap_or_else(|| v["doc_id"].to_string()),
+                id: text("id").unwrap_or_else(|| sample.doc_id.to_string()),
                 question: text("question").unwrap_or_else(|| context.to_string()),
                 language: text("language").unwrap_or_default(),
                 choices,
@@ -428,18 +365,17 @@ impl Run {
                 context: context.to_string(),
                 metadata,
             });
-            let line = if line.ends_with('\n') { line.to_string() } else { format!("{line}\n") };
             run.record(ItemRow {
                 index,
                 token_counts: Vec::new(),
                 chosen,
                 chosen_norm,
-                correct: chosen == gold,
-                correct_norm: chosen_norm == gold,
+                correct: sample.value("acc").map_or(chosen == gold, |a| a > 0.5),
+                correct_norm: logged_norm.unwrap_or(chosen_norm == gold),
+                is_greedy: requests.iter().map(|r| r.is_greedy).collect(),
                 loglikelihoods: lls,
-                is_greedy: greedy,
                 elapsed_ms: 0.0,
-                sample: line,
+                sample: sample.line.clone(),
             });
         }
         if run.items.is_empty() {
@@ -1460,10 +1396,4 @@ pub(crate) mod tests {
         assert_eq!((rows[1].tokens, rows[1].words, rows[1].chars, rows[1].tokens_per_word), (13, 5, 13, Some(13.0 / 5.0)));
     }
 
-    #[test]
-    fn csv_quotes_what_needs_quoting() {
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(csv_field("plain"), "plain");
-    }
 }

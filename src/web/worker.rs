@@ -310,7 +310,7 @@ fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, sett
         }
         items.push(view);
     }
-    let metrics = eval::mc_metric_names(&task.spec);
+    let metrics = eval::metric_names(&task.spec);
     let fingerprint = crate::scoring::outputs::hash_string(&serde_json::to_string(&items).unwrap_or_default());
     let options = eval::ScoreOptions::for_task(&task.spec);
     let texts = run::fertility_texts(&jobs.iter().map(|j| j.doc_id).zip(&items).collect::<Vec<_>>());
@@ -321,7 +321,7 @@ fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, sett
 /// What the page shows of an item: the question in its own words, its choices, its metadata.
 fn item_view(index: usize, doc: &Json, rendered: &Rendered, gold: usize) -> ItemView {
     let text = |key: &str| doc.get(key).and_then(Json::as_str).map(str::to_string);
-    let mut metadata = run::doc_metadata(doc);
+    let mut metadata = crate::scoring::session::doc_metadata(doc, None);
     if let Some(t) = run::appended_translation(doc, &rendered.context) {
         metadata.insert("translation".into(), t);
     }

@@ -4,7 +4,7 @@
 //! fertility by language. Built from one [`Row`] per sample, so a resumed run reports on the samples
 //! already logged too; [`Report::text`] is the table the CLI prints.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use crate::error::Result;
@@ -151,6 +151,30 @@ impl Report {
         }
         out
     }
+}
+
+/// The per-sample CSV: `doc_id,item_id,variant,gold,pred,n_options`, each value column, each text
+/// column, then `meta.<field>` for every metadata field (RFC 4180 quoting). The one CSV of a run,
+/// the CLI's and the page's.
+pub fn csv(rows: &[Row]) -> String {
+    let field = super::outputs::csv_field;
+    let value_names: Vec<String> = rows.first().map(|r| r.values.iter().map(|v| v.0.clone()).collect()).unwrap_or_default();
+    let text_names: BTreeSet<String> = rows.iter().flat_map(|r| r.texts.iter().map(|t| t.0.clone())).collect();
+    let meta: BTreeSet<String> = rows.iter().flat_map(|r| r.metadata.keys().cloned()).collect();
+    let mut header = vec!["doc_id", "item_id", "variant", "gold", "pred", "n_options"].into_iter().map(String::from).collect::<Vec<_>>();
+    header.extend(value_names.iter().cloned());
+    header.extend(text_names.iter().cloned());
+    header.extend(meta.iter().map(|m| format!("meta.{m}")));
+    let mut out = header.iter().map(|h| field(h)).collect::<Vec<_>>().join(",") + "\n";
+    for r in rows {
+        let (g, p, n) = r.choice.map_or((String::new(), String::new(), String::new()), |(g, p, n)| (g.to_string(), p.to_string(), n.to_string()));
+        let mut cells = vec![r.doc_id.to_string(), field(&r.item_id), r.variant.to_string(), g, p, n];
+        cells.extend(value_names.iter().map(|m| r.values.iter().find(|v| &v.0 == m).map_or(String::new(), |v| super::pyjson::py_float_repr(v.1))));
+        cells.extend(text_names.iter().map(|t| field(r.texts.iter().find(|x| &x.0 == t).map_or("", |x| x.1.as_str()))));
+        cells.extend(meta.iter().map(|m| field(r.metadata.get(m).map_or("", String::as_str))));
+        out += &(cells.join(",") + "\n");
+    }
+    out
 }
 
 #[cfg(test)]

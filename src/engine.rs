@@ -213,18 +213,28 @@ impl LanguageModel {
     /// `max_length - 1` tokens are generated, and the prompt keeps its last
     /// `max_length - max_tokens` tokens (cut on the left).
     pub async fn generate(&self, prompt: &str, until: &[String], max_tokens: usize) -> Result<Generation> {
+        self.generate_streaming(prompt, until, max_tokens, &mut |_| {}).await
+    }
+
+    /// [`generate`](Self::generate), telling `on_text` the text generated so far after every
+    /// token (the page shows it growing).
+    pub async fn generate_streaming(&self, prompt: &str, until: &[String], max_tokens: usize, on_text: &mut dyn FnMut(&str)) -> Result<Generation> {
         let tokens = self.tokenizer.encode(prompt, true, true);
         let max_length = self.config.max_length();
         let max_tokens = max_tokens.min(max_length - 1);
         let keep = max_length - max_tokens;
         let truncated = tokens.len().saturating_sub(keep);
-        let mut generation = self.generate_tokens(&tokens[truncated..], until, max_tokens, &self.tokenizer.eos_ids()).await?;
+        let mut generation = self.generate_tokens_with(&tokens[truncated..], until, max_tokens, &self.tokenizer.eos_ids(), on_text).await?;
         generation.truncated = truncated;
         Ok(generation)
     }
 
     /// [`generate`](Self::generate) from prompt tokens, with the end-of-generation ids given.
     pub async fn generate_tokens(&self, prompt: &[u32], until: &[String], max_tokens: usize, eos: &[u32]) -> Result<Generation> {
+        self.generate_tokens_with(prompt, until, max_tokens, eos, &mut |_| {}).await
+    }
+
+    async fn generate_tokens_with(&self, prompt: &[u32], until: &[String], max_tokens: usize, eos: &[u32], on_text: &mut dyn FnMut(&str)) -> Result<Generation> {
         if prompt.is_empty() {
             return Err(Error::new("cannot generate after an empty prompt (the tokenizer adds no BOS token)"));
         }
@@ -240,7 +250,10 @@ impl LanguageModel {
                 stop = StopReason::Eos;
                 break;
             }
-            if let (_, Some(term)) = cut_at_stop(&self.decode_generated(&tokens), until) {
+            let text = self.decode_generated(&tokens);
+            let (shown, term) = cut_at_stop(&text, until);
+            on_text(shown);
+            if let Some(term) = term {
                 stop = StopReason::Until(term);
                 break;
             }

@@ -1331,6 +1331,140 @@ fn a_dzen_task_runs_in_the_page_over_the_csvs_given_and_equals_the_cli() {
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
 }
 
+/// Writes the prompt files the built-in ProverbEval and KyrgyzLLM-Bench tasks include
+/// (`make_overrides.py`, `make_prompts.py`: generated from the shared PROMPTS.md files, never
+/// committed), as the README's setup does.
+fn write_prompt_files(shared: &Path) {
+    for (script, prompts, out) in [
+        ("datasets/tasks/proverbeval/make_overrides.py", "datasets/proverbeval-configs/PROMPTS.md", "datasets/tasks/proverbeval/overrides"),
+        ("datasets/tasks/kyrgyzllm/make_prompts.py", "datasets/kyrgyzllm-bench-configs/PROMPTS.md", "datasets/tasks/kyrgyzllm/prompts"),
+    ] {
+        let status = std::process::Command::new("python3").arg(repo().join(script)).arg(shared.join(prompts)).arg(repo().join(out)).status().unwrap();
+        assert!(status.success(), "{script} failed");
+    }
+}
+
+/// A sample file's lines by (doc_id, filter).
+fn samples_by_key(text: &str) -> std::collections::BTreeMap<(u64, String), Value> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .map(|v| ((v["doc_id"].as_u64().unwrap(), v["filter"].as_str().unwrap_or("none").to_string()), v))
+        .collect()
+}
+
+/// Runs `task` in the page over `files` (picked as "My files") and with `lingualens eval` over the
+/// same files, on the demo model's exact CPU path, and checks that the two runs are one: the same
+/// samples (prompts, responses or log-likelihoods within 1e-3, per-sample metrics) and the same
+/// results file (every metric and standard error). Returns the page's results and how many rows
+/// were seen generating before they finished.
+fn page_equals_cli(browser: &Browser, server: &StaticServer, test: &str, task: &str, files: &[PathBuf], query: &str, cli_args: &[&str], out: &Path) -> (Value, u64) {
+    let model = demo_model();
+    let mut args = vec!["eval", "--model", model.to_str().unwrap(), "--task", task, "--backend", "cpu", "--out", out.to_str().unwrap()];
+    let data: Vec<&str> = files.iter().filter(|f| !f.to_str().unwrap().ends_with(".yaml") && !f.to_str().unwrap().ends_with("_yaml")).map(|f| f.to_str().unwrap()).collect();
+    for d in &data {
+        args.extend(["--data", d]);
+    }
+    args.extend_from_slice(cli_args);
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_lingualens")).args(&args).output().unwrap();
+    assert!(run.status.success(), "{test}: lingualens {args:?}: {}", String::from_utf8_lossy(&run.stderr));
+
+    goto_ready(browser, &server.url(&format!("index.html?model=demo&task=files&backend=cpu&{query}")));
+    let picked: Vec<&str> = files.iter().map(|f| f.to_str().unwrap()).collect();
+    browser.send_keys("#task-files", &picked.join("\n"));
+    // Count the provisional rows a generation shows while its text grows.
+    browser.eval(
+        "window.__generating = 0;
+         new MutationObserver(ms => { for (const m of ms) for (const n of m.addedNodes) if (n.dataset && n.dataset.status === 'generating') window.__generating++; })
+           .observe(document.getElementById('result-rows'), { childList: true });
+         return true;",
+        json!([]),
+    );
+    browser.click("#run-start");
+    finish(browser, test);
+    let generating = browser.eval("return window.__generating", json!([])).as_u64().unwrap_or(0);
+    let files = downloads(browser, &["#export-jsonl", "#export-json"]);
+    let page_samples = samples_by_key(files[0]["text"].as_str().unwrap_or_else(|| panic!("{test}: {files}")));
+    let page_results: Value = serde_json::from_str(files[1]["text"].as_str().unwrap()).unwrap();
+    let cli_samples = samples_by_key(&std::fs::read_to_string(out.join(format!("samples_{task}.jsonl"))).unwrap());
+    let cli_results: Value = serde_json::from_str(&std::fs::read_to_string(out.join(format!("results_{task}.json"))).unwrap()).unwrap();
+
+    assert_eq!(page_samples.keys().collect::<Vec<_>>(), cli_samples.keys().collect::<Vec<_>>(), "{test}: {task}: the samples");
+    for (key, c) in &cli_samples {
+        let p = &page_samples[key];
+        for field in ["target", "arguments", "metrics"] {
+            assert_eq!(p[field], c[field], "{test}: {task} {key:?}: {field}");
+        }
+        for (a, b) in p["filtered_resps"].as_array().unwrap().iter().zip(c["filtered_resps"].as_array().unwrap()) {
+            match (a.as_str(), b.as_str()) {
+                (Some(x), Some(y)) => assert_eq!(x, y, "{test}: {task} {key:?}: the response"),
+                _ => {
+                    let ll = |v: &Value| v[0].as_str().unwrap().parse::<f64>().unwrap();
+                    assert!((ll(a) - ll(b)).abs() < 1e-3, "{test}: {task} {key:?}: {a} vs {b}");
+                }
+            }
+        }
+        for m in c["metrics"].as_array().unwrap() {
+            let m = m.as_str().unwrap();
+            assert_eq!(p[m], c[m], "{test}: {task} {key:?}: {m}");
+        }
+    }
+    let metrics = |r: &Value| -> Vec<(String, Value)> {
+        r["results"][task].as_object().unwrap().iter().filter(|(k, _)| k.contains(',')).map(|(k, v)| (k.clone(), v.clone())).collect()
+    };
+    assert!(!metrics(&cli_results).is_empty(), "{test}: {task}: {cli_results}");
+    assert_eq!(metrics(&page_results), metrics(&cli_results), "{test}: {task}: the page's results against the CLI's");
+    eprintln!("{test}: {task}: {} samples equal, results {:?}", cli_samples.len(), metrics(&cli_results));
+    (page_results, generating)
+}
+
+#[test]
+fn generation_chain_of_thought_and_kyrgyz_tasks_run_in_the_page_and_equal_the_cli() {
+    let test = "app_task_types";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let Some(dzen) = dzen_or_skip(test) else { return };
+    let shared = dzen.parent().unwrap().parent().unwrap().to_path_buf();
+    write_prompt_files(&shared);
+    let tmp = TempDir::new("app-task-types");
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    let tasks = repo().join("datasets/tasks");
+
+    // ProverbEval's generation task (chrF, BLEU, TER): English descriptions, Tigrinya proverbs.
+    let csv = tmp.path.join("tir_generation_english.csv");
+    std::fs::write(&csv, "Description,Proverb\n\"Patience brings what haste cannot, so wait\",ትዕግስቲ መሪር እያ ፍሬኣ ግን ጥዑም\nA friend in need is a friend indeed,ኣብ ጸገም ዝረኸብካዮ ዓርኪ ሓቀኛ እዩ\nMany hands make light work,ብዙሕ ኢድ ስራሕ የቃልል\n").unwrap();
+    let files = [tasks.join("proverbeval/tir_generation_english.yaml"), tasks.join("proverbeval/overrides/generation/english/tir.override.yaml"), csv];
+    let (results, generating) = page_equals_cli(&browser, &server, test, "tir_generation_english", &files, "limit=3", &["--limit", "3"], &tmp.path.join("proverbeval"));
+    assert!(results["results"]["tir_generation_english"]["chrf,none"].is_number(), "{test}: {results}");
+    assert!(generating >= 3, "{test}: each generation is shown while it grows: {generating} provisional rows");
+    let shown = browser.eval("return [document.getElementById('run-metrics').hidden, document.getElementById('run-metrics').textContent]", json!([]));
+    assert_eq!(shown[0], json!(false), "{test}: {shown}");
+    assert!(shown[1].as_str().unwrap().contains("chrf,none"), "{test}: the run's metrics are shown: {shown}");
+    let reference = browser.eval("return document.querySelector('#result-rows tr td.options .reference').textContent", json!([]));
+    assert_eq!(reference, json!("ትዕግስቲ መሪር እያ ፍሬኣ ግን ጥዑም"), "{test}");
+    browser.eval("document.getElementById('run').scrollIntoView(); return true;", json!([]));
+    browser.screenshot(&screenshot_path(&format!("{test}-generation.png")));
+
+    // DZEN's chain of thought: the model reasons, the strict-match filter takes its letter.
+    let mut files = vec![tasks.join("dzen/dzen_cot_en.yaml"), tasks.join("dzen/dzen_cot_common_yaml")];
+    for sub in ["DZEN", "DZEN-Few_Shots"] {
+        files.extend(std::fs::read_dir(dzen.join(sub)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "csv")));
+    }
+    files.sort();
+    let (results, _) = page_equals_cli(&browser, &server, test, "dzen_cot_en", &files, "limit=2&shots=1", &["--limit", "2", "--shots", "1"], &tmp.path.join("dzen_cot"));
+    assert!(results["results"]["dzen_cot_en"]["exact_match,strict-match"].is_number(), "{test}: {results}");
+
+    // KyrgyzLLM-Bench's KyrgyzMMLU: multiple choice over the authors' prompt, Cyrillic options.
+    let cfg = tmp.path.join("kyrgyz_mmlu_biology");
+    std::fs::create_dir_all(&cfg).unwrap();
+    let header = "Суроо (KG),А (KG),Б (KG),В (KG),Г (KG),Туура жооп,Класс\n";
+    std::fs::write(cfg.join("test.csv"), format!("{header}Кыргызстандын борбору кайсы?,Ош,Бишкек,Нарын,Талас,б,9\n2 + 2 = ?,3,4,5,6,Б,10\nСуу кайсы?,H2O,CO2,O2,N2,а,10\n")).unwrap();
+    let files = [tasks.join("kyrgyzllm/kyrgyz_mmlu.yaml"), tasks.join("kyrgyzllm/prompts/kyrgyz_mmlu_prompt_yaml"), cfg.join("test.csv")];
+    let (results, _) = page_equals_cli(&browser, &server, test, "kyrgyz_mmlu", &files, "", &[], &tmp.path.join("kyrgyz"));
+    assert!(results["results"]["kyrgyz_mmlu"]["acc_norm,none"].is_number(), "{test}: {results}");
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+}
+
 /// Drops folders on `target` as a drag from a file manager does: each dropped folder's
 /// `DataTransferItem.webkitGetAsEntry()` is a directory entry whose reader gives its entries
 /// `batch` at a time (then an empty batch), and each file entry's `file()` a real `File` fetched

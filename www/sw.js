@@ -3,7 +3,7 @@
 // first, so an update is seen at once; the cache only when offline). Models are not handled
 // here: the worker keeps downloaded models in Cache Storage ("lingualens-models-v1") itself.
 // Plain JavaScript because a service worker must be a script; it holds no app logic.
-const APP_CACHE = "lingualens-app-v5";
+const APP_CACHE = "lingualens-app-v6";
 // A wasm module whose one function runs i32x4.relaxed_dot_i8x16_i7x16_add_s: WebAssembly.validate
 // accepts it exactly where relaxed SIMD is there (the bytes of src/web/protocol.rs's
 // RELAXED_SIMD_PROBE; tests/bundle.rs checks that they are the same).

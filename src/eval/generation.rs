@@ -90,11 +90,23 @@ pub fn references(rendered: &Rendered) -> Result<(Vec<String>, bool)> {
 
 /// Generates one rendered `generate_until` document and applies the task's filters.
 pub async fn generate_item(lm: &LanguageModel, spec: &TaskSpec, doc_id: u64, doc: Json, rendered: &Rendered) -> Result<GenerationResult> {
+    generate_item_streaming(lm, spec, doc_id, doc, rendered, &mut |_| {}).await
+}
+
+/// [`generate_item`], telling `on_text` the text generated so far after every token.
+pub async fn generate_item_streaming(
+    lm: &LanguageModel,
+    spec: &TaskSpec,
+    doc_id: u64,
+    doc: Json,
+    rendered: &Rendered,
+    on_text: &mut dyn FnMut(&str),
+) -> Result<GenerationResult> {
     let Request::GenerateUntil { until, max_gen_toks } = &rendered.request else {
         return Err(Error::new(format!("{}: not a generate_until request", crate::tasks::yaml::document_name(doc_id))));
     };
     let (references, multiple_target) = references(rendered).map_err(|e| e.context(crate::tasks::yaml::document_name(doc_id)))?;
-    let generation = lm.generate(&rendered.context, until, *max_gen_toks).await.map_err(|e| e.context(crate::tasks::yaml::document_name(doc_id)))?;
+    let generation = lm.generate_streaming(&rendered.context, until, *max_gen_toks, on_text).await.map_err(|e| e.context(crate::tasks::yaml::document_name(doc_id)))?;
     let filtered = pipelines(spec)
         .iter()
         .map(|p| {

@@ -48,20 +48,33 @@ pub struct PreparedTask {
     pub notes: Vec<String>,
 }
 
+/// The file name a task file's top-level `include:` names, if any.
+fn included_name(bytes: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let value = text.lines().find_map(|l| l.strip_prefix("include:"))?.trim();
+    let value = value.trim_matches(|c| c == '"' || c == '\'');
+    (!value.is_empty()).then(|| base_name(value).to_string())
+}
+
 fn is_yaml(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     lower.ends_with(".yaml") || lower.ends_with(".yml")
 }
 
 impl TaskFiles {
-    /// Sorts dropped files into the task file and the data files (at most one YAML).
+    /// Sorts dropped files into the task file and the data files: the task file is the one YAML
+    /// that no other given YAML includes (`include:`, by file name); the YAMLs it includes go
+    /// with the data files, where its `include:` finds them.
     pub fn from_files(files: Vec<NamedFile>) -> Result<TaskFiles> {
-        let (yamls, data): (Vec<NamedFile>, Vec<NamedFile>) = files.into_iter().partition(|f| is_yaml(&f.name));
-        if yamls.len() > 1 {
-            let names: Vec<&str> = yamls.iter().map(|f| f.name.as_str()).collect();
+        let (yamls, mut data): (Vec<NamedFile>, Vec<NamedFile>) = files.into_iter().partition(|f| is_yaml(&f.name));
+        let included: Vec<String> = yamls.iter().filter_map(|f| included_name(&f.bytes)).collect();
+        let (includes, tasks): (Vec<NamedFile>, Vec<NamedFile>) = yamls.into_iter().partition(|f| included.iter().any(|i| i == base_name(&f.name)));
+        if tasks.len() > 1 {
+            let names: Vec<&str> = tasks.iter().map(|f| f.name.as_str()).collect();
             crate::bail!("give one task file at a time, not {}", names.join(", "));
         }
-        Ok(TaskFiles { yaml: yamls.into_iter().next(), data })
+        data.extend(includes);
+        Ok(TaskFiles { yaml: tasks.into_iter().next(), data })
     }
 
     fn find(&self, name: &str) -> Option<&NamedFile> {
@@ -317,6 +330,19 @@ mod tests {
         let missing = TaskFiles::from_files(vec![file("t.yaml", yaml)]).unwrap().prepare(&LoadOptions::default());
         let message = missing.unwrap_err().to_string();
         assert!(message.contains("sub/d.jsonl") && message.contains("was not given"), "{message}");
+    }
+
+    #[test]
+    fn a_yaml_another_one_includes_goes_with_the_data() {
+        let base = "dataset_path: json\ndataset_kwargs:\n  data_files:\n    test: d.jsonl\ntest_split: test\noutput_type: multiple_choice\ndoc_to_choice: choices\ndoc_to_target: answer\n";
+        let task = "include: \"prompts/p.yaml\"\ntask: t\ndoc_to_text: \"Q: {{question}}\"\n";
+        let files = TaskFiles::from_files(vec![file("p.yaml", base), file("t.yaml", task), file("d.jsonl", JSONL)]).unwrap();
+        assert_eq!(files.yaml.as_ref().map(|f| f.name.as_str()), Some("t.yaml"));
+        let prepared = files.prepare(&LoadOptions::default()).unwrap();
+        assert_eq!((prepared.spec.task.as_str(), prepared.docs.len()), ("t", 2));
+        // Two task files, neither included by the other, are still refused.
+        let two = TaskFiles::from_files(vec![file("t.yaml", task), file("u.yaml", task)]).unwrap_err().to_string();
+        assert!(two.contains("one task file at a time"), "{two}");
     }
 
     /// A built-in task over lingualens items (DZEN) runs from files in memory, as in the page: the

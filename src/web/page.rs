@@ -30,7 +30,7 @@ use web_sys::{Element, MessageEvent, Worker};
 
 use super::checkpoint::Checkpoint;
 use super::dom;
-use super::protocol::{Facet, FertilityRow, FromWorker, ItemRow, ModelCheck, RunSettings, ToWorker, RELAXED_SIMD_PROBE, RELAXED_WORKER_SCRIPT, WORKER_SCRIPT};
+use super::protocol::{Facet, FertilityRow, FromWorker, ItemRow, ItemView, ModelCheck, RunSettings, ToWorker, RELAXED_SIMD_PROBE, RELAXED_WORKER_SCRIPT, WORKER_SCRIPT};
 use super::run::{is_gguf, is_task_file, probabilities, run_key, sort_dropped, top_level_files, CollapsedPosition, Run};
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::selftest::SelfTestReport;
@@ -989,7 +989,7 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             Ok(())
         }
         FromWorker::Scores { backend, choices } => show_scores(&backend, &choices),
-        FromWorker::TaskReady { ticket, task, fingerprint, items, notes, documents, facets } => {
+        FromWorker::TaskReady { ticket, task, output_type, fingerprint, items, notes, documents, facets } => {
             let current = app.borrow().pending.as_ref().map(|p| p.0);
             if current != Some(ticket) {
                 return Ok(());
@@ -1019,6 +1019,7 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
                 return Ok(());
             }
             let mut run = Run::new(&model, &task, &fingerprint, settings, items);
+            run.output_type = output_type;
             // A picked file's answers are kept under its bytes' hash, not its name.
             if let Some(hash) = app.borrow().model_hash.clone() {
                 run.key = run_key(&format!("sha256:{hash}"), &fingerprint, &run.settings);
@@ -1035,6 +1036,7 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
             accept_row(app, row);
             Ok(())
         }
+        FromWorker::Generating { index, text } => show_generating(app, index, &text),
         FromWorker::Tokens { index, pieces, count } => show_tokens(app, index, &pieces, count),
         FromWorker::Fertility { rows } => show_fertility(&rows),
         FromWorker::Error { stage, message, ticket } => {
@@ -1818,6 +1820,9 @@ fn draw_row(run: &Run, row: &ItemRow) -> Result<(), String> {
     }
     dom::append(&tr, &question)?;
 
+    if item.choices.is_empty() {
+        return draw_text_row(run, item, row, tr);
+    }
     let options = dom::element("td", "options", "")?;
     let probs = probabilities(&row.loglikelihoods);
     for (i, choice) in item.choices.iter().enumerate() {
@@ -1861,9 +1866,93 @@ fn draw_row(run: &Run, row: &ItemRow) -> Result<(), String> {
     insert_in_order(run, row.index, &tr)
 }
 
-/// Rows stay in item order whatever order they arrive in (restored ones first).
+/// The row of a generation (the response, the reference below it) or of a loglikelihood item
+/// (the continuation and its log-likelihood): `correct` is the exact match under the task's
+/// first filter, or the continuation being the greedy one.
+fn draw_text_row(run: &Run, item: &ItemView, row: &ItemRow, tr: web_sys::Element) -> Result<(), String> {
+    let cell = dom::element("td", "options", "")?;
+    let line = |class: &str, text: &str| -> Result<(), String> {
+        let div = dom::element("div", class, text)?;
+        if !item.language.is_empty() {
+            let _ = div.set_attribute("lang", &item.language);
+        }
+        dom::append(&cell, &div)
+    };
+    match &row.response {
+        Some(response) => {
+            dom::set_data(&tr, "response", response);
+            line("response", response)?;
+            line("reference", item.reference.as_deref().unwrap_or_default())?;
+        }
+        None => {
+            line("reference", item.reference.as_deref().unwrap_or_default())?;
+            let ll = row.loglikelihoods.first().copied().unwrap_or(f64::NAN);
+            line("ll", &text::number(ll, NumberStyle::Decimal(3)))?;
+        }
+    }
+    dom::append(&tr, &cell)?;
+    let verdict = t(if row.correct { "row-correct" } else { "row-differs" });
+    dom::append(&tr, &dom::element("td", if row.correct { "result correct" } else { "result wrong" }, &verdict)?)?;
+    dom::append(&tr, &dom::element("td", "ms", &format!("{:.0}", row.elapsed_ms))?)?;
+    insert_in_order(run, row.index, &tr)
+}
+
+/// A generation's text so far, in a provisional row (`data-status=generating`) that its
+/// finished row replaces.
+fn show_generating(app: &Shared, index: usize, text: &str) -> Result<(), String> {
+    let a = app.borrow();
+    let Some(run) = &a.run else { return Ok(()) };
+    let Some(item) = run.items.get(index) else { return Ok(()) };
+    if run.rows.contains_key(&index) {
+        return Ok(());
+    }
+    let tr = dom::element("tr", "generating", "")?;
+    dom::set_data(&tr, "index", &index.to_string());
+    dom::set_data(&tr, "item-id", &item.id);
+    dom::set_data(&tr, "status", "generating");
+    dom::set_data(&tr, "ll", "[]");
+    dom::append(&tr, &dom::element("td", "num", &(index + 1).to_string())?)?;
+    let question = dom::element("td", "question", &item.question)?;
+    let response = dom::element("td", "options", "")?;
+    let _ = response.set_attribute("colspan", "2");
+    let text = dom::element("div", "response", text)?;
+    if !item.language.is_empty() {
+        let _ = question.set_attribute("lang", &item.language);
+        let _ = text.set_attribute("lang", &item.language);
+    }
+    dom::append(&tr, &question)?;
+    dom::append(&response, &text)?;
+    dom::append(&tr, &response)?;
+    dom::append(&tr, &dom::element("td", "result", "…")?)?;
+    insert_in_order(run, index, &tr)
+}
+
+/// `#run-metrics`: every metric of the run with its standard error, as its results file has
+/// them (`scoring::session`, from the rows' sample lines; `data-metrics`: `{"name,filter": value}`).
+fn draw_metrics(run: &Run) {
+    let Ok(p) = dom::by_id("run-metrics") else { return };
+    let metrics = run.metrics().unwrap_or_default();
+    let mut shown = Vec::new();
+    let mut data = serde_json::Map::new();
+    for m in &metrics {
+        let digits = if m.value.abs() >= 10.0 { 2 } else { 4 };
+        let value = text::number(m.value, NumberStyle::Decimal(digits));
+        let stderr = m.stderr.map(|s| format!(" ± {}", text::number(s, NumberStyle::Decimal(digits)))).unwrap_or_default();
+        shown.push(format!("{},{} {value}{stderr}", m.name, m.filter));
+        data.insert(format!("{},{}", m.name, m.filter), serde_json::json!(m.value));
+    }
+    p.set_text_content(Some(&shown.join(" · ")));
+    dom::set_data(&p, "metrics", &serde_json::Value::Object(data).to_string());
+    dom::set_hidden("run-metrics", metrics.is_empty());
+}
+
+/// Rows stay in item order whatever order they arrive in (restored ones first); a row replaces
+/// the item's provisional one.
 fn insert_in_order(run: &Run, index: usize, tr: &web_sys::Element) -> Result<(), String> {
     let body = dom::by_id("result-rows")?;
+    if let Ok(Some(old)) = body.query_selector(&format!("tr[data-index=\"{index}\"]")) {
+        old.remove();
+    }
     let next_row = run.rows.range(index + 1..).next().map(|(i, _)| *i);
     let next_failed = run.failed.range(index + 1..).next().map(|(i, _)| *i);
     let later = [next_row, next_failed]
@@ -2040,6 +2129,9 @@ fn schedule_analysis(app: &Shared) {
 /// run is opened, or runs to compare are; so what a finished run shows is always complete.
 fn flush_analysis(app: &Shared) {
     draw_views(app, true);
+    if let Some(run) = &app.borrow().run {
+        draw_metrics(run);
+    }
 }
 
 /// Draws the out-of-date views (only the visible ones unless `all`).

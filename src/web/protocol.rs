@@ -163,6 +163,9 @@ pub enum FromWorker {
     TaskReady {
         ticket: u32,
         task: String,
+        /// lm-eval's `output_type`: `multiple_choice`, `generate_until` or `loglikelihood`.
+        #[serde(default = "multiple_choice")]
+        output_type: String,
         fingerprint: String,
         items: Vec<ItemView>,
         notes: Vec<String>,
@@ -170,6 +173,8 @@ pub enum FromWorker {
         facets: Vec<Facet>,
     },
     ItemScored { row: ItemRow },
+    /// The text generated so far for item `index` of a `generate_until` task, after each token.
+    Generating { index: usize, text: String },
     /// The prompt of an item cut at token boundaries (see the worker's `tokenize`).
     Tokens { index: usize, pieces: Vec<String>, count: usize },
     /// Tokenizer fertility of the prepared task's texts under the loaded model, by language.
@@ -239,8 +244,13 @@ pub struct ItemView {
     pub question: String,
     /// BCP 47 tag from the document's `language`, for the script's font; empty if unknown.
     pub language: String,
+    /// A multiple-choice item's options (none for the other output types).
     pub choices: Vec<String>,
     pub gold: usize,
+    /// A generation's reference text (several joined by ` | `), a loglikelihood item's
+    /// continuation; none for multiple choice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
     /// The exact prompt the model is given.
     pub context: String,
     /// The document's other short text fields (subject, grade, group, …), for breakdowns.
@@ -260,8 +270,16 @@ pub struct ItemRow {
     pub correct: bool,
     pub correct_norm: bool,
     pub elapsed_ms: f64,
-    /// The item's line in lm-evaluation-harness's samples JSONL (newline included).
+    /// The item's lines in lm-evaluation-harness's samples JSONL (newline included): one, or
+    /// for a generation one per filter pipeline.
     pub sample: String,
+    /// A generation's response after the first filter pipeline (`correct`: its exact match).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<String>,
+}
+
+fn multiple_choice() -> String {
+    "multiple_choice".into()
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use crate::scoring::aggregate::wilson_interval;
 use crate::scoring::bias::{PositionStats, PositionTally};
 use crate::scoring::fertility::fertility_by_language;
 use crate::scoring::loglikelihood::np_argmax;
-use crate::scoring::outputs::{hash_string, ResultsFile, RunDescription};
+use crate::scoring::outputs::{hash_string, MetricResult, ResultsFile, RunDescription};
 use crate::scoring::report::csv;
 use crate::scoring::session::{doc_metadata, Session};
 
@@ -62,6 +62,9 @@ pub struct Run {
     pub key: String,
     pub model: String,
     pub task: String,
+    /// lm-eval's `output_type` of the task (`multiple_choice` for a run from an older checkpoint).
+    #[serde(default = "multiple_choice")]
+    pub output_type: String,
     pub settings: RunSettings,
     pub items: Vec<ItemView>,
     /// Add rows with [`Run::record`] only: it keeps `tally` up to date.
@@ -103,6 +106,10 @@ impl Tally {
         // An invalid row is remembered by the tally, whose report is then empty.
         let _ = self.positions.add(item.gold, row.chosen, item.choices.len());
     }
+}
+
+fn multiple_choice() -> String {
+    "multiple_choice".into()
 }
 
 /// The key under which a run's rows are checkpointed: the same model, task and settings give the
@@ -173,6 +180,7 @@ impl Run {
             key: run_key(model, fingerprint, &settings),
             model: model.into(),
             task: task.into(),
+            output_type: multiple_choice(),
             settings,
             items,
             rows: BTreeMap::new(),
@@ -279,11 +287,19 @@ impl Run {
     /// The run as its samples ([`Session`]): what the results file and the CSV are computed
     /// from, as the CLI computes them from its samples file.
     fn session(&self) -> Result<Session> {
-        let mut session = Session::new("multiple_choice");
+        let mut session = Session::new(&self.output_type);
         for row in self.rows.values() {
-            session.record(&row.sample).map_err(|e| Error::new(format!("{}: item {}: {e}", self.task, row.index)))?;
+            // A generation's row holds a line per filter pipeline.
+            for line in row.sample.lines().filter(|l| !l.trim().is_empty()) {
+                session.record(line).map_err(|e| Error::new(format!("{}: item {}: {e}", self.task, row.index)))?;
+            }
         }
         Ok(session)
+    }
+
+    /// Every metric of the rows so far with its standard error, as the results file has them.
+    pub fn metrics(&self) -> Result<Vec<MetricResult>> {
+        self.session()?.metrics()
     }
 
     /// The per-sample CSV, the CLI's (`scoring::report::csv`), metadata by the page's rule.
@@ -296,8 +312,8 @@ impl Run {
     pub fn results_json(&self, backend: &str, start_unix: f64, end_unix: f64) -> Result<String> {
         Ok(ResultsFile::for_run(RunDescription {
             task: &self.task,
-            output_type: "multiple_choice",
-            metrics: self.session()?.metrics()?,
+            output_type: &self.output_type,
+            metrics: self.metrics()?,
             num_fewshot: self.settings.shots.unwrap_or(0),
             n_original: self.items.len(),
             n_effective: self.rows.len(),
@@ -362,6 +378,7 @@ impl Run {
                 language: text("language").unwrap_or_default(),
                 choices,
                 gold,
+                reference: None,
                 context: context.to_string(),
                 metadata,
             });
@@ -375,6 +392,7 @@ impl Run {
                 is_greedy: requests.iter().map(|r| r.is_greedy).collect(),
                 loglikelihoods: lls,
                 elapsed_ms: 0.0,
+                response: None,
                 sample: sample.line.clone(),
             });
         }
@@ -853,6 +871,7 @@ pub(crate) mod tests {
             language: language.into(),
             choices: vec!["a".into(), "b".into(), "c".into()],
             gold,
+            reference: None,
             context: format!("Question: question {index}\nAnswer:"),
             metadata: [("language".to_string(), language.to_string())].into(),
         }
@@ -871,6 +890,7 @@ pub(crate) mod tests {
             correct: chosen == gold,
             correct_norm: chosen == gold,
             elapsed_ms: 1.0,
+            response: None,
             sample: format!(
                 "{{\"doc_id\": {index}, \"doc\": {{\"language\": \"en\"}}, \"target\": \"{gold}\", \"arguments\": {{\"gen_args_0\": {{\"arg_0\": \"Q{index}\", \"arg_1\": \" a\"}}, \"gen_args_1\": {{\"arg_0\": \"Q{index}\", \"arg_1\": \" b\"}}, \"gen_args_2\": {{\"arg_0\": \"Q{index}\", \"arg_1\": \" c\"}}}}, \"filtered_resps\": [[\"{}\", \"False\"], [\"{}\", \"False\"], [\"{}\", \"False\"]]}}\n",
                 lls[0], lls[1], lls[2]

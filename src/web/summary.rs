@@ -173,6 +173,7 @@ mod tests {
                 language: if index < 2 { "dz".into() } else { "am".into() },
                 choices: vec!["a".into(), "b".into()],
                 gold: index % 2,
+                reference: None,
                 context: String::new(),
                 metadata: [("subject".to_string(), if index == 0 { "<script>&\"x\"".to_string() } else { "physics".to_string() })].into(),
             })
@@ -189,6 +190,7 @@ mod tests {
                 correct: index % 2 == 0,
                 correct_norm: index % 2 == 0,
                 elapsed_ms: 1.0,
+                response: None,
                 sample: String::new(),
             });
         }

@@ -28,7 +28,7 @@ use crate::formats::source::{BlobSource, ByteSource, UrlPrefixSource};
 use crate::models::fit;
 use crate::selftest;
 use crate::tasks::bundle::TaskFiles;
-use crate::tasks::yaml::{LoadOptions, Rendered};
+use crate::tasks::yaml::{LoadOptions, OutputType, Rendered, Request};
 
 /// What the worker holds between requests.
 #[derive(Default)]
@@ -40,6 +40,7 @@ struct State {
 
 /// A task's scoring jobs (a document in one choice order each) and how to score and log them.
 struct Prepared {
+    spec: crate::tasks::yaml::TaskSpec,
     jobs: Vec<eval::Job>,
     metrics: Vec<&'static str>,
     options: eval::ScoreOptions,
@@ -299,11 +300,38 @@ fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, sett
         let filters: Vec<String> = settings.filters.iter().map(|(f, v)| format!("{f} = {v}")).collect();
         return Err(format!("{}: no document has {}", task.spec.task, filters.join(" and ")));
     }
-    let jobs = eval::plan(&task.spec, docs, task.pool, &options).map_err(|e| e.to_string())?;
+    let multiple_choice = task.spec.output_type == OutputType::MultipleChoice;
+    let jobs = if multiple_choice {
+        eval::plan(&task.spec, docs, task.pool, &options).map_err(|e| e.to_string())?
+    } else {
+        if options.order != eval::ChoiceOrder::Given {
+            return Err(format!("the choice order applies to multiple-choice tasks, and {} is not one", task.spec.task));
+        }
+        let (docs, rendered) = eval::render(&task.spec, docs, task.pool, &options).map_err(|e| e.to_string())?;
+        docs.into_iter()
+            .zip(rendered)
+            .enumerate()
+            .map(|(i, (doc, rendered))| eval::Job { doc_id: i as u64, doc, rendered, variant: 0, permutation: None })
+            .collect()
+    };
     let mut items = Vec::with_capacity(jobs.len());
     for (index, job) in jobs.iter().enumerate() {
-        let gold = job.rendered.gold_index().map_err(|e| e.context(crate::tasks::yaml::document_name(job.doc_id)).to_string())?;
-        let mut view = item_view(index, &job.doc, &job.rendered, gold);
+        let named = |e: crate::error::Error| e.context(crate::tasks::yaml::document_name(job.doc_id)).to_string();
+        let mut view = match &job.rendered.request {
+            Request::MultipleChoice { .. } => item_view(index, &job.doc, &job.rendered, job.rendered.gold_index().map_err(named)?),
+            Request::GenerateUntil { .. } => {
+                let mut view = item_view(index, &job.doc, &job.rendered, 0);
+                view.choices.clear();
+                view.reference = Some(eval::generation::references(&job.rendered).map_err(named)?.0.join(" | "));
+                view
+            }
+            Request::Loglikelihood { continuation } => {
+                let mut view = item_view(index, &job.doc, &job.rendered, 0);
+                view.choices.clear();
+                view.reference = Some(continuation.clone());
+                view
+            }
+        };
         if let Some(p) = &job.permutation {
             view.id = format!("{}#{}", view.id, job.variant);
             view.metadata.insert("order".into(), p.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(""));
@@ -314,8 +342,9 @@ fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, sett
     let fingerprint = crate::scoring::outputs::hash_string(&serde_json::to_string(&items).unwrap_or_default());
     let options = eval::ScoreOptions::for_task(&task.spec);
     let texts = run::fertility_texts(&jobs.iter().map(|j| j.doc_id).zip(&items).collect::<Vec<_>>());
-    state.borrow_mut().task = Some(Rc::new(Prepared { jobs, metrics, options, texts }));
-    Ok(FromWorker::TaskReady { ticket, task: task.spec.task.clone(), fingerprint, items, notes: task.notes, documents, facets })
+    let (name, output_type) = (task.spec.task.clone(), task.spec.output_type.name().to_string());
+    state.borrow_mut().task = Some(Rc::new(Prepared { spec: task.spec, jobs, metrics, options, texts }));
+    Ok(FromWorker::TaskReady { ticket, task: name, output_type, fingerprint, items, notes: task.notes, documents, facets })
 }
 
 /// What the page shows of an item: the question in its own words, its choices, its metadata.
@@ -332,6 +361,7 @@ fn item_view(index: usize, doc: &Json, rendered: &Rendered, gold: usize) -> Item
         language: text("language").unwrap_or_default(),
         choices: rendered.choices.clone().unwrap_or_default(),
         gold,
+        reference: None,
         context: rendered.context.clone(),
         metadata,
     }
@@ -344,27 +374,85 @@ fn handles(state: &Rc<RefCell<State>>) -> Result<(Rc<LanguageModel>, Rc<Prepared
     Ok((model, task))
 }
 
+/// Scores item `index` by its task's output type; every row carries the item's sample lines,
+/// from which the page's results are computed (`scoring::session`), and its verdict for the
+/// live view: the choice, a generation's exact match under the first filter, a continuation
+/// being the greedy one.
 async fn score_item(state: &Rc<RefCell<State>>, index: usize) -> Result<FromWorker, String> {
     let (model, task) = handles(state)?;
     let job = task.jobs.get(index).ok_or(format!("no item {index}"))?;
     let started = web_time::Instant::now();
-    let item = eval::score_job(&model, job, task.options).await.map_err(|e| e.to_string())?;
-    let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
-    let sample = item.sample_record(&task.metrics, &[]).map_err(|e| e.to_string())?.to_jsonl_line();
-    Ok(FromWorker::ItemScored {
-        row: ItemRow {
-            index,
-            chosen: item.score.pred,
-            chosen_norm: item.score.pred_norm,
-            correct: item.score.acc > 0.5,
-            correct_norm: item.score.acc_norm > 0.5,
-            loglikelihoods: item.loglikelihoods,
-            is_greedy: item.is_greedy,
-            token_counts: item.token_counts,
-            elapsed_ms,
-            sample,
-        },
-    })
+    let elapsed_ms = || started.elapsed().as_secs_f64() * 1e3;
+    let row = match job.rendered.request {
+        Request::MultipleChoice { .. } => {
+            let item = eval::score_job(&model, job, task.options).await.map_err(|e| e.to_string())?;
+            let sample = item.sample_record(&task.metrics, &[]).map_err(|e| e.to_string())?.to_jsonl_line();
+            ItemRow {
+                index,
+                chosen: item.score.pred,
+                chosen_norm: item.score.pred_norm,
+                correct: item.score.acc > 0.5,
+                correct_norm: item.score.acc_norm > 0.5,
+                loglikelihoods: item.loglikelihoods,
+                is_greedy: item.is_greedy,
+                token_counts: item.token_counts,
+                elapsed_ms: elapsed_ms(),
+                sample,
+                response: None,
+            }
+        }
+        Request::GenerateUntil { .. } => {
+            // The text so far goes to the page after every token, at most every 100 ms.
+            let mut shown = f64::NEG_INFINITY;
+            let mut on_text = |text: &str| {
+                let now = started.elapsed().as_secs_f64();
+                if now - shown >= 0.1 {
+                    shown = now;
+                    post(&FromWorker::Generating { index, text: text.to_string() });
+                }
+            };
+            let r = eval::generation::generate_item_streaming(&model, &task.spec, job.doc_id, job.doc.clone(), &job.rendered, &mut on_text)
+                .await
+                .map_err(|e| e.to_string())?;
+            let mut sample = String::new();
+            for f in 0..r.filtered.len() {
+                sample += &eval::generation::sample_record(&task.spec, &r, f, &[]).map_err(|e| e.to_string())?.to_jsonl_line();
+            }
+            let exact = eval::generation::exact_match_options(&task.spec).map_err(|e| e.to_string())?;
+            let response = r.filtered.first().map(|f| f.response.clone()).unwrap_or_default();
+            let correct = exact.score(&response, &r.references).map_err(|e| e.to_string())? > 0.5;
+            ItemRow {
+                index,
+                chosen: 0,
+                chosen_norm: 0,
+                correct,
+                correct_norm: correct,
+                loglikelihoods: Vec::new(),
+                is_greedy: Vec::new(),
+                token_counts: vec![r.generation.tokens.len()],
+                elapsed_ms: elapsed_ms(),
+                sample,
+                response: Some(response),
+            }
+        }
+        Request::Loglikelihood { .. } => {
+            let r = eval::loglikelihood::score(&model, job.doc_id, job.doc.clone(), &job.rendered).await.map_err(|e| e.to_string())?;
+            ItemRow {
+                index,
+                chosen: 0,
+                chosen_norm: 0,
+                correct: r.is_greedy,
+                correct_norm: r.is_greedy,
+                loglikelihoods: vec![r.loglikelihood],
+                is_greedy: vec![r.is_greedy],
+                token_counts: Vec::new(),
+                elapsed_ms: elapsed_ms(),
+                sample: r.sample_record(&task.metrics, &[]).to_jsonl_line(),
+                response: None,
+            }
+        }
+    };
+    Ok(FromWorker::ItemScored { row })
 }
 
 /// The prompt cut at token boundaries. Tokens that carry only part of a character (byte-level

@@ -135,6 +135,7 @@ run-summary-failed = { $n } አልተሳኩም (የጀርባ ሂደቱ ተሰና
 run-sample = { setting-sample }: { $n } ({ setting-seed }: { $seed })
 row-correct = ✓ ትክክል
 row-wrong = ✗ የተመረጠው { $chosen }፣ ትክክለኛው { $gold }
+row-differs = ✗ ከማጣቀሻው ይለያል
 row-failed = ✗ አልተሳካም
 row-not-scored = አልተገመገመም፦ የጀርባ ሂደቱ ተሰናክሏል ({ $message })
 position-warning = እስካሁን ከጥያቄዎቹ በ{ $share } ሞዴሉ { $letter } የሚለውን አማራጭ መርጧል፦ ትክክለኛነቱ በአብዛኛው የሚያሳየው { $letter } ምን ያህል ጊዜ መልስ እንደሆነ ነው እንጂ ሞዴሉ የሚያውቀውን አይደለም። ከታች ያለውን የአማራጭ ቦታ ዝንባሌ ይመልከቱ።

@@ -134,6 +134,7 @@ run-summary-failed = { $n } འཐུས་ཤོར་བྱུང་ཡོད 
 run-sample = { setting-sample }: { $n } ({ setting-seed }: { $seed })
 row-correct = ✓ ཏག་ཏག
 row-wrong = ✗ { $chosen } གདམ་ཡི། ལན་ཏག་ཏག { $gold }
+row-differs = ✗ གཞི་རྟེན་དང་མི་མཐུན།
 row-failed = ✗ འཐུས་ཤོར
 row-not-scored = ཨང་རྟགས་མ་བྱིན: ལཱ་གཡོག་ ཐོར་ཡི ({ $message })
 position-warning = ད་ཚུན་གྱི་ དྲི་བ་ཚུ་གི་ { $share } ལུ་ དཔེ་གཞི་གིས་ གདམ་ཁ་ { $letter } གདམ་ཡི: དེ་འབདཝ་ལས་ དེ་གི་ཏག་ཚད་འདི་གིས་ དཔེ་གཞི་གིས་ ག་ཅི་ཤེསཔ་ཨིན་ན་ མེན་པར་ ལན་འདི་ { $letter } ཨིན་མི་ ཚད་ཁོ་ན་ རྩིསཝ་ཨིན། འོག་གི་ གནས་སའི་ཕྱོགས་ལྷུང་ (position bias) བལྟ་ས་ལུ་ བལྟ།

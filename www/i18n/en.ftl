@@ -126,6 +126,7 @@ run-summary-failed = { $n } failed (the worker crashed)
 run-sample = a sample of { $n } (seed { $seed })
 row-correct = ✓ correct
 row-wrong = ✗ chose { $chosen }, gold { $gold }
+row-differs = ✗ differs from the reference
 row-failed = ✗ failed
 row-not-scored = Not scored: the worker crashed ({ $message })
 position-warning = The model chose option { $letter } for { $share } of the questions so far: its accuracy mostly counts how often { $letter } is the answer, not what it knows. See the position-bias view below.

@@ -133,6 +133,7 @@ run-summary-failed = { $n } hin milkoofne (hojjetaan kufe)
 run-sample = { setting-sample }: { $n } ({ setting-seed }: { $seed })
 row-correct = ✓ sirrii
 row-wrong = ✗ { $chosen } filate, sirriin { $gold }
+row-differs = ✗ wabii irraa adda
 row-failed = ✗ hin milkoofne
 row-not-scored = Hin madaalamne: hojjetaan kufe ({ $message })
 position-warning = Moodeelli hanga ammaatti gaaffilee { $share } irratti filannoo { $letter } filate: sirrummaan isaa irra caalaa yeroo meeqa { $letter } deebii akka ta'e lakkaa'a, waan inni beeku miti. Ilaalcha loogii bakkaa (position bias) armaan gadii ilaalaa.

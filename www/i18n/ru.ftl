@@ -142,6 +142,7 @@ run-summary-failed = { $n ->
 run-sample = { setting-sample }: { $n } ({ setting-seed }: { $seed })
 row-correct = ✓ верно
 row-wrong = ✗ выбран { $chosen }, верный { $gold }
+row-differs = ✗ расходится с эталоном
 row-failed = ✗ ошибка
 row-not-scored = Не оценено: сбой рабочего процесса ({ $message })
 position-warning = Пока что модель выбрала вариант { $letter } в { $share } вопросов: её точность в основном показывает, как часто правильный ответ — { $letter }, а не что она знает. См. раздел о позиции варианта ниже.

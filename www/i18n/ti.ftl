@@ -135,6 +135,7 @@ run-summary-failed = { $n ->
 run-sample = { setting-sample }: { $n } ({ setting-seed }: { $seed })
 row-correct = ✓ ቅኑዕ
 row-wrong = ✗ { $chosen } መሪጹ፣ ቅኑዕ { $gold }
+row-differs = ✗ ካብ መወከሲ ይፈሊ
 row-failed = ✗ ፈሺሉ
 row-not-scored = ኣይተገምገመን: እቲ worker ተሰቢሩ ({ $message })
 position-warning = እቲ ሞዴል ክሳብ ሕጂ ኣብ { $share } ካብቶም ሕቶታት ምርጫ { $letter } መሪጹ: ትኽክለኛነቱ ብቐንዱ { $letter } ክንደይ ግዜ ቅኑዕ መልሲ ከም ዝኾነ እዩ ዘርኢ፣ እቲ ሞዴል እንታይ ከም ዝፈልጥ ኣይኮነን። ኣብ ታሕቲ ዘሎ ትርኢት ኣድልዎ ቦታ ርአ።

@@ -202,6 +202,9 @@ fn on_helper_message(app: &Shared, id: u32, message: FromWorker) {
             }
             _ => failed(app, id, &message),
         },
+        FromWorker::Generating { index, text } => {
+            let _ = super::show_generating(app, index, &text);
+        }
         // Progress, the backend, the model's description: the main worker's are shown.
         _ => {}
     }

@@ -1360,7 +1360,13 @@ fn samples_by_key(text: &str) -> std::collections::BTreeMap<(u64, String), Value
 /// were seen generating before they finished.
 fn page_equals_cli(browser: &Browser, server: &StaticServer, test: &str, task: &str, files: &[PathBuf], query: &str, cli_args: &[&str], out: &Path) -> (Value, u64) {
     let model = demo_model();
-    let mut args = vec!["eval", "--model", model.to_str().unwrap(), "--task", task, "--backend", "cpu", "--out", out.to_str().unwrap()];
+    // A built-in task by its name; another by its file, the first given.
+    let task_arg = if repo().join("datasets/tasks").read_dir().unwrap().any(|d| d.unwrap().path().join(format!("{task}.yaml")).is_file()) {
+        task.to_string()
+    } else {
+        files[0].to_str().unwrap().to_string()
+    };
+    let mut args = vec!["eval", "--model", model.to_str().unwrap(), "--task", &task_arg, "--backend", "cpu", "--out", out.to_str().unwrap()];
     let data: Vec<&str> = files.iter().filter(|f| !f.to_str().unwrap().ends_with(".yaml") && !f.to_str().unwrap().ends_with("_yaml")).map(|f| f.to_str().unwrap()).collect();
     for d in &data {
         args.extend(["--data", d]);
@@ -1406,20 +1412,32 @@ fn page_equals_cli(browser: &Browser, server: &StaticServer, test: &str, task: &
         }
         for m in c["metrics"].as_array().unwrap() {
             let m = m.as_str().unwrap();
-            assert_eq!(p[m], c[m], "{test}: {task} {key:?}: {m}");
+            // perplexity's per-sample value is the log-likelihood (within 1e-3, as above).
+            match (p[m].as_f64(), c[m].as_f64()) {
+                (Some(x), Some(y)) if m == "perplexity" => assert!((x - y).abs() < 1e-3, "{test}: {task} {key:?}: {m} {x} vs {y}"),
+                _ => assert_eq!(p[m], c[m], "{test}: {task} {key:?}: {m}"),
+            }
         }
     }
     let metrics = |r: &Value| -> Vec<(String, Value)> {
         r["results"][task].as_object().unwrap().iter().filter(|(k, _)| k.contains(',')).map(|(k, v)| (k.clone(), v.clone())).collect()
     };
     assert!(!metrics(&cli_results).is_empty(), "{test}: {task}: {cli_results}");
-    assert_eq!(metrics(&page_results), metrics(&cli_results), "{test}: {task}: the page's results against the CLI's");
+    let (ours, theirs) = (metrics(&page_results), metrics(&cli_results));
+    assert_eq!(ours.iter().map(|m| &m.0).collect::<Vec<_>>(), theirs.iter().map(|m| &m.0).collect::<Vec<_>>(), "{test}: {task}: {page_results}");
+    for ((name, a), (_, b)) in ours.iter().zip(&theirs) {
+        match (a.as_f64(), b.as_f64()) {
+            // exp(-mean(ll)) of log-likelihoods 1e-6 apart, and its bootstrap over the same draws.
+            (Some(x), Some(y)) if name.starts_with("perplexity") => assert!((x - y).abs() <= 1e-4 * y.abs(), "{test}: {task}: {name} {x} vs {y}"),
+            _ => assert_eq!(a, b, "{test}: {task}: {name}: the page's results against the CLI's"),
+        }
+    }
     eprintln!("{test}: {task}: {} samples equal, results {:?}", cli_samples.len(), metrics(&cli_results));
     (page_results, generating)
 }
 
 #[test]
-fn generation_chain_of_thought_and_kyrgyz_tasks_run_in_the_page_and_equal_the_cli() {
+fn generation_chain_of_thought_kyrgyz_loglikelihood_and_pmi_tasks_run_in_the_page_and_equal_the_cli() {
     let test = "app_task_types";
     let Some(dist) = browser_or_skip(test) else { return };
     let Some(dzen) = dzen_or_skip(test) else { return };
@@ -1462,6 +1480,18 @@ fn generation_chain_of_thought_and_kyrgyz_tasks_run_in_the_page_and_equal_the_cl
     let files = [tasks.join("kyrgyzllm/kyrgyz_mmlu.yaml"), tasks.join("kyrgyzllm/prompts/kyrgyz_mmlu_prompt_yaml"), cfg.join("test.csv")];
     let (results, _) = page_equals_cli(&browser, &server, test, "kyrgyz_mmlu", &files, "", &[], &tmp.path.join("kyrgyz"));
     assert!(results["results"]["kyrgyz_mmlu"]["acc_norm,none"].is_number(), "{test}: {results}");
+
+    // A loglikelihood task (perplexity, bootstrapped) and PMI's unconditional requests: lm-eval's
+    // fixture tasks of tests/eval_parity.rs.
+    if let Some(lm_eval) = std::env::var_os("LINGUALENS_FIXTURES").map(|f| PathBuf::from(f).join("lm_eval")).filter(|d| d.join("tiny_ll.yaml").is_file()) {
+        let (results, _) = page_equals_cli(&browser, &server, test, "tiny_ll", &[lm_eval.join("tiny_ll.yaml"), lm_eval.join("tiny_ll.jsonl")], "", &[], &tmp.path.join("ll"));
+        assert!(results["results"]["tiny_ll"]["perplexity_stderr,none"].is_number(), "{test}: {results}");
+        let files = [lm_eval.join("tiny_pmi.yaml"), lm_eval.join("tiny_mc.yaml"), lm_eval.join("tiny_mc.jsonl")];
+        let (results, _) = page_equals_cli(&browser, &server, test, "tiny_pmi", &files, "", &[], &tmp.path.join("pmi"));
+        assert!(results["results"]["tiny_pmi"]["acc_mutual_info,none"].is_number(), "{test}: {results}");
+    } else {
+        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "{test}: the lm-eval fixtures are missing");
+    }
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
 }
 

@@ -1,7 +1,7 @@
 //! Hugging Face–style tables (CSV, JSON, JSONL, Parquet) turned into [`Item`]s by a column
 //! [`Mapping`]: built-in ones for ProverbEval and KyrgyzLLM-Bench, or one the user writes in JSON.
 //!
-//! Built-in mappings ([`builtin`], [`BUILTIN_NAMES`]), with the columns they read (see
+//! Built-in mappings (`datasets/mappings/builtin.json`: [`builtin`], [`builtin_names`]), with the columns they read (see
 //! `shared/datasets/proverbeval-configs/` and `shared/datasets/kyrgyzllm-bench-configs/PROMPTS.md`):
 //!
 //! | name | item | columns |
@@ -51,6 +51,9 @@ pub struct Mapping {
     pub metadata: BTreeMap<String, String>,
     #[serde(flatten)]
     pub kind: MappingKind,
+    /// A built-in mapping's rule for [`detect_mapping`]; a user's mapping needs none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detect: Option<Detect>,
 }
 
 /// The item a row becomes and where its parts are.
@@ -145,218 +148,56 @@ pub enum Gold {
     Text { column: String },
 }
 
+/// The built-in mappings, as data: `datasets/mappings/builtin.json` (compiled in, so the page
+/// has them offline), in the order [`detect_mapping`] tries them.
+const BUILTIN_JSON: &str = include_str!("../../datasets/mappings/builtin.json");
+
+#[derive(Deserialize)]
+struct BuiltinFile {
+    mappings: Vec<Mapping>,
+}
+
+/// The built-in mappings, read once. The file is part of the program: a mistake in it is found by
+/// this module's tests, and here leaves no built-in mapping rather than stopping the program.
+fn builtins() -> &'static [Mapping] {
+    static BUILTINS: std::sync::OnceLock<Vec<Mapping>> = std::sync::OnceLock::new();
+    BUILTINS.get_or_init(|| serde_json::from_str::<BuiltinFile>(BUILTIN_JSON).map(|f| f.mappings).unwrap_or_default())
+}
+
 /// The names of the built-in mappings.
-pub const BUILTIN_NAMES: [&str; 11] = [
-    "proverbeval-choice",
-    "proverbeval-fill-blank",
-    "proverbeval-translate-test",
-    "proverbeval-generation",
-    "kyrgyz-mmlu",
-    "kyrgyz-rc",
-    "boolq-kg",
-    "winogrande-kg",
-    "hellaswag-kg",
-    "truthfulqa-mc-kg",
-    "gsm8k-kg",
-];
-
-fn col(s: &str) -> Text {
-    Text::Column(s.to_string())
+pub fn builtin_names() -> Vec<&'static str> {
+    builtins().iter().map(|m| m.name.as_str()).collect()
 }
-
-fn strings(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| s.to_string()).collect()
-}
-
-const KG_LETTERS: [&str; 5] = ["а", "б", "в", "г", "д"];
-const KG_OPTIONS: [&str; 5] = ["А (KG)", "Б (KG)", "В (KG)", "Г (KG)", "Д (KG)"];
 
 /// A built-in mapping by name (see the module docs).
 pub fn builtin(name: &str) -> Option<Mapping> {
-    let abcd = || Choices::Columns(strings(&["A", "B", "C", "D"]));
-    let letter_gold = |column: &str| Gold::Letter {
-        column: column.into(),
-        letters: strings(&["A", "B", "C", "D"]),
-        case_insensitive: false,
-    };
-    let kg_choices = || Choices::OptionalColumns(strings(&KG_OPTIONS));
-    let kg_gold = || Gold::Letter {
-        column: "Туура жооп".into(),
-        letters: strings(&KG_LETTERS),
-        case_insensitive: true,
-    };
-    let mapping = |language: Option<&str>, metadata: &[(&str, &str)], kind| Mapping {
-        name: name.to_string(),
-        language: language.map(str::to_string),
-        metadata: metadata
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        kind,
-    };
-    let kg_meta: &[(&str, &str)] = &[
-        ("grade", "Класс"),
-        ("subject", "Предмет"),
-        ("section", "Бөлүм (KG)"),
-        ("topic", "Тема (KG)"),
-        ("source", "Булак"),
-    ];
-    Some(match name {
-        "proverbeval-choice" => mapping(
-            None,
-            &[],
-            MappingKind::MultipleChoice {
-                question: col("Proverb"),
-                passage: None,
-                choices: abcd(),
-                gold: letter_gold("Answer_Letter"),
-            },
-        ),
-        "proverbeval-fill-blank" => mapping(
-            None,
-            &[],
-            MappingKind::MultipleChoice {
-                question: col("Proverb"),
-                passage: None,
-                choices: abcd(),
-                gold: letter_gold("Answer"),
-            },
-        ),
-        "proverbeval-translate-test" => mapping(
-            None,
-            &[],
-            MappingKind::MultipleChoice {
-                question: Text::FirstOf(strings(&["tranalste", "translate"])),
-                passage: None,
-                choices: abcd(),
-                gold: letter_gold("Answer_Letter"),
-            },
-        ),
-        "proverbeval-generation" => mapping(
-            None,
-            &[],
-            MappingKind::Generation {
-                input: col("Description"),
-                references: strings(&["Proverb"]),
-                fields: BTreeMap::new(),
-            },
-        ),
-        "kyrgyz-mmlu" => mapping(
-            Some("ky"),
-            kg_meta,
-            MappingKind::MultipleChoice {
-                question: col("Суроо (KG)"),
-                passage: None,
-                choices: kg_choices(),
-                gold: kg_gold(),
-            },
-        ),
-        "kyrgyz-rc" => mapping(
-            Some("ky"),
-            kg_meta,
-            MappingKind::MultipleChoice {
-                question: col("Суроо (KG)"),
-                passage: Some(col("Текст (KG)")),
-                choices: kg_choices(),
-                gold: kg_gold(),
-            },
-        ),
-        "boolq-kg" => mapping(
-            Some("ky"),
-            &[],
-            MappingKind::MultipleChoice {
-                question: col("question_kg"),
-                passage: Some(col("passage_kg")),
-                choices: Choices::Fixed(strings(&["ооба", "жок"])),
-                gold: Gold::Text {
-                    column: "answer_kg".into(),
-                },
-            },
-        ),
-        "winogrande-kg" => mapping(
-            Some("ky"),
-            &[],
-            MappingKind::Cloze {
-                sentence: col("sentence_kg"),
-                options: strings(&["option1_kg", "option2_kg"]),
-                gold: Gold::Index {
-                    column: "answer".into(),
-                    base: 1,
-                },
-                blank: "_".into(),
-            },
-        ),
-        "hellaswag-kg" => mapping(
-            Some("ky"),
-            &[("activity_label", "activity_label_kg")],
-            MappingKind::MultipleChoice {
-                question: Text::Template {
-                    template: "{activity_label_kg}: {ctx_a_kg} {ctx_b_kg|capitalize}".into(),
-                },
-                passage: None,
-                choices: Choices::List {
-                    column: "endings_kg".into(),
-                    max: Some(4),
-                },
-                gold: Gold::Index {
-                    column: "label".into(),
-                    base: 0,
-                },
-            },
-        ),
-        "truthfulqa-mc-kg" => mapping(
-            Some("ky"),
-            &[],
-            MappingKind::TruthfulqaMc {
-                question: col("Question_kg"),
-                mc1: "mc1_targets_kg".into(),
-                mc2: "mc2_targets_kg".into(),
-            },
-        ),
-        "gsm8k-kg" => mapping(
-            Some("ky"),
-            &[],
-            MappingKind::Generation {
-                input: col("question_kg"),
-                references: strings(&["answer_kg"]),
-                fields: BTreeMap::new(),
-            },
-        ),
-        _ => return None,
-    })
+    builtins().iter().find(|m| m.name == name).cloned()
 }
 
-/// The built-in mapping whose columns a table has, if any (most specific first).
+/// The built-in mapping whose columns a table has, if any: the first whose `detect` rule the
+/// columns meet (most specific first). A file that has a set's question columns but lacks its
+/// gold column still gets that mapping, so that the missing column is named in the report.
 pub fn detect_mapping(columns: &[String]) -> Option<Mapping> {
-    let has = |c: &str| columns.iter().any(|x| x == c);
-    // A file that has a set's question columns but lacks its gold column still gets that
-    // mapping, so that the missing column is named in the report.
-    let name = if has("Текст (KG)") && has("Суроо (KG)") {
-        "kyrgyz-rc"
-    } else if has("Суроо (KG)") {
-        "kyrgyz-mmlu"
-    } else if has("sentence_kg") {
-        "winogrande-kg"
-    } else if has("endings_kg") {
-        "hellaswag-kg"
-    } else if has("mc1_targets_kg") {
-        "truthfulqa-mc-kg"
-    } else if has("passage_kg") && has("answer_kg") {
-        "boolq-kg"
-    } else if has("question_kg") && has("answer_kg") {
-        "gsm8k-kg"
-    } else if (has("tranalste") || has("translate")) && has("A") {
-        "proverbeval-translate-test"
-    } else if has("Proverb") && has("A") && has("Answer") && !has("Answer_Letter") {
-        "proverbeval-fill-blank"
-    } else if has("Proverb") && has("A") {
-        "proverbeval-choice"
-    } else if has("Description") && has("Proverb") {
-        "proverbeval-generation"
-    } else {
-        return None;
-    };
-    builtin(name)
+    builtins().iter().find(|m| m.detect.as_ref().is_some_and(|d| d.matches(columns))).cloned()
+}
+
+/// When a table is read with a built-in mapping without being told to: its columns include every
+/// one of `all`, at least one of `any` (when given) and none of `none`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Detect {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub all: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub any: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub none: Vec<String>,
+}
+
+impl Detect {
+    fn matches(&self, columns: &[String]) -> bool {
+        let has = |c: &String| columns.contains(c);
+        self.all.iter().all(has) && (self.any.is_empty() || self.any.iter().any(has)) && !self.none.iter().any(has)
+    }
 }
 
 impl Mapping {
@@ -1460,7 +1301,8 @@ mod tests {
 
     #[test]
     fn every_builtin_exists_checks_and_round_trips_through_json() {
-        for name in BUILTIN_NAMES {
+        assert_eq!(builtin_names().len(), 11, "datasets/mappings/builtin.json did not parse whole");
+        for name in builtin_names() {
             let m = builtin(name).unwrap_or_else(|| panic!("{name}"));
             m.check().unwrap();
             let json = serde_json::to_string(&m).unwrap();
@@ -1468,6 +1310,19 @@ mod tests {
             assert_eq!(back, m, "{json}");
         }
         assert!(builtin("nope").is_none());
+    }
+
+    /// Each built-in mapping is the one detected for a table of exactly the columns it needs
+    /// (an earlier, more specific rule does not take it), and every one has a rule.
+    #[test]
+    fn each_builtin_is_detected_from_its_own_columns() {
+        for name in builtin_names() {
+            let m = builtin(name).unwrap();
+            assert!(m.detect.is_some(), "{name}: no detect rule");
+            let columns: Vec<String> = m.required_columns().iter().map(|c| c.split('|').next().unwrap().to_string()).collect();
+            assert_eq!(detect_mapping(&columns).map(|d| d.name), Some(name.to_string()), "{name}: {columns:?}");
+        }
+        assert!(detect_mapping(&["question".into(), "answer".into()]).is_none());
     }
 
     #[test]

@@ -30,7 +30,7 @@ use web_sys::{Element, MessageEvent, Worker};
 
 use super::checkpoint::Checkpoint;
 use super::dom;
-use super::protocol::{Facet, FertilityRow, FromWorker, ItemRow, ItemView, ModelCheck, RunSettings, ToWorker, RELAXED_SIMD_PROBE, RELAXED_WORKER_SCRIPT, WORKER_SCRIPT};
+use super::protocol::{Facet, FertilityRow, FromWorker, ItemRow, ItemView, ModelCheck, ModelSource, RunSettings, Stage, ToWorker, RELAXED_SIMD_PROBE, RELAXED_WORKER_SCRIPT, WORKER_SCRIPT};
 use super::run::{is_gguf, is_task_file, probabilities, run_key, sort_dropped, top_level_files, CollapsedPosition, Run};
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::selftest::SelfTestReport;
@@ -1041,17 +1041,17 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
         FromWorker::Fertility { rows } => show_fertility(&rows),
         FromWorker::Error { stage, message, ticket } => {
             let mut a = app.borrow_mut();
-            if stage == "task" && a.pending.as_ref().map(|p| p.0) != ticket {
+            if stage == Stage::Task && a.pending.as_ref().map(|p| p.0) != ticket {
                 return Ok(()); // about a task request since replaced
             }
-            if stage == "crash" {
+            if stage == Stage::Crash {
                 drop(a);
                 worker_crashed(app, &message);
                 return Ok(());
             }
             show_error(&message);
-            match stage.as_str() {
-                "model" => {
+            match stage {
+                Stage::Model => {
                     a.recovering = None;
                     a.model_id = None;
                     a.model_loaded = false;
@@ -1064,12 +1064,12 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
                         a.phase = Phase::Idle;
                     }
                 }
-                "task" => {
+                Stage::Task => {
                     a.recovering = None;
                     a.pending = None;
                     a.phase = Phase::Idle;
                 }
-                "item" => {
+                Stage::Item => {
                     a.in_flight = false;
                     a.scoring = None;
                     if a.phase == Phase::Running {
@@ -1079,7 +1079,7 @@ fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
                 _ => {}
             }
             let phase = a.phase;
-            let wake = if stage == "model" { a.fit_wake.take() } else { None };
+            let wake = if stage == Stage::Model { a.fit_wake.take() } else { None };
             if wake.is_some() {
                 a.fit_answer = Some(Err(message));
             }
@@ -1200,7 +1200,7 @@ fn legacy_score(worker: &Worker, preference: BackendPreference) -> Result<(), St
         if let Ok(details) = dom::by_id("device-details") {
             let _ = details.set_attribute("open", "");
         }
-        post(worker, &ToWorker::LoadModel { url, backend: preference, check: Default::default() })?;
+        post(worker, &ToWorker::LoadModel { source: ModelSource::Url { url, check: ModelCheck::default() }, backend: preference })?;
         let context = dom::query_param("context").unwrap_or_default();
         post(worker, &ToWorker::Score { context, choices: dom::query_params("choice") })?;
     }
@@ -1224,7 +1224,7 @@ fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sys::File>), 
         if is_gguf(&file.name()) {
             // Which file is loaded (the run's checkpoint is keyed by its hash, `ModelLoaded`).
             let id = format!("file:{}:{}:{}", file.name(), file.size(), file.last_modified());
-            return Ok((id, ToWorker::LoadModelFile { name: file.name(), backend }, vec![file.clone()]));
+            return Ok((id, ToWorker::LoadModel { source: ModelSource::File { name: file.name() }, backend }, vec![file.clone()]));
         }
     }
     if !chosen.is_empty() {
@@ -1239,15 +1239,15 @@ fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sys::File>), 
     if !url.is_empty() {
         // A link may pin the file: `&sha256=…&size=…`.
         let check = ModelCheck { size: dom::query_param("size").and_then(|s| s.parse().ok()), sha256: dom::query_param("sha256") };
-        return Ok((url.clone(), ToWorker::LoadModel { url, backend, check }, Vec::new()));
+        return Ok((url.clone(), ToWorker::LoadModel { source: ModelSource::Url { url, check }, backend }, Vec::new()));
     }
     let choice = dom::value("model-select");
     if choice.is_empty() || choice == "demo" {
-        return Ok(("demo".into(), ToWorker::LoadModel { url: DEMO_MODEL.into(), backend, check: ModelCheck::default() }, Vec::new()));
+        return Ok(("demo".into(), ToWorker::LoadModel { source: ModelSource::Url { url: DEMO_MODEL.into(), check: ModelCheck::default() }, backend }, Vec::new()));
     }
     let entry = a.catalog.iter().find(|m| m.id == choice).ok_or_else(|| format!("unknown model {choice}"))?;
     let check = ModelCheck { size: entry.size_bytes, sha256: entry.sha256.clone() };
-    Ok((entry.id.clone(), ToWorker::LoadModel { url: entry.url.clone(), backend, check }, Vec::new()))
+    Ok((entry.id.clone(), ToWorker::LoadModel { source: ModelSource::Url { url: entry.url.clone(), check }, backend }, Vec::new()))
 }
 
 /// A Hugging Face model folder's files as a load request; its identity is the folder's name with
@@ -1256,7 +1256,7 @@ fn folder_request(folder: &str, files: Vec<web_sys::File>, backend: BackendPrefe
     let names: Vec<String> = files.iter().map(|f| f.name()).collect();
     let sizes: Vec<String> = files.iter().map(|f| format!("{}:{}:{}", f.name(), f.size(), f.last_modified())).collect();
     let id = format!("folder:{folder}:{}", sizes.join(","));
-    (id, ToWorker::LoadModelFiles { folder: folder.to_string(), names, backend }, files)
+    (id, ToWorker::LoadModel { source: ModelSource::Folder { folder: folder.to_string(), names }, backend }, files)
 }
 
 /// A file's path inside the folder it was picked with (`webkitRelativePath`), else its name.
@@ -1272,7 +1272,7 @@ fn relative_path(file: &web_sys::File) -> String {
 /// `message` with the files it carries: a GGUF as `file`, a folder's files as the array `files`.
 fn attach(message: &JsValue, request: &ToWorker, files: &[web_sys::File]) -> Result<(), String> {
     match (request, files) {
-        (ToWorker::LoadModelFiles { .. } | ToWorker::CheckModelFiles { .. }, files) => {
+        (ToWorker::LoadModel { source: ModelSource::Folder { .. }, .. } | ToWorker::CheckModel { source: ModelSource::Folder { .. }, .. }, files) => {
             let array: js_sys::Array = files.iter().collect();
             js_sys::Reflect::set(message, &"files".into(), &array).map_err(|_| "cannot attach the files")?;
         }
@@ -1378,17 +1378,13 @@ async fn prepare(app: &Shared) -> Result<(), String> {
 }
 
 /// Asks the worker whether the model `load` would load fits (`CheckModel`, which reads only the
-/// header; `CheckModelFiles`: a Hugging Face folder's config.json and safetensors headers) and
+/// header; of a Hugging Face folder: its config.json and safetensors headers) and
 /// shows the answer in the model panel. `false` when it does not fit or could not be read: the
 /// reason is on the page, nothing is downloaded, and the page stays usable.
 async fn model_fits(app: &Shared, worker: &Worker, load: &ToWorker, files: &[web_sys::File]) -> Result<bool, String> {
     let budget_mib = dom::query_param("budget_mib").and_then(|b| b.trim().parse::<u64>().ok());
     let check = match load {
-        ToWorker::LoadModel { url, backend, check } => ToWorker::CheckModel { url: url.clone(), backend: *backend, budget_mib, size: check.size },
-        ToWorker::LoadModelFile { name, backend } => ToWorker::CheckModelFile { name: name.clone(), backend: *backend, budget_mib },
-        ToWorker::LoadModelFiles { folder, names, backend } => {
-            ToWorker::CheckModelFiles { folder: folder.clone(), names: names.clone(), backend: *backend, budget_mib }
-        }
+        ToWorker::LoadModel { source, backend } => ToWorker::CheckModel { source: source.clone(), backend: *backend, budget_mib },
         _ => return Ok(true),
     };
     say(key("status-checking-fit"));
@@ -1421,7 +1417,7 @@ async fn model_fits(app: &Shared, worker: &Worker, load: &ToWorker, files: &[web
     if let Some(reason) = refused {
         dom::set_data(&fit, "fit", "refused");
         text::show("model-fit", Said::Raw(reason));
-        let refused = if matches!(check, ToWorker::CheckModelFiles { .. }) { "model-refused-folder" } else { "model-refused-header" };
+        let refused = if matches!(check, ToWorker::CheckModel { source: ModelSource::Folder { .. }, .. }) { "model-refused-folder" } else { "model-refused-header" };
         text::show("model-info", key_with(refused, vec![("name", name.into())]));
         dom::set_data(&info, "status", "refused");
         say(key("status-not-fit"));

@@ -56,50 +56,20 @@ pub const RELAXED_SIMD_PROBE: [u8; 82] = {
 pub enum ToWorker {
     /// Initialise the device (once, on the first request) and run the self-test on it.
     SelfTest { backend: BackendPreference },
-    /// Download a GGUF model from `url` (relative to the page, or absolute) and load it; from Cache
-    /// Storage when it is there. The download is checked against `check` and then cached.
-    LoadModel {
-        url: String,
-        backend: BackendPreference,
-        #[serde(default)]
-        check: ModelCheck,
-    },
-    /// Before a download: read the header of the GGUF at `url` (from Cache Storage if it is there,
-    /// else a growing prefix by HTTP `Range` requests, never the whole file) and check that the
-    /// model fits on the backend; answered by `ModelFit`. `budget_mib` forces the budget (the
-    /// page's `?budget_mib=`, to test a refusal); `size`: the catalog's, if the server hides it.
+    /// Load the model `source` names on `backend`; answered by `ModelLoaded`, with `Download`
+    /// progress for a URL.
+    LoadModel { source: ModelSource, backend: BackendPreference },
+    /// Before a load: check that the model `source` names fits on the backend, from its header
+    /// alone (a URL's: from Cache Storage if it is there, else a growing prefix by HTTP `Range`
+    /// requests, never the whole file; a folder's: config.json and the safetensors headers);
+    /// answered by `ModelFit`. `budget_mib` forces the budget (the page's `?budget_mib=`, to test
+    /// a refusal).
     CheckModel {
-        url: String,
-        backend: BackendPreference,
-        #[serde(default)]
-        budget_mib: Option<u64>,
-        #[serde(default)]
-        size: Option<u64>,
-    },
-    /// `CheckModel` for the `File` attached to this message as its `file` property.
-    CheckModelFile {
-        name: String,
+        source: ModelSource,
         backend: BackendPreference,
         #[serde(default)]
         budget_mib: Option<u64>,
     },
-    /// `CheckModel` for a Hugging Face folder's `File`s attached as `files` (as `LoadModelFiles`):
-    /// its config.json and the headers of its safetensors files (`models::fit`).
-    CheckModelFiles {
-        folder: String,
-        names: Vec<String>,
-        backend: BackendPreference,
-        #[serde(default)]
-        budget_mib: Option<u64>,
-    },
-    /// Load the GGUF `File` the page attached to this message as its `file` property (a `File`
-    /// cannot go through serde; it crosses `postMessage` as itself and is read by slices).
-    LoadModelFile { name: String, backend: BackendPreference },
-    /// Load a Hugging Face model folder from the `File`s attached to this message as its `files`
-    /// property (an array, in the order of `names`): config.json, tokenizer.json and the
-    /// safetensors weights (one file or an index and its shards), found by file name
-    /// (`engine::load_hf_files`). `folder` names the model in messages.
-    LoadModelFiles { folder: String, names: Vec<String>, backend: BackendPreference },
     /// Read a task and its documents and render every prompt; answered by `TaskReady`.
     /// `ticket` comes back in the answer, so a late answer to an earlier request is told apart.
     PrepareTask { ticket: u32, files: TaskFiles, settings: RunSettings },
@@ -179,11 +149,65 @@ pub enum FromWorker {
     Tokens { index: usize, pieces: Vec<String>, count: usize },
     /// Tokenizer fertility of the prepared task's texts under the loaded model, by language.
     Fertility { rows: Vec<FertilityRow> },
-    /// A request failed; `stage` says which kind (`model`, `task`, `item`, `analysis`, `selftest`, `request`),
-    /// or `crash`: the worker panicked (the panic's message, sent by its panic hook just before the
-    /// worker dies); the page replaces the worker.
+    /// A request failed; `stage` says which kind of request, or that the worker crashed.
     /// `ticket`: the `PrepareTask` request's, for errors in preparing a task.
-    Error { stage: String, message: String, ticket: Option<u32> },
+    Error { stage: Stage, message: String, ticket: Option<u32> },
+}
+
+/// What failed, in a worker's `Error`: the kind of request it was answering, or `Crash`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// The self-test.
+    Selftest,
+    /// Loading a model or checking that it fits.
+    Model,
+    /// Preparing a task.
+    Task,
+    /// Scoring, tokenizing or scoring choices for an item.
+    Item,
+    /// An analysis over the task (fertility).
+    Analysis,
+    /// A message the worker could not read.
+    Request,
+    /// The worker panicked (the panic's message, sent by its panic hook just before it dies); the
+    /// page replaces it.
+    Crash,
+}
+
+impl ToWorker {
+    /// The stage an error in answering this request belongs to.
+    pub fn stage(&self) -> Stage {
+        match self {
+            ToWorker::SelfTest { .. } => Stage::Selftest,
+            ToWorker::LoadModel { .. } | ToWorker::CheckModel { .. } => Stage::Model,
+            ToWorker::PrepareTask { .. } => Stage::Task,
+            ToWorker::ScoreItem { .. } | ToWorker::Score { .. } | ToWorker::Tokenize { .. } | ToWorker::Crash | ToWorker::Hang => Stage::Item,
+            ToWorker::Fertility => Stage::Analysis,
+        }
+    }
+}
+
+/// Where a model comes from. A `File` cannot go through serde: a picked file crosses
+/// `postMessage` beside the message, as its `file` property (a folder's as the array `files`),
+/// and is read by slices.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ModelSource {
+    /// A GGUF at `url` (relative to the page, or absolute), from Cache Storage when it is there;
+    /// a download is checked against `check` and then cached. `check.size` also stands in for a
+    /// server that hides the file's size.
+    Url {
+        url: String,
+        #[serde(default)]
+        check: ModelCheck,
+    },
+    /// The GGUF `File` attached to the message.
+    File { name: String },
+    /// A Hugging Face model folder from the `File`s attached to the message (in the order of
+    /// `names`): config.json, tokenizer.json and the safetensors weights (one file or an index and
+    /// its shards), found by file name (`engine::load_hf_files`). `folder` names the model.
+    Folder { folder: String, names: Vec<String> },
 }
 
 /// What a downloaded model file must be (from the catalog); unchecked where `None`.
@@ -294,5 +318,11 @@ mod tests {
         assert_eq!(back, FromWorker::Ready);
         let json = serde_json::to_value(ToWorker::ScoreItem { index: 3 }).unwrap();
         assert_eq!(json, serde_json::json!({ "type": "score_item", "index": 3 }));
+        let json = serde_json::to_value(FromWorker::Error { stage: Stage::Selftest, message: "m".into(), ticket: None }).unwrap();
+        assert_eq!(json, serde_json::json!({ "type": "error", "stage": "selftest", "message": "m", "ticket": null }));
+        let load = ToWorker::LoadModel { source: ModelSource::File { name: "m.gguf".into() }, backend: BackendPreference::Cpu };
+        let json = serde_json::to_value(&load).unwrap();
+        assert_eq!(json, serde_json::json!({ "type": "load_model", "source": { "kind": "file", "name": "m.gguf" }, "backend": "cpu" }));
+        assert_eq!(serde_json::from_value::<ToWorker>(json).unwrap(), load);
     }
 }

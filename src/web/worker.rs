@@ -18,7 +18,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use serde_json::Value as Json;
 
-use super::protocol::{FromWorker, ItemRow, ItemView, RunSettings, ToWorker};
+use super::protocol::{FromWorker, ItemRow, ItemView, ModelSource, RunSettings, Stage, ToWorker};
 use super::run;
 use crate::backend::{AdapterDescription, BackendKind, BackendPreference, ComputeDevice};
 use crate::engine::{self, LanguageModel};
@@ -53,7 +53,7 @@ pub fn start() {
     // before it dies, replaces the worker and marks the item failed (see `web::page`).
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
-        post(&FromWorker::Error { stage: "crash".into(), message: info.to_string(), ticket: None });
+        post(&FromWorker::Error { stage: Stage::Crash, message: info.to_string(), ticket: None });
     }));
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let state: Rc<RefCell<State>> = Rc::new(RefCell::new(State::default()));
@@ -79,7 +79,7 @@ pub fn start() {
             }
             match request {
                 Ok(request) => handle(request, file, files, &state).await,
-                Err(e) => post(&FromWorker::Error { stage: "request".into(), message: format!("unreadable request: {e}"), ticket: None }),
+                Err(e) => post(&FromWorker::Error { stage: Stage::Request, message: format!("unreadable request: {e}"), ticket: None }),
             }
             Ok(JsValue::UNDEFINED)
         });
@@ -94,13 +94,7 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
         ToWorker::PrepareTask { ticket, .. } => Some(*ticket),
         _ => None,
     };
-    let stage = match &request {
-        ToWorker::SelfTest { .. } => "selftest",
-        ToWorker::LoadModel { .. } | ToWorker::LoadModelFile { .. } | ToWorker::LoadModelFiles { .. } | ToWorker::CheckModel { .. } | ToWorker::CheckModelFile { .. } | ToWorker::CheckModelFiles { .. } => "model",
-        ToWorker::PrepareTask { .. } => "task",
-        ToWorker::ScoreItem { .. } | ToWorker::Score { .. } | ToWorker::Tokenize { .. } | ToWorker::Crash | ToWorker::Hang => "item",
-        ToWorker::Fertility => "analysis",
-    };
+    let stage = request.stage();
     let outcome = match request {
         ToWorker::SelfTest { backend } => match ensure_device(state, backend).await {
             Ok(compute) => selftest::run(&compute)
@@ -109,7 +103,7 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
                 .map_err(|e| format!("self-test failed to run: {e}")),
             Err(message) => Err(message),
         },
-        ToWorker::LoadModel { url, backend, check } => {
+        ToWorker::LoadModel { source: ModelSource::Url { url, check }, backend } => {
             let resumed = std::cell::Cell::new(0);
             let progress = |loaded, total, resumed_from| {
                 resumed.set(resumed_from);
@@ -124,38 +118,38 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
                 Err(e) => Err(e),
             }
         }
-        ToWorker::CheckModel { url, backend, budget_mib, size } => {
-            let name = url.rsplit('/').next().unwrap_or(&url).to_string();
-            match super::download::cached_blob(&url).await {
-                Some(blob) => check_model(state, name, BlobSource::new(url, blob), backend, budget_mib).await,
-                None => match UrlPrefixSource::open(&url, size).await {
-                    Ok(source) => check_model(state, name, source, backend, budget_mib).await,
-                    Err(e) => Ok(unchecked(name, format!("the header could not be read by ranges ({e})"))),
-                },
-            }
-        }
-        ToWorker::CheckModelFile { name, backend, budget_mib } => match file {
-            Some(blob) => check_model(state, name.clone(), BlobSource::new(name, blob), backend, budget_mib).await,
-            None => Err(format!("{name}: the file did not reach the worker")),
-        },
-        ToWorker::CheckModelFiles { folder, names, backend, budget_mib } => match folder_sources(&folder, names, files) {
-            Ok(sources) => check_model_folder(state, folder, sources, backend, budget_mib).await,
-            Err(e) => Err(e),
-        },
-        ToWorker::LoadModelFile { name, backend } => match file {
+        ToWorker::LoadModel { source: ModelSource::File { name }, backend } => match file {
             Some(blob) => {
                 let hash = super::download::blob_sha256(&blob).await;
                 with_hash(load_model(state, BlobSource::new(name, blob), backend).await, hash)
             }
             None => Err(format!("{name}: the file did not reach the worker")),
         },
-        ToWorker::LoadModelFiles { folder, names, backend } => {
+        ToWorker::LoadModel { source: ModelSource::Folder { folder, names }, backend } => {
             let hash = folder_sha256(&names, &files).await;
             match folder_sources(&folder, names, files) {
                 Ok(sources) => with_hash(load_model_folder(state, &folder, sources, backend).await, hash),
                 Err(e) => Err(e),
             }
         }
+        ToWorker::CheckModel { source: ModelSource::Url { url, check }, backend, budget_mib } => {
+            let name = url.rsplit('/').next().unwrap_or(&url).to_string();
+            match super::download::cached_blob(&url).await {
+                Some(blob) => check_model(state, name, BlobSource::new(url, blob), backend, budget_mib).await,
+                None => match UrlPrefixSource::open(&url, check.size).await {
+                    Ok(source) => check_model(state, name, source, backend, budget_mib).await,
+                    Err(e) => Ok(unchecked(name, format!("the header could not be read by ranges ({e})"))),
+                },
+            }
+        }
+        ToWorker::CheckModel { source: ModelSource::File { name }, backend, budget_mib } => match file {
+            Some(blob) => check_model(state, name.clone(), BlobSource::new(name, blob), backend, budget_mib).await,
+            None => Err(format!("{name}: the file did not reach the worker")),
+        },
+        ToWorker::CheckModel { source: ModelSource::Folder { folder, names }, backend, budget_mib } => match folder_sources(&folder, names, files) {
+            Ok(sources) => check_model_folder(state, folder, sources, backend, budget_mib).await,
+            Err(e) => Err(e),
+        },
         ToWorker::PrepareTask { ticket, files, settings } => prepare_task(state, ticket, &files, &settings),
         ToWorker::ScoreItem { index } => score_item(state, index).await,
         ToWorker::Tokenize { index } => tokenize(state, index),
@@ -166,7 +160,7 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
             std::hint::spin_loop();
         },
     };
-    post(&outcome.unwrap_or_else(|message| FromWorker::Error { stage: stage.into(), message, ticket }));
+    post(&outcome.unwrap_or_else(|message| FromWorker::Error { stage, message, ticket }));
 }
 
 /// Reads the model's header from `source` and checks what it needs on the worker's backend

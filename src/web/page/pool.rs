@@ -184,8 +184,8 @@ fn on_helper_message(app: &Shared, id: u32, message: FromWorker) {
             dispatch(app);
         }
         FromWorker::ItemScored { row } => answered(app, id, row),
-        FromWorker::Error { stage, message, .. } => match stage.as_str() {
-            "item" => {
+        FromWorker::Error { stage, message, .. } => match stage {
+            Stage::Item => {
                 // As with the main worker: the error is shown and the run pauses.
                 if let Some(h) = app.borrow_mut().helpers.iter_mut().find(|h| h.id == id) {
                     h.scoring = None;
@@ -230,9 +230,7 @@ fn prepare(app: &Shared, id: u32) -> Result<(), String> {
 
 fn with_backend(load: ToWorker, backend: BackendPreference) -> ToWorker {
     match load {
-        ToWorker::LoadModel { url, check, .. } => ToWorker::LoadModel { url, backend, check },
-        ToWorker::LoadModelFile { name, .. } => ToWorker::LoadModelFile { name, backend },
-        ToWorker::LoadModelFiles { folder, names, .. } => ToWorker::LoadModelFiles { folder, names, backend },
+        ToWorker::LoadModel { source, .. } => ToWorker::LoadModel { source, backend },
         other => other,
     }
 }

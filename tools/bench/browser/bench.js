@@ -92,7 +92,7 @@ class LinguaLens {
     self.worker.onmessage = (event) => self.receive(event.data);
     self.worker.onerror = (event) => self.fail(`worker error: ${event.message}`);
     await ready;
-    await self.request({ type: 'load_model', url: new URL(modelUrl, location.href).href, backend }, 'model_loaded');
+    await self.request({ type: 'load_model', source: { kind: 'url', url: new URL(modelUrl, location.href).href }, backend }, 'model_loaded');
     if (!self.backendInfo) throw new Error('the worker did not say which backend it chose');
     return self;
   }

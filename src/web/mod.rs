@@ -7,6 +7,7 @@
 
 pub mod protocol;
 pub mod classroom;
+pub mod driver;
 pub mod i18n;
 pub mod run;
 pub mod segments;

@@ -37,7 +37,7 @@ pub(super) fn start(app: &Shared) {
         let a = app.borrow();
         let on_cpu = a.backend.starts_with("cpu");
         let asked = dom::query_param("workers").and_then(|n| n.trim().parse().ok());
-        if !on_cpu || (a.pace_ms > 0 && asked.is_none()) || a.load_request.is_none() || a.task_files.is_none() || a.run.is_none() {
+        if !on_cpu || (a.driver.pace_ms > 0 && asked.is_none()) || a.load_request.is_none() || a.task_files.is_none() || a.run.is_none() {
             return;
         }
         let navigator = gloo::utils::window().navigator();
@@ -75,29 +75,29 @@ pub(super) fn dispatch(app: &Shared) {
     loop {
         let (worker, index, request, limit_ms, id, pace, fault) = {
             let mut a = app.borrow_mut();
-            if a.phase != Phase::Running {
+            if a.driver.phase != Phase::Running {
                 return;
             }
             let Some(slot) = a.helpers.iter().position(|h| h.ready && h.scoring.is_none()) else { return };
             let mut taken = busy(&a);
-            taken.extend(a.scoring);
+            taken.extend(a.driver.scoring);
             let Some(index) = a.run.as_ref().and_then(|r| r.next_index_besides(&taken)) else { return };
-            a.requests += 1;
-            let request = a.requests;
-            let limit_ms = (20.0 * a.slowest_ms).max(1000.0 * a.watchdog_floor_s as f64);
+            a.driver.requests += 1;
+            let request = a.driver.requests;
+            let limit_ms = (20.0 * a.driver.slowest_ms).max(1000.0 * a.driver.watchdog_floor_s as f64);
             // `?crash_item=N` / `?hang_item=N` fault whichever worker is asked for item N;
             // `?crash_helper=1` the first item asked of a helper.
-            let fault = if a.crash_item == Some(index) || a.crash_helper {
-                a.crash_item = a.crash_item.filter(|&i| i != index);
+            let fault = if a.driver.crash_item == Some(index) || a.crash_helper {
+                a.driver.crash_item = a.driver.crash_item.filter(|&i| i != index);
                 a.crash_helper = false;
                 Some(ToWorker::Crash)
-            } else if a.hang_item == Some(index) {
-                a.hang_item = None;
+            } else if a.driver.hang_item == Some(index) {
+                a.driver.hang_item = None;
                 Some(ToWorker::Hang)
             } else {
                 None
             };
-            let pace = a.pace_ms;
+            let pace = a.driver.pace_ms;
             let h = &mut a.helpers[slot];
             h.scoring = Some((index, request));
             (h.worker.clone(), index, request, limit_ms, h.id, pace, fault)
@@ -193,10 +193,10 @@ fn on_helper_message(app: &Shared, id: u32, message: FromWorker) {
                 show_error(&message);
                 let phase = {
                     let mut a = app.borrow_mut();
-                    if a.phase == Phase::Running {
-                        a.phase = Phase::Paused;
+                    if a.driver.phase == Phase::Running {
+                        a.driver.phase = Phase::Paused;
                     }
-                    a.phase
+                    a.driver.phase
                 };
                 show_controls(app, phase);
             }

@@ -1,0 +1,261 @@
+//! The course of a run as a state machine, without the DOM: which item the main worker is asked
+//! for next, pause and resume, the end of the run, a failed item, the watchdog of a worker that
+//! stopped answering. The page feeds it events and carries out the effects it returns
+//! (`web::page::pump` and its callers); everything it decides is tested natively below.
+//!
+//! The run's rows themselves are `web::run::Run`'s (a row is kept once per item, whichever worker
+//! sends it); the pool's helpers take the items the main worker does not hold (`page::pool`).
+
+use super::run::Run;
+
+/// Where a run is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Idle,
+    /// The model and the task are being loaded and prepared.
+    Preparing,
+    Running,
+    Paused,
+    Done,
+}
+
+impl Phase {
+    /// The name on `#run[data-phase]`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Idle => "idle",
+            Phase::Preparing => "preparing",
+            Phase::Running => "running",
+            Phase::Paused => "paused",
+            Phase::Done => "done",
+        }
+    }
+}
+
+/// A fault the page injects before an item, once, for the tests (`?crash_item=N`, `?hang_item=N`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    Crash,
+    Hang,
+}
+
+/// The run's course: see the module's comment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Driver {
+    pub phase: Phase,
+    /// The item the main worker was asked for and has not answered.
+    pub scoring: Option<usize>,
+    /// Bumped for each item asked of the main worker: an earlier request's watchdog does not fire.
+    pub requests: u64,
+    /// The slowest answer so far, in ms: the watchdog waits 20 times that.
+    pub slowest_ms: f64,
+    /// The watchdog's floor, in seconds.
+    pub watchdog_floor_s: u32,
+    /// A delay before each item (`?pace=`), in ms.
+    pub pace_ms: u32,
+    pub crash_item: Option<usize>,
+    pub hang_item: Option<usize>,
+}
+
+pub enum Event<'a> {
+    /// Ask for more if the run is going: `main_ready` says whether the main worker holds (or is
+    /// loading) the model, `busy` lists the items the pool's helpers hold.
+    Pump { run: &'a Run, main_ready: bool, busy: &'a [usize] },
+    /// The main worker answered its item (a row, or the item failed) after `elapsed_ms`.
+    Answered { elapsed_ms: f64 },
+    /// The main worker could not score its item (an error it reported): the run pauses.
+    ItemError,
+    /// The pause button.
+    TogglePause,
+    /// The cancel button.
+    Cancel,
+    /// The watchdog of request `request` ran out.
+    Watchdog { request: u64 },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Send `fault` (if any), then ask the main worker for item `index` after `delay_ms`, and
+    /// start watchdog `request`, which runs out after `watchdog_ms`.
+    Ask { index: usize, delay_ms: u32, fault: Option<Fault>, request: u64, watchdog_ms: f64 },
+    /// Let the pool's idle helpers take items.
+    DispatchPool,
+    /// Every item is settled: the run is done.
+    Finished,
+    /// The phase changed: redraw the controls, say so.
+    Phase(Phase),
+    /// The main worker has not answered item `index` within `seconds`: replace it as if it crashed.
+    Stuck { index: usize, seconds: f64 },
+}
+
+impl Driver {
+    pub fn new(pace_ms: u32, watchdog_floor_s: u32, crash_item: Option<usize>, hang_item: Option<usize>) -> Driver {
+        Driver { phase: Phase::Idle, scoring: None, requests: 0, slowest_ms: 0.0, watchdog_floor_s, pace_ms, crash_item, hang_item }
+    }
+
+    /// The watchdog's limit for the next request: 20 times the slowest answer, at least the floor.
+    fn watchdog_ms(&self) -> f64 {
+        (20.0 * self.slowest_ms).max(1000.0 * self.watchdog_floor_s as f64)
+    }
+
+    pub fn update(&mut self, event: Event) -> Vec<Effect> {
+        match event {
+            Event::Pump { run, main_ready, busy } => {
+                if self.phase != Phase::Running {
+                    return Vec::new();
+                }
+                if run.next_index().is_none() {
+                    self.phase = Phase::Done;
+                    self.scoring = None;
+                    return vec![Effect::Finished, Effect::Phase(Phase::Done)];
+                }
+                let next = if self.scoring.is_none() && main_ready { run.next_index_besides(busy) } else { None };
+                let Some(index) = next else { return vec![Effect::DispatchPool] };
+                self.scoring = Some(index);
+                self.requests += 1;
+                let fault = if self.crash_item == Some(index) {
+                    self.crash_item = None;
+                    Some(Fault::Crash)
+                } else if self.hang_item == Some(index) {
+                    self.hang_item = None;
+                    Some(Fault::Hang)
+                } else {
+                    None
+                };
+                vec![Effect::Ask { index, delay_ms: self.pace_ms, fault, request: self.requests, watchdog_ms: self.watchdog_ms() }, Effect::DispatchPool]
+            }
+            Event::Answered { elapsed_ms } => {
+                self.scoring = None;
+                self.slowest_ms = self.slowest_ms.max(elapsed_ms);
+                Vec::new()
+            }
+            Event::ItemError => {
+                self.scoring = None;
+                if self.phase == Phase::Running {
+                    self.phase = Phase::Paused;
+                    return vec![Effect::Phase(Phase::Paused)];
+                }
+                Vec::new()
+            }
+            Event::TogglePause => {
+                self.phase = match self.phase {
+                    Phase::Running => Phase::Paused,
+                    Phase::Paused => Phase::Running,
+                    other => return vec![Effect::Phase(other)],
+                };
+                vec![Effect::Phase(self.phase)]
+            }
+            Event::Cancel => {
+                self.phase = Phase::Idle;
+                self.scoring = None;
+                vec![Effect::Phase(Phase::Idle)]
+            }
+            Event::Watchdog { request } => match self.scoring {
+                Some(index) if request == self.requests => vec![Effect::Stuck { index, seconds: self.watchdog_ms() / 1000.0 }],
+                _ => Vec::new(),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::web::protocol::RunSettings;
+    use crate::web::run::tests::{item, row};
+
+    fn run(n: usize) -> Run {
+        Run::new("m", "t", "f", RunSettings::default(), (0..n).map(|i| item(i, "en", 0)).collect())
+    }
+
+    fn running() -> Driver {
+        let mut d = Driver::new(0, 300, None, None);
+        d.phase = Phase::Running;
+        d
+    }
+
+    fn asked(effects: &[Effect]) -> Option<usize> {
+        effects.iter().find_map(|e| match e {
+            Effect::Ask { index, .. } => Some(*index),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn the_main_worker_is_asked_for_one_item_at_a_time_in_order_and_the_run_finishes() {
+        let mut r = run(3);
+        let mut d = running();
+        let pump = |d: &mut Driver, r: &Run| d.update(Event::Pump { run: r, main_ready: true, busy: &[] });
+        assert_eq!(asked(&pump(&mut d, &r)), Some(0));
+        assert_eq!(asked(&pump(&mut d, &r)), None, "item 0 is not answered yet");
+        r.record(row(0, [0.0, -1.0, -2.0], 0));
+        d.update(Event::Answered { elapsed_ms: 40.0 });
+        // Item 1 is a helper's: the main worker takes item 2.
+        assert_eq!(asked(&d.update(Event::Pump { run: &r, main_ready: true, busy: &[1] })), Some(2));
+        r.record(row(2, [0.0, -1.0, -2.0], 0));
+        d.update(Event::Answered { elapsed_ms: 10.0 });
+        assert_eq!(asked(&pump(&mut d, &r)), Some(1), "the helper's item, once it lets go of it");
+        r.record(row(1, [0.0, -1.0, -2.0], 0));
+        d.update(Event::Answered { elapsed_ms: 10.0 });
+        assert_eq!(pump(&mut d, &r), [Effect::Finished, Effect::Phase(Phase::Done)]);
+        assert_eq!(d.phase, Phase::Done);
+        assert!(pump(&mut d, &r).is_empty(), "a finished run asks for nothing");
+        assert_eq!(d.slowest_ms, 40.0);
+    }
+
+    #[test]
+    fn a_paused_run_asks_for_nothing_until_it_resumes() {
+        let r = run(2);
+        let mut d = running();
+        assert_eq!(d.update(Event::TogglePause), [Effect::Phase(Phase::Paused)]);
+        assert!(d.update(Event::Pump { run: &r, main_ready: true, busy: &[] }).is_empty());
+        assert_eq!(d.update(Event::TogglePause), [Effect::Phase(Phase::Running)]);
+        assert_eq!(asked(&d.update(Event::Pump { run: &r, main_ready: true, busy: &[] })), Some(0));
+        // Without a model in the main worker, only the pool is asked.
+        let mut d = running();
+        assert_eq!(d.update(Event::Pump { run: &r, main_ready: false, busy: &[] }), [Effect::DispatchPool]);
+    }
+
+    #[test]
+    fn an_item_error_pauses_and_cancel_stops() {
+        let r = run(2);
+        let mut d = running();
+        d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
+        assert_eq!(d.update(Event::ItemError), [Effect::Phase(Phase::Paused)]);
+        assert_eq!((d.phase, d.scoring), (Phase::Paused, None));
+        assert_eq!(d.update(Event::Cancel), [Effect::Phase(Phase::Idle)]);
+        assert!(d.update(Event::Pump { run: &r, main_ready: true, busy: &[] }).is_empty());
+    }
+
+    #[test]
+    fn the_watchdog_fires_only_for_the_request_still_unanswered_after_twenty_times_the_slowest() {
+        let r = run(3);
+        let mut d = running();
+        d.slowest_ms = 30_000.0;
+        let effects = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
+        let Some(Effect::Ask { request, watchdog_ms, .. }) = effects.first().cloned() else { panic!("{effects:?}") };
+        assert_eq!(watchdog_ms, 600_000.0, "20 × 30 s, above the 300 s floor");
+        assert_eq!(d.update(Event::Watchdog { request }), [Effect::Stuck { index: 0, seconds: 600.0 }]);
+        d.update(Event::Answered { elapsed_ms: 1.0 });
+        assert!(d.update(Event::Watchdog { request }).is_empty(), "answered: its watchdog is stale");
+        d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
+        assert!(d.update(Event::Watchdog { request }).is_empty(), "an earlier request's watchdog");
+    }
+
+    #[test]
+    fn faults_for_the_tests_are_sent_once_before_their_item_and_pace_delays_each_ask() {
+        let mut r = run(2);
+        let mut d = Driver::new(250, 300, Some(0), Some(1));
+        d.phase = Phase::Running;
+        let effects = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
+        assert!(matches!(effects[0], Effect::Ask { index: 0, delay_ms: 250, fault: Some(Fault::Crash), .. }), "{effects:?}");
+        // The crashed item is asked again (the page marks it failed or retries): no second fault.
+        d.update(Event::Answered { elapsed_ms: 0.0 });
+        let effects = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
+        assert!(matches!(effects[0], Effect::Ask { index: 0, fault: None, .. }), "{effects:?}");
+        r.record(row(0, [0.0, -1.0, -2.0], 0));
+        d.update(Event::Answered { elapsed_ms: 0.0 });
+        let effects = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
+        assert!(matches!(effects[0], Effect::Ask { index: 1, fault: Some(Fault::Hang), .. }), "{effects:?}");
+    }
+}

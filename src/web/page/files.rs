@@ -1,0 +1,313 @@
+//! Where a run's model and task come from: the file and folder inputs, files and folders dropped
+//! on the setup panel, the model controls, and the task's files (built-in ones fetched).
+
+use super::*;
+
+/// A drop: a `.gguf` becomes the model file and data or YAML files the benchmark's, exactly as if
+/// they had been picked in those inputs (the run reads them from there). A dropped folder is read
+/// through its directory entries (`webkitGetAsEntry`, then `readEntries` until it returns nothing):
+/// a model folder gives its own files, a data folder (DZEN's) every data file under it
+/// (`web::run::sort_dropped`). The entries must be taken while the event is dispatched (its
+/// `DataTransfer` is emptied after); the folders are read after it, asynchronously.
+pub(super) fn accept_drop(event: &web_sys::Event) -> Result<(), String> {
+    let transfer = event.dyn_ref::<web_sys::DragEvent>().and_then(|e| e.data_transfer()).ok_or("the drop carried no files")?;
+    let items = transfer.items();
+    let mut loose: Vec<(String, web_sys::File)> = Vec::new();
+    let mut folders: Vec<web_sys::FileSystemDirectoryEntry> = Vec::new();
+    for i in 0..items.length() {
+        let Some(item) = items.get(i) else { continue };
+        if item.kind() != "file" {
+            continue;
+        }
+        match item.webkit_get_as_entry().ok().flatten() {
+            Some(entry) if entry.is_directory() => folders.push(entry.unchecked_into()),
+            _ => {
+                if let Ok(Some(file)) = item.get_as_file() {
+                    loose.push((file.name(), file));
+                }
+            }
+        }
+    }
+    if items.length() == 0 {
+        // A browser without DataTransfer items: the plain file list.
+        if let Some(list) = transfer.files() {
+            loose.extend((0..list.length()).filter_map(|i| list.get(i)).map(|f| (f.name(), f)));
+        }
+    }
+    if folders.is_empty() {
+        return use_dropped(loose);
+    }
+    let names: Vec<String> = folders.iter().map(|f| f.name()).collect();
+    say(key_with("status-drop-reading", vec![("names", names.join(", ").into())]));
+    spawn_local(async move {
+        let mut files = loose;
+        let result = match read_folders(folders).await {
+            Ok(found) => {
+                files.extend(found);
+                use_dropped(files)
+            }
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(()) => clear_error(),
+            Err(e) => {
+                say(key("status-drop-unused"));
+                show_error(&e)
+            }
+        }
+    });
+    Ok(())
+}
+
+/// Every file under the dropped folders, by its path from the drop (`qwen3/config.json`).
+pub(super) async fn read_folders(folders: Vec<web_sys::FileSystemDirectoryEntry>) -> Result<Vec<(String, web_sys::File)>, String> {
+    let mut files = Vec::new();
+    let mut pending: Vec<(String, web_sys::FileSystemDirectoryEntry)> = folders.into_iter().map(|f| (f.name(), f)).collect();
+    while let Some((path, folder)) = pending.pop() {
+        let reader = folder.create_reader();
+        // readEntries gives a folder's entries in batches (Chromium: 100 at a time) and an empty
+        // batch at the end.
+        loop {
+            let batch = callback_promise(|ok, fail| reader.read_entries_with_callback_and_callback(ok, fail).map_err(|e| js_error(&e)))
+                .await
+                .map_err(|e| format!("the dropped folder {path} cannot be read: {e}"))?;
+            let batch: js_sys::Array = batch.dyn_into().map_err(|_| format!("the dropped folder {path} cannot be read: not a list of entries"))?;
+            if batch.length() == 0 {
+                break;
+            }
+            for entry in batch.iter() {
+                let entry: web_sys::FileSystemEntry = entry.unchecked_into();
+                let child = format!("{path}/{}", entry.name());
+                if entry.is_directory() {
+                    pending.push((child, entry.unchecked_into()));
+                } else if entry.is_file() {
+                    let entry: web_sys::FileSystemFileEntry = entry.unchecked_into();
+                    let file = callback_promise(|ok, fail| {
+                        entry.file_with_callback_and_callback(ok, fail);
+                        Ok(())
+                    })
+                    .await
+                    .map_err(|e| format!("{child}: cannot be read: {e}"))?;
+                    let file: web_sys::File = file.dyn_into().map_err(|_| format!("{child}: cannot be read: not a file"))?;
+                    files.push((child, file));
+                    if files.len() > crate::web::run::MAX_DROPPED_FILES {
+                        return Err(format!("the dropped folder holds more than {} files: drop the model or data folder itself", crate::web::run::MAX_DROPPED_FILES));
+                    }
+                }
+            }
+        }
+    }
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(files)
+}
+
+/// The value an old-style callback API (`success`, `error`) gives, as a future.
+pub(super) async fn callback_promise(call: impl FnOnce(&js_sys::Function, &js_sys::Function) -> Result<(), String>) -> Result<JsValue, String> {
+    let mut call = Some(call);
+    let mut failed = None;
+    let promise = js_sys::Promise::new(&mut |ok, fail| {
+        if let Some(call) = call.take() {
+            if let Err(e) = call(&ok, &fail) {
+                failed = Some(e);
+            }
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    JsFuture::from(promise).await.map_err(|e| js_error(&e))
+}
+
+/// A JavaScript error (a `DOMException`, an `Error`, a string) in words.
+pub(super) fn js_error(e: &JsValue) -> String {
+    js_sys::Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .filter(|m| !m.is_empty())
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// Dropped files by their paths (a name, or a path in a dropped folder) into the inputs.
+pub(super) fn use_dropped(files: Vec<(String, web_sys::File)>) -> Result<(), String> {
+    let paths: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
+    let dropped = sort_dropped(&paths)?;
+    let pick = |indices: &[usize]| indices.iter().filter_map(|&i| files.get(i).map(|(_, f)| f)).collect::<Vec<_>>();
+    let mut said = Vec::new();
+    if !dropped.model.is_empty() {
+        dom::set_files("model-file", &pick(&dropped.model))?;
+        // The folder's name names the model (a `File` made from a folder entry keeps only its own name).
+        if let Ok(input) = dom::by_id("model-file") {
+            match &dropped.model_folder {
+                Some(folder) => dom::set_data(&input, "folder", folder),
+                None => {
+                    let _ = input.remove_attribute("data-folder");
+                }
+            }
+        }
+        dom::set_value("model-url", "");
+        dom::set_value("model-folder", "");
+        let model: Vec<&str> = dropped.model.iter().map(|&i| paths[i].as_str()).collect();
+        said.push(match &dropped.model_folder {
+            Some(folder) => key_with("dropped-model-folder", vec![("folder", folder.as_str().into()), ("n", model.len().into())]),
+            None => key_with("dropped-model", vec![("files", model.join(", ").into())]),
+        });
+    }
+    if !dropped.task.is_empty() {
+        dom::set_files("task-files", &pick(&dropped.task))?;
+        dom::set_value("task-folder", "");
+        data_chosen();
+        show_filters(&[], &Default::default())?;
+        let task: Vec<&str> = dropped.task.iter().map(|&i| paths[i].as_str()).collect();
+        said.push(if task.len() > 6 {
+            key_with("dropped-benchmark-more", vec![("files", task[..5].join(", ").into()), ("n", (task.len() - 5).into())])
+        } else {
+            key_with("dropped-benchmark", vec![("files", task.join(", ").into())])
+        });
+    }
+    if !dropped.ignored.is_empty() {
+        let shown = dropped.ignored.iter().take(6).cloned().collect::<Vec<_>>().join(", ");
+        said.push(if dropped.ignored.len() > 6 {
+            key_with("dropped-not-used-more", vec![("files", shown.into()), ("n", (dropped.ignored.len() - 6).into())])
+        } else {
+            key_with("dropped-not-used", vec![("files", shown.into())])
+        });
+    }
+    say(key_with("status-dropped", vec![]).with_part("what", Said::Joined(said, "; ")));
+    Ok(())
+}
+
+/// Data files were chosen: the benchmark is the user's files, unless a built-in task that reads
+/// the user's data (DZEN) is selected.
+pub(super) fn data_chosen() {
+    let task = dom::value("task-select");
+    if !DATA_TASKS.iter().any(|(name, _)| *name == task) {
+        dom::set_value("task-select", "files");
+    }
+}
+
+/// What the model controls point at: (identity for the checkpoint, request that loads it, the
+/// files that go with the request: one GGUF `File`, or a model folder's files).
+pub(super) fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sys::File>), String> {
+    let a = app.borrow();
+    let backend = a.preference;
+    // A folder picked whole: its own files, by their paths in it.
+    let picked = dom::files("model-folder");
+    let paths: Vec<String> = picked.iter().map(relative_path).collect();
+    if let Some((folder, top)) = top_level_files(&paths) {
+        let files: Vec<web_sys::File> = top.iter().filter_map(|&i| picked.get(i).cloned()).collect();
+        return Ok(folder_request(&folder, files, backend));
+    }
+    let chosen = dom::files("model-file");
+    if let [file] = chosen.as_slice() {
+        if is_gguf(&file.name()) {
+            // Which file is loaded (the run's checkpoint is keyed by its hash, `ModelLoaded`).
+            let id = format!("file:{}:{}:{}", file.name(), file.size(), file.last_modified());
+            return Ok((id, ToWorker::LoadModel { source: ModelSource::File { name: file.name() }, backend }, vec![file.clone()]));
+        }
+    }
+    if !chosen.is_empty() {
+        if let Some(gguf) = chosen.iter().find(|f| is_gguf(&f.name())) {
+            return Err(format!("{}: choose one GGUF file, or a model folder's files without it", gguf.name()));
+        }
+        // Files dropped as a folder keep its name (`use_dropped`); picked ones have none.
+        let folder = dom::by_id("model-file").ok().and_then(|i| i.get_attribute("data-folder")).unwrap_or_else(|| "chosen files".into());
+        return Ok(folder_request(&folder, chosen, backend));
+    }
+    let url = dom::value("model-url").trim().to_string();
+    if !url.is_empty() {
+        // A link may pin the file: `&sha256=…&size=…`.
+        let check = ModelCheck { size: dom::query_param("size").and_then(|s| s.parse().ok()), sha256: dom::query_param("sha256") };
+        return Ok((url.clone(), ToWorker::LoadModel { source: ModelSource::Url { url, check }, backend }, Vec::new()));
+    }
+    let choice = dom::value("model-select");
+    if choice.is_empty() || choice == "demo" {
+        return Ok(("demo".into(), ToWorker::LoadModel { source: ModelSource::Url { url: DEMO_MODEL.into(), check: ModelCheck::default() }, backend }, Vec::new()));
+    }
+    let entry = a.catalog.iter().find(|m| m.id == choice).ok_or_else(|| format!("unknown model {choice}"))?;
+    let check = ModelCheck { size: entry.size_bytes, sha256: entry.sha256.clone() };
+    Ok((entry.id.clone(), ToWorker::LoadModel { source: ModelSource::Url { url: entry.url.clone(), check }, backend }, Vec::new()))
+}
+
+/// A Hugging Face model folder's files as a load request; its identity is the folder's name with
+/// its files' names and sizes.
+pub(super) fn folder_request(folder: &str, files: Vec<web_sys::File>, backend: BackendPreference) -> (String, ToWorker, Vec<web_sys::File>) {
+    let names: Vec<String> = files.iter().map(|f| f.name()).collect();
+    let sizes: Vec<String> = files.iter().map(|f| format!("{}:{}:{}", f.name(), f.size(), f.last_modified())).collect();
+    let id = format!("folder:{folder}:{}", sizes.join(","));
+    (id, ToWorker::LoadModel { source: ModelSource::Folder { folder: folder.to_string(), names }, backend }, files)
+}
+
+/// A file's path inside the folder it was picked with (`webkitRelativePath`), else its name.
+pub(super) fn relative_path(file: &web_sys::File) -> String {
+    let path = js_sys::Reflect::get(file, &"webkitRelativePath".into()).ok().and_then(|p| p.as_string()).unwrap_or_default();
+    if path.is_empty() {
+        file.name()
+    } else {
+        path
+    }
+}
+
+/// `message` with the files it carries: a GGUF as `file`, a folder's files as the array `files`.
+pub(super) fn attach(message: &JsValue, request: &ToWorker, files: &[web_sys::File]) -> Result<(), String> {
+    match (request, files) {
+        (ToWorker::LoadModel { source: ModelSource::Folder { .. }, .. } | ToWorker::CheckModel { source: ModelSource::Folder { .. }, .. }, files) => {
+            let array: js_sys::Array = files.iter().collect();
+            js_sys::Reflect::set(message, &"files".into(), &array).map_err(|_| "cannot attach the files")?;
+        }
+        (_, [file]) => {
+            js_sys::Reflect::set(message, &"file".into(), file).map_err(|_| "cannot attach the file")?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The built-in demo, a built-in task with the user's data, or the user's files.
+pub(super) async fn task_files() -> Result<TaskFiles, String> {
+    let task = dom::value("task-select");
+    if task == "demo" {
+        let mut files = Vec::new();
+        for path in DEMO_TASK {
+            files.push(NamedFile { name: path.rsplit('/').next().unwrap_or(path).into(), bytes: fetch_bytes(path).await? });
+        }
+        return TaskFiles::from_files(files).map_err(|e| e.to_string());
+    }
+    let builtin = DATA_TASKS.iter().find(|(name, _)| *name == task).map(|(_, paths)| paths);
+    let mut files = Vec::new();
+    if let Some(paths) = builtin {
+        for path in paths.iter() {
+            files.push(NamedFile { name: path.rsplit('/').next().unwrap_or(path).into(), bytes: fetch_bytes(path).await? });
+        }
+    }
+    // Picked files by name; a picked folder's files by their paths in it, the ones a benchmark
+    // can use (its README or licence is not data).
+    let mut chosen: Vec<(String, web_sys::File)> = dom::files("task-files").into_iter().map(|f| (f.name(), f)).collect();
+    chosen.extend(dom::files("task-folder").into_iter().map(|f| (relative_path(&f), f)).filter(|(path, _)| is_task_file(path)));
+    if chosen.is_empty() {
+        return Err(match builtin {
+            Some(_) => format!("{task} reads your copy of its data: choose the DZEN CSV files, or the folder holding DZEN/ and DZEN-Few_Shots/, first"),
+            None => "choose a data file (and, if you have one, its task YAML) first".into(),
+        });
+    }
+    for (name, file) in chosen {
+        let buffer = JsFuture::from(file.array_buffer()).await.map_err(|_| format!("{name}: cannot be read"))?;
+        files.push(NamedFile { name, bytes: js_sys::Uint8Array::new(&buffer).to_vec() });
+    }
+    TaskFiles::from_files(files).map_err(|e| e.to_string())
+}
+
+pub(super) async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let response: web_sys::Response = JsFuture::from(gloo::utils::window().fetch_with_str(url))
+        .await
+        .map_err(|_| format!("{url}: cannot be fetched"))?
+        .dyn_into()
+        .map_err(|_| format!("{url}: no response"))?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let buffer = JsFuture::from(response.array_buffer().map_err(|_| format!("{url}: no body"))?)
+        .await
+        .map_err(|_| format!("{url}: the download failed"))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}

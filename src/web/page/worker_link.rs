@@ -1,0 +1,333 @@
+//! The page's side of its worker: starting it (the relaxed-SIMD build where the browser has
+//! it), its messages in and out (`post`, `on_message`: each reply applied to the page), and a
+//! worker that crashed or stopped answering replaced, with the run brought back to where it was.
+
+use super::*;
+
+/// The worker build to start: the one with the int8 matmul's relaxed-SIMD kernel where the
+/// browser validates a relaxed-SIMD instruction (`?simd=baseline` asks for the other), the SIMD128
+/// one elsewhere. Both are in the bundle; a browser downloads one.
+pub(super) fn worker_script() -> &'static str {
+    if dom::query_param("simd").as_deref() == Some("baseline") {
+        return WORKER_SCRIPT;
+    }
+    let probe = js_sys::Uint8Array::from(&RELAXED_SIMD_PROBE[..]);
+    match js_sys::WebAssembly::validate(&probe) {
+        Ok(true) => RELAXED_WORKER_SCRIPT,
+        _ => WORKER_SCRIPT,
+    }
+}
+
+/// Routes a worker's messages and errors to the app. `generation` tells a replaced worker's late
+/// events apart: they are ignored.
+pub(super) fn listen(app: &Shared, worker: &Worker, generation: u32) {
+    let on_worker = app.clone();
+    EventListener::new(worker, "message", move |event| {
+        if on_worker.borrow().generation != generation {
+            return;
+        }
+        let Some(event) = event.dyn_ref::<MessageEvent>() else { return };
+        match serde_wasm_bindgen::from_value::<FromWorker>(event.data()) {
+            Ok(message) => {
+                if let Err(e) = on_message(&on_worker, message) {
+                    show_error(&e);
+                }
+            }
+            Err(e) => show_error(&format!("unreadable message from the worker: {e}")),
+        }
+    })
+    .forget();
+    let on_error = app.clone();
+    EventListener::new(worker, "error", move |event| {
+        let (current, ready) = {
+            let a = on_error.borrow();
+            (a.generation == generation, a.worker_ready)
+        };
+        if !current {
+            return;
+        }
+        let detail = event
+            .dyn_ref::<web_sys::ErrorEvent>()
+            .map(|e| e.message())
+            .unwrap_or_else(|| "the worker script failed to load".into());
+        // Before `Ready` the script itself failed: a new worker would fail the same way.
+        if ready {
+            worker_crashed(&on_error, &detail);
+        } else {
+            show_error(&format!("worker error: {detail}"));
+        }
+    })
+    .forget();
+}
+
+/// The worker died (a panic traps the wasm instance; an allocation failure aborts it): the item
+/// it was scoring is marked failed with the message, a new worker is started, and once it is ready
+/// the model is loaded again and the task prepared again (`recover_run`), and the run goes on.
+pub(super) fn worker_crashed(app: &Shared, message: &str) {
+    let (failed_item, recover) = {
+        let mut a = app.borrow_mut();
+        a.crashes_in_a_row += 1;
+        a.worker_ready = false;
+        a.model_loaded = false;
+        a.pending = None;
+        let failed_item = a.driver.scoring.take();
+        if let (Some(i), Some(run)) = (failed_item, a.run.as_mut()) {
+            run.record_failure(i, message);
+        }
+        // A crash while a previous one was being recovered from keeps the phase from before it.
+        let phase = a.recovering.take().unwrap_or(a.driver.phase);
+        let recover = a.run.is_some()
+            && a.run_prepared
+            && a.load_request.is_some()
+            && a.task_files.is_some()
+            && matches!(phase, Phase::Running | Phase::Paused)
+            && a.crashes_in_a_row <= MAX_CRASHES_IN_A_ROW;
+        if recover {
+            a.recovering = Some(phase);
+            a.driver.phase = Phase::Preparing;
+        } else {
+            a.model_id = None;
+            a.run_prepared = false;
+            if matches!(phase, Phase::Running | Phase::Paused | Phase::Preparing) {
+                a.driver.phase = Phase::Idle;
+            }
+        }
+        (failed_item, recover)
+    };
+    if let Some(index) = failed_item {
+        let a = app.borrow();
+        if let Some(run) = &a.run {
+            if let Err(e) = draw_failure(run, index, message) {
+                web_sys::console::warn_1(&e.into());
+            }
+        }
+    }
+    let what = match failed_item {
+        Some(i) => t_with("status-crash-item", &[("number", (i + 1).into()), ("message", message.into())]),
+        None => t_with("status-crash", &[("message", message.into())]),
+    };
+    let next = t(if recover { "status-crash-goes-on" } else { "status-crash-restart" });
+    show_error(&format!("{what}. {next}"));
+    if let Err(e) = replace_worker(app) {
+        show_error(&e);
+    }
+    update_summary(app);
+    let phase = app.borrow().driver.phase;
+    show_controls(app, phase);
+}
+
+pub(super) fn replace_worker(app: &Shared) -> Result<(), String> {
+    let script = app.borrow().worker_script;
+    let worker = Worker::new(script).map_err(|e| format!("cannot start a new worker: {e:?}"))?;
+    let generation = {
+        let mut a = app.borrow_mut();
+        a.worker.terminate();
+        a.worker = worker.clone();
+        a.generation += 1;
+        a.generation
+    };
+    listen(app, &worker, generation);
+    if let Ok(run) = dom::by_id("run") {
+        dom::set_data(&run, "worker-restarts", &generation.to_string());
+    }
+    Ok(())
+}
+
+/// In a replacement worker: the crashed worker's model and task again, under a new ticket.
+pub(super) fn recover_run(app: &Shared) -> Result<(), String> {
+    let (worker, load, files, task, settings, ticket) = {
+        let mut a = app.borrow_mut();
+        let (Some((load, files)), Some(task), Some(run)) = (a.load_request.clone(), a.task_files.clone(), a.run.as_ref()) else {
+            return Err("nothing to recover: no model or task was loaded".into());
+        };
+        let (model, settings) = (run.model.clone(), run.settings.clone());
+        a.tickets += 1;
+        a.pending = Some((a.tickets, model, settings.clone()));
+        (a.worker.clone(), load, files, task, settings, a.tickets)
+    };
+    say(key("status-reloading-after-crash"));
+    trace(&format!(">{}", message_name(&load)));
+    let message = serde_wasm_bindgen::to_value(&load).map_err(|e| e.to_string())?;
+    attach(&message, &load, &files)?;
+    worker.post_message(&message).map_err(|e| format!("cannot message the worker: {e:?}"))?;
+    post(&worker, &ToWorker::PrepareTask { ticket, files: task, settings })
+}
+
+/// The last requests and replies, kept on `<body data-trace>` for tests and bug reports.
+pub(super) fn trace(what: &str) {
+    if let Some(body) = gloo::utils::document().body() {
+        let mut log = body.get_attribute("data-trace").unwrap_or_default();
+        log.push_str(what);
+        log.push(' ');
+        let start = log.len().saturating_sub(600);
+        let start = (start..log.len()).find(|&i| log.is_char_boundary(i)).unwrap_or(0);
+        let _ = body.set_attribute("data-trace", &log[start..]);
+    }
+}
+
+pub(super) fn message_name<T: serde::Serialize>(message: &T) -> String {
+    serde_json::to_value(message).ok().and_then(|v| v["type"].as_str().map(str::to_string)).unwrap_or_default()
+}
+
+pub(super) fn post(worker: &Worker, message: &ToWorker) -> Result<(), String> {
+    trace(&format!(">{}", message_name(message)));
+    let value = serde_wasm_bindgen::to_value(message).map_err(|e| e.to_string())?;
+    worker.post_message(&value).map_err(|e: JsValue| format!("cannot message the worker: {e:?}"))
+}
+
+pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
+    trace(&format!("<{}", message_name(&message)));
+    match message {
+        FromWorker::Ready => {
+            let (worker, preference) = {
+                let a = app.borrow();
+                (a.worker.clone(), a.preference)
+            };
+            say(key("status-device"));
+            post(&worker, &ToWorker::SelfTest { backend: preference })?;
+            if dom::query_param("context").is_some() {
+                return legacy_score(&worker, preference);
+            }
+            app.borrow_mut().worker_ready = true;
+            if app.borrow().recovering.is_some() {
+                if let Err(e) = recover_run(app) {
+                    let mut a = app.borrow_mut();
+                    a.recovering = None;
+                    a.driver.phase = Phase::Idle;
+                    drop(a);
+                    show_controls(app, Phase::Idle);
+                    return Err(e);
+                }
+                return Ok(());
+            }
+            maybe_autostart(app);
+            Ok(())
+        }
+        FromWorker::Backend { info } => {
+            app.borrow_mut().backend = info.label().to_string();
+            show_backend(&info)
+        }
+        FromWorker::SelfTest { report } => show_selftest(&report),
+        FromWorker::Download { loaded, total, from_cache, resumed_from } => {
+            show_download(app, loaded, total, from_cache, resumed_from);
+            Ok(())
+        }
+        FromWorker::ModelLoaded { name, architecture, layers, vocab_size, sha256 } => {
+            {
+                let mut a = app.borrow_mut();
+                a.model_loaded = true;
+                a.model_hash = sha256;
+            }
+            spawn_local(show_cached_models());
+            let info = dom::by_id("model-info")?;
+            let vocab = Arg::Number(vocab_size as f64, NumberStyle::Integer);
+            text::show("model-info", key_with("model-loaded", vec![("name", name.into()), ("architecture", architecture.into()), ("layers", layers.into()), ("vocab", vocab)]));
+            dom::set_data(&info, "status", "loaded");
+            Ok(())
+        }
+        fit @ FromWorker::ModelFit { .. } => {
+            let mut a = app.borrow_mut();
+            a.fit_answer = Some(Ok(fit));
+            if let Some(wake) = a.fit_wake.take() {
+                drop(a);
+                let _ = wake.call0(&JsValue::NULL);
+            }
+            Ok(())
+        }
+        FromWorker::Scores { backend, choices } => show_scores(&backend, &choices),
+        FromWorker::TaskReady { ticket, task, output_type, fingerprint, items, notes, documents, facets } => {
+            let current = app.borrow().pending.as_ref().map(|p| p.0);
+            if current != Some(ticket) {
+                return Ok(());
+            }
+            show_notes(&notes);
+            let Some((_, model, settings)) = app.borrow_mut().pending.take() else { return Ok(()) };
+            let recovered = app.borrow_mut().recovering.take();
+            if let Some(phase) = recovered {
+                {
+                    let mut a = app.borrow_mut();
+                    a.driver.phase = phase;
+                    a.run_prepared = true;
+                }
+                say(key(if phase == Phase::Paused { "status-recovered-paused" } else { "status-recovered-running" }));
+                show_controls(app, phase);
+                pump(app);
+                return Ok(());
+            }
+            show_filters(&facets, &settings.filters)?;
+            if let Ok(summary) = dom::by_id("run-summary") {
+                dom::set_data(&summary, "documents", &documents.to_string());
+            }
+            if app.borrow().model_id.is_none() {
+                // The model failed to load meanwhile (its error is shown).
+                app.borrow_mut().driver.phase = Phase::Idle;
+                show_controls(app, Phase::Idle);
+                return Ok(());
+            }
+            let mut run = Run::new(&model, &task, &fingerprint, settings, items);
+            run.output_type = output_type;
+            // A picked file's answers are kept under its bytes' hash, not its name.
+            if let Some(hash) = app.borrow().model_hash.clone() {
+                run.key = run_key(&format!("sha256:{hash}"), &fingerprint, &run.settings);
+            }
+            begin(app, run, notes.len());
+            Ok(())
+        }
+        FromWorker::ItemScored { row } => {
+            app.borrow_mut().driver.update(Event::Answered { elapsed_ms: row.elapsed_ms });
+            accept_row(app, row);
+            Ok(())
+        }
+        FromWorker::Generating { index, text } => show_generating(app, index, &text),
+        FromWorker::Tokens { index, pieces, count } => show_tokens(app, index, &pieces, count),
+        FromWorker::Fertility { rows } => show_fertility(&rows),
+        FromWorker::Error { stage, message, ticket } => {
+            let mut a = app.borrow_mut();
+            if stage == Stage::Task && a.pending.as_ref().map(|p| p.0) != ticket {
+                return Ok(()); // about a task request since replaced
+            }
+            if stage == Stage::Crash {
+                drop(a);
+                worker_crashed(app, &message);
+                return Ok(());
+            }
+            show_error(&message);
+            match stage {
+                Stage::Model => {
+                    a.recovering = None;
+                    a.model_id = None;
+                    a.model_loaded = false;
+                    if let Ok(info) = dom::by_id("model-info") {
+                        text::show("model-info", key_with("model-not-loaded", vec![("message", message.as_str().into())]));
+                        dom::set_data(&info, "status", "error");
+                    }
+                    a.pending = None;
+                    if a.driver.phase == Phase::Preparing {
+                        a.driver.phase = Phase::Idle;
+                    }
+                }
+                Stage::Task => {
+                    a.recovering = None;
+                    a.pending = None;
+                    a.driver.phase = Phase::Idle;
+                }
+                Stage::Item => {
+                    // The run pauses; the controls are redrawn below.
+                    a.driver.update(Event::ItemError);
+                }
+                _ => {}
+            }
+            let phase = a.driver.phase;
+            let wake = if stage == Stage::Model { a.fit_wake.take() } else { None };
+            if wake.is_some() {
+                a.fit_answer = Some(Err(message));
+            }
+            drop(a);
+            show_controls(app, phase);
+            if let Some(wake) = wake {
+                let _ = wake.call0(&JsValue::NULL);
+            }
+            Ok(())
+        }
+    }
+}

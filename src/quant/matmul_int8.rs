@@ -34,6 +34,10 @@
 //! wasm32 (built with SIMD128, `.cargo/config.toml`), 1 group × 2 tokens with `i32x4.dot_i16x8_s`
 //! (see [`simd128`]); elsewhere plain Rust computes the same integers. [`check_int8_kernel`] checks
 //! the one in use against the definition; the self-test runs it, in the browser too.
+//!
+//! Why one long file (about 1,150 lines before its tests): the kernels (AVX-512 VNNI, AVX2, SIMD128,
+//! relaxed SIMD, portable) sit beside the one repacked layout they share and the definition each is
+//! checked against; apart, a change to the layout could miss one of them.
 
 use std::ops::Range;
 

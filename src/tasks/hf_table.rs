@@ -26,6 +26,10 @@
 //! `metadata["subtask"]` `mc1`/`mc2`, and MC2's true answers are in [`MultipleChoice::correct`].
 //! Texts are stored as in the data: prompt-time edits (BoolQ's `??` → `?`, the leading space the
 //! harnesses put before a continuation) belong to the task's prompt.
+//!
+//! Why one long file (about 1,300 lines before its tests): each item kind's row builder checks and
+//! reports its own anomalies through one cell reader and one gold parser; the mappings themselves
+//! are data (`datasets/mappings/builtin.json`).
 
 use std::collections::BTreeMap;
 

@@ -22,6 +22,9 @@
 //! run time. `dataset_path: lingualens` with `dataset_name: dzen|kyrgyz_mmlu|…` means documents
 //! are lingualens items from that loader, seen through [`item_doc`]. Any other `dataset_path` is a
 //! Hugging Face Hub id, which cannot be fetched here: the user supplies the split's file.
+//!
+//! Why one long file: it is the parser of one schema, lm-eval's task file, key by key (about
+//! 1,350 lines before its tests), and a key's checks sit beside the key; rendering is `yaml/render.rs`.
 
 pub mod jinja;
 pub mod render;

@@ -8,6 +8,7 @@
 pub mod protocol;
 pub mod classroom;
 pub mod driver;
+pub mod dropped;
 pub mod i18n;
 pub mod run;
 pub mod segments;

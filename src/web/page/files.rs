@@ -7,7 +7,7 @@ use super::*;
 /// they had been picked in those inputs (the run reads them from there). A dropped folder is read
 /// through its directory entries (`webkitGetAsEntry`, then `readEntries` until it returns nothing):
 /// a model folder gives its own files, a data folder (DZEN's) every data file under it
-/// (`web::run::sort_dropped`). The entries must be taken while the event is dispatched (its
+/// (`web::dropped::sort_dropped`). The entries must be taken while the event is dispatched (its
 /// `DataTransfer` is emptied after); the folders are read after it, asynchronously.
 pub(super) fn accept_drop(event: &web_sys::Event) -> Result<(), String> {
     let transfer = event.dyn_ref::<web_sys::DragEvent>().and_then(|e| e.data_transfer()).ok_or("the drop carried no files")?;
@@ -90,8 +90,8 @@ pub(super) async fn read_folders(folders: Vec<web_sys::FileSystemDirectoryEntry>
                     .map_err(|e| format!("{child}: cannot be read: {e}"))?;
                     let file: web_sys::File = file.dyn_into().map_err(|_| format!("{child}: cannot be read: not a file"))?;
                     files.push((child, file));
-                    if files.len() > crate::web::run::MAX_DROPPED_FILES {
-                        return Err(format!("the dropped folder holds more than {} files: drop the model or data folder itself", crate::web::run::MAX_DROPPED_FILES));
+                    if files.len() > crate::web::dropped::MAX_DROPPED_FILES {
+                        return Err(format!("the dropped folder holds more than {} files: drop the model or data folder itself", crate::web::dropped::MAX_DROPPED_FILES));
                     }
                 }
             }

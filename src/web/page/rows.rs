@@ -130,21 +130,13 @@ pub(super) fn show_generating(app: &Shared, index: usize, text: &str) -> Result<
     if run.rows.contains_key(&index) {
         return Ok(());
     }
-    let tr = dom::element("tr", "generating", "")?;
-    dom::set_data(&tr, "index", &index.to_string());
-    dom::set_data(&tr, "item-id", &item.id);
-    dom::set_data(&tr, "status", "generating");
-    dom::set_data(&tr, "ll", "[]");
-    dom::append(&tr, &dom::element("td", "num", &(index + 1).to_string())?)?;
-    let question = dom::element("td", "question", &item.question)?;
+    let tr = unscored_row(item, "generating")?;
     let response = dom::element("td", "options", "")?;
     let _ = response.set_attribute("colspan", "2");
     let text = dom::element("div", "response", text)?;
     if !item.language.is_empty() {
-        let _ = question.set_attribute("lang", &item.language);
         let _ = text.set_attribute("lang", &item.language);
     }
-    dom::append(&tr, &question)?;
     dom::append(&response, &text)?;
     dom::append(&tr, &response)?;
     dom::append(&tr, &dom::element("td", "result", "…")?)?;
@@ -190,20 +182,27 @@ pub(super) fn insert_in_order(run: &Run, index: usize, tr: &web_sys::Element) ->
     }
 }
 
-/// The row of an item whose scoring crashed the worker: its question and the message.
-pub(super) fn draw_failure(run: &Run, index: usize, message: &str) -> Result<(), String> {
-    let item = run.items.get(index).ok_or("a failure for an item that does not exist")?;
-    let tr = dom::element("tr", "failed", "")?;
-    dom::set_data(&tr, "index", &index.to_string());
+/// The first cells of a row without a score yet, `tr.<status>[data-status=<status>]`: its
+/// number and question.
+fn unscored_row(item: &ItemView, status: &str) -> Result<web_sys::Element, String> {
+    let tr = dom::element("tr", status, "")?;
+    dom::set_data(&tr, "index", &item.index.to_string());
     dom::set_data(&tr, "item-id", &item.id);
-    dom::set_data(&tr, "status", "failed");
+    dom::set_data(&tr, "status", status);
     dom::set_data(&tr, "ll", "[]");
-    dom::append(&tr, &dom::element("td", "num", &(index + 1).to_string())?)?;
+    dom::append(&tr, &dom::element("td", "num", &(item.index + 1).to_string())?)?;
     let question = dom::element("td", "question", &item.question)?;
     if !item.language.is_empty() {
         let _ = question.set_attribute("lang", &item.language);
     }
     dom::append(&tr, &question)?;
+    Ok(tr)
+}
+
+/// The row of an item whose scoring crashed the worker: its question and the message.
+pub(super) fn draw_failure(run: &Run, index: usize, message: &str) -> Result<(), String> {
+    let item = run.items.get(index).ok_or("a failure for an item that does not exist")?;
+    let tr = unscored_row(item, "failed")?;
     let cell = dom::element("td", "options", &t_with("row-not-scored", &[("message", message.into())]))?;
     let _ = cell.set_attribute("colspan", "2");
     dom::append(&tr, &cell)?;

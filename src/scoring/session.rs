@@ -6,7 +6,8 @@
 //! (doc_id, choice-order variant, filter), so an item recorded twice counts once. Everything else
 //! is computed from them, here and nowhere else: the results file's metrics and standard errors
 //! (aggregated as `scoring::metrics` says), the report's rows, the per-sample CSV, resuming, and
-//! a run imported from a samples file. The page never computes a metric; it reads this.
+//! a run imported from a samples file. No number in a results file is the page's own: it reads
+//! this.
 //!
 //! In `scoring`, not `eval`, because the page's wasm is built without the engine (`eval`'s home).
 
@@ -49,6 +50,8 @@ pub struct Sample {
     pub response: Option<String>,
     /// A multiple-choice item's gold index (`target`, or `gold` where the target is text).
     pub gold: Option<usize>,
+    /// `target` as logged: `str(doc_to_target(doc))` (a generation's reference).
+    pub target: String,
     /// `permutation[i]`: the original index of the option shown at position i.
     pub permutation: Option<Vec<usize>>,
 }
@@ -74,6 +77,11 @@ impl Sample {
         };
         let mut logged = Vec::with_capacity(names.len());
         for name in names {
+            // A metric the registry does not know (lm-eval's f1, mcc, brier_score, …) is not
+            // aggregated here, so its value, whatever its shape, is not read.
+            if metrics::find(&name).is_none() {
+                continue;
+            }
             let value = match v.get(&name) {
                 Some(Json::Number(n)) => Logged::Value(n.as_f64().ok_or_else(|| format!("{name} is not a number"))?),
                 Some(Json::Bool(b)) => Logged::Value(if *b { 1.0 } else { 0.0 }),
@@ -100,6 +108,11 @@ impl Sample {
             requests: Vec::new(),
             response: None,
             gold: None,
+            target: match v.get("target") {
+                Some(Json::String(t)) => t.clone(),
+                Some(other) => other.to_string(),
+                None => String::new(),
+            },
             permutation: v.get("permutation").and_then(Json::as_array).map(|p| p.iter().filter_map(|i| i.as_u64().map(|i| i as usize)).collect()),
         };
         let resps = v.get("filtered_resps").and_then(Json::as_array).ok_or("no filtered_resps")?;
@@ -366,7 +379,8 @@ impl Session {
                         Logged::Pair { references, .. } => Some(references.join(" | ")),
                         _ => None,
                     });
-                    row.texts.push(("reference".into(), reference.unwrap_or_default()));
+                    // The references a corpus metric logged, else the logged target.
+                    row.texts.push(("reference".into(), reference.unwrap_or_else(|| s.target.clone())));
                 }
                 row.texts.push((format!("response,{}", s.filter), s.response.clone().unwrap_or_default()));
             } else if let (Some(gold), Some(chosen)) = (s.gold, s.chosen()) {
@@ -464,5 +478,18 @@ mod tests {
         let rows = s.rows(None);
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].values, [("exact_match,strict".to_string(), 1.0), ("exact_match,loose".to_string(), 0.0)]);
+        // A task that logs only exact_match still has its reference in the rows (from `target`).
+        let em = "{\"doc_id\": 0, \"doc\": {}, \"target\": \"b\", \"filtered_resps\": [\"b\"], \"filter\": \"none\", \"metrics\": [\"exact_match\"], \"exact_match\": 1.0}\n";
+        let rows = Session::from_jsonl("g", "generate_until", em).unwrap().rows(None);
+        assert_eq!(rows[0].texts[0], ("reference".to_string(), "b".to_string()));
+    }
+
+    #[test]
+    fn metrics_the_registry_does_not_know_are_left_unread() {
+        // lm-eval logs f1 as [gold, pred] and brier_score as [gold, [probabilities]].
+        let line = mc_line(0, [-1.0, -2.0, -3.0], 0, 1.0, 0.0)
+            .replace("\"metrics\": [\"acc\", \"acc_norm\"]", "\"metrics\": [\"acc\", \"f1\", \"brier_score\", \"acc_norm\"], \"f1\": [0, 0], \"brier_score\": [0, [0.5, 0.3, 0.2]]");
+        let s = Session::from_jsonl("s", "multiple_choice", &line).unwrap();
+        assert_eq!(s.metrics().unwrap().iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["acc", "acc_norm"]);
     }
 }

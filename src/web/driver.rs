@@ -1,7 +1,9 @@
 //! The course of a run as a state machine, without the DOM: which item the main worker is asked
 //! for next, pause and resume, the end of the run, a failed item, the watchdog of a worker that
-//! stopped answering. The page feeds it events and carries out the effects it returns
-//! (`web::page::pump` and its callers); everything it decides is tested natively below.
+//! stopped answering, and what a pool helper is sent. The page feeds it events and carries out the
+//! effects it returns (`page::control::pump` and its callers); everything it decides is tested
+//! natively below. Loading the model, preparing the task and bringing a run back after a crash
+//! set `phase` directly (`page::worker_link`, `page::control`).
 //!
 //! The run's rows themselves are `web::run::Run`'s (a row is kept once per item, whichever worker
 //! sends it); the pool's helpers take the items the main worker does not hold (`page::pool`).
@@ -47,6 +49,9 @@ pub struct Driver {
     pub scoring: Option<usize>,
     /// Bumped for each item asked of the main worker: an earlier request's watchdog does not fire.
     pub requests: u64,
+    /// The same for the pool's helpers (a counter of their own, so that asking a helper never
+    /// makes the main worker's watchdog stale).
+    pub helper_requests: u64,
     /// The slowest answer so far, in ms: the watchdog waits 20 times that.
     pub slowest_ms: f64,
     /// The watchdog's floor, in seconds.
@@ -90,12 +95,33 @@ pub enum Effect {
 
 impl Driver {
     pub fn new(pace_ms: u32, watchdog_floor_s: u32, crash_item: Option<usize>, hang_item: Option<usize>) -> Driver {
-        Driver { phase: Phase::Idle, scoring: None, requests: 0, slowest_ms: 0.0, watchdog_floor_s, pace_ms, crash_item, hang_item }
+        Driver { phase: Phase::Idle, scoring: None, requests: 0, helper_requests: 0, slowest_ms: 0.0, watchdog_floor_s, pace_ms, crash_item, hang_item }
     }
 
     /// The watchdog's limit for the next request: 20 times the slowest answer, at least the floor.
     fn watchdog_ms(&self) -> f64 {
         (20.0 * self.slowest_ms).max(1000.0 * self.watchdog_floor_s as f64)
+    }
+
+    /// The fault (for the tests) to send before item `index`, once: `?crash_item` / `?hang_item`
+    /// fault whichever worker is asked for the item; `crash_any` (`?crash_helper=1`) the next one.
+    fn fault(&mut self, index: usize, crash_any: bool) -> Option<Fault> {
+        if self.crash_item == Some(index) || crash_any {
+            self.crash_item = self.crash_item.filter(|&i| i != index);
+            Some(Fault::Crash)
+        } else if self.hang_item == Some(index) {
+            self.hang_item = None;
+            Some(Fault::Hang)
+        } else {
+            None
+        }
+    }
+
+    /// A pool helper is asked for item `index`: its request id, its watchdog's limit and the
+    /// fault to send first (`crash_helper`: `?crash_helper=1`, the first item asked of a helper).
+    pub fn ask_helper(&mut self, index: usize, crash_helper: bool) -> (u64, f64, Option<Fault>) {
+        self.helper_requests += 1;
+        (self.helper_requests, self.watchdog_ms(), self.fault(index, crash_helper))
     }
 
     pub fn update(&mut self, event: Event) -> Vec<Effect> {
@@ -113,15 +139,7 @@ impl Driver {
                 let Some(index) = next else { return vec![Effect::DispatchPool] };
                 self.scoring = Some(index);
                 self.requests += 1;
-                let fault = if self.crash_item == Some(index) {
-                    self.crash_item = None;
-                    Some(Fault::Crash)
-                } else if self.hang_item == Some(index) {
-                    self.hang_item = None;
-                    Some(Fault::Hang)
-                } else {
-                    None
-                };
+                let fault = self.fault(index, false);
                 vec![Effect::Ask { index, delay_ms: self.pace_ms, fault, request: self.requests, watchdog_ms: self.watchdog_ms() }, Effect::DispatchPool]
             }
             Event::Answered { elapsed_ms } => {
@@ -145,9 +163,10 @@ impl Driver {
                 };
                 vec![Effect::Phase(self.phase)]
             }
+            // An item still being scored stays held (and watched): the main worker answers it
+            // before anything sent after the cancel, or its watchdog replaces the worker.
             Event::Cancel => {
                 self.phase = Phase::Idle;
-                self.scoring = None;
                 vec![Effect::Phase(Phase::Idle)]
             }
             Event::Watchdog { request } => match self.scoring {
@@ -225,6 +244,13 @@ mod tests {
         assert_eq!((d.phase, d.scoring), (Phase::Paused, None));
         assert_eq!(d.update(Event::Cancel), [Effect::Phase(Phase::Idle)]);
         assert!(d.update(Event::Pump { run: &r, main_ready: true, busy: &[] }).is_empty());
+        // An item in flight at the cancel stays held and watched until it is answered.
+        let mut d = running();
+        let effects = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
+        let Some(Effect::Ask { request, .. }) = effects.first().cloned() else { panic!("{effects:?}") };
+        d.update(Event::Cancel);
+        assert_eq!(d.scoring, Some(0));
+        assert!(matches!(d.update(Event::Watchdog { request })[..], [Effect::Stuck { index: 0, .. }]));
     }
 
     #[test]
@@ -240,6 +266,10 @@ mod tests {
         assert!(d.update(Event::Watchdog { request }).is_empty(), "answered: its watchdog is stale");
         d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
         assert!(d.update(Event::Watchdog { request }).is_empty(), "an earlier request's watchdog");
+        // Asking the pool's helpers does not make the main worker's watchdog stale.
+        let (helper_request, _, _) = d.ask_helper(2, false);
+        assert_eq!(helper_request, 1, "the helpers count their own requests");
+        assert!(matches!(d.update(Event::Watchdog { request: request + 1 })[..], [Effect::Stuck { index: 0, .. }]), "the main worker asked again for item 0, still without a row");
     }
 
     #[test]
@@ -257,5 +287,10 @@ mod tests {
         d.update(Event::Answered { elapsed_ms: 0.0 });
         let effects = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
         assert!(matches!(effects[0], Effect::Ask { index: 1, fault: Some(Fault::Hang), .. }), "{effects:?}");
+        // A helper asked for a faulted item gets the fault instead, once; `?crash_helper` any item.
+        let mut d = Driver::new(0, 300, Some(3), None);
+        assert_eq!(d.ask_helper(3, false).2, Some(Fault::Crash));
+        assert_eq!(d.ask_helper(3, false).2, None);
+        assert_eq!(d.ask_helper(4, true).2, Some(Fault::Crash));
     }
 }

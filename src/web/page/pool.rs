@@ -82,21 +82,12 @@ pub(super) fn dispatch(app: &Shared) {
             let mut taken = busy(&a);
             taken.extend(a.driver.scoring);
             let Some(index) = a.run.as_ref().and_then(|r| r.next_index_besides(&taken)) else { return };
-            a.driver.requests += 1;
-            let request = a.driver.requests;
-            let limit_ms = (20.0 * a.driver.slowest_ms).max(1000.0 * a.driver.watchdog_floor_s as f64);
-            // `?crash_item=N` / `?hang_item=N` fault whichever worker is asked for item N;
-            // `?crash_helper=1` the first item asked of a helper.
-            let fault = if a.driver.crash_item == Some(index) || a.crash_helper {
-                a.driver.crash_item = a.driver.crash_item.filter(|&i| i != index);
-                a.crash_helper = false;
-                Some(ToWorker::Crash)
-            } else if a.driver.hang_item == Some(index) {
-                a.driver.hang_item = None;
-                Some(ToWorker::Hang)
-            } else {
-                None
-            };
+            let crash_helper = std::mem::take(&mut a.crash_helper);
+            let (request, limit_ms, fault) = a.driver.ask_helper(index, crash_helper);
+            let fault = fault.map(|f| match f {
+                Fault::Crash => ToWorker::Crash,
+                Fault::Hang => ToWorker::Hang,
+            });
             let pace = a.driver.pace_ms;
             let h = &mut a.helpers[slot];
             h.scoring = Some((index, request));

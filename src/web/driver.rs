@@ -2,8 +2,8 @@
 //! for next, pause and resume, the end of the run, a failed item, the watchdog of a worker that
 //! stopped answering, and what a pool helper is sent. The page feeds it events and carries out the
 //! effects it returns (`page::control::pump` and its callers); everything it decides is tested
-//! natively below. Loading the model, preparing the task and bringing a run back after a crash
-//! set `phase` directly (`page::worker_link`, `page::control`).
+//! natively below: also when a run is prepared, started, imported, and whether a run whose worker
+//! crashed is brought back.
 //!
 //! The run's rows themselves are `web::run::Run`'s (a row is kept once per item, whichever worker
 //! sends it); the pool's helpers take the items the main worker does not hold (`page::pool`).
@@ -60,16 +60,44 @@ pub struct Driver {
     pub pace_ms: u32,
     pub crash_item: Option<usize>,
     pub hang_item: Option<usize>,
+    /// While a replacement worker is brought back to where a crashed one was: the phase the run
+    /// goes back to once its task is prepared again.
+    pub recovering: Option<Phase>,
+    /// Worker crashes since the last row kept: past [`MAX_CRASHES_IN_A_ROW`] a run is not brought
+    /// back (a model whose every item crashes the worker).
+    pub crashes_in_a_row: u32,
 }
 
+/// Crashes in a row after which a run is no longer brought back.
+pub const MAX_CRASHES_IN_A_ROW: u32 = 3;
+
 pub enum Event<'a> {
+    /// The run button: load the model and prepare the task (refused, with no effect, while a run
+    /// is being prepared or going).
+    Prepare,
+    /// Loading the model failed (or it does not fit): a run being prepared is not.
+    ModelFailed,
+    /// Preparing the run failed (the task, the checkpoint, a replacement worker).
+    PrepareFailed,
+    /// The worker prepared the task: a run being brought back after a crash goes on where it was.
+    TaskReady,
+    /// The run's rows are restored from the checkpoint and it starts.
+    Started,
+    /// A saved run was opened from its samples file.
+    Imported,
+    /// A row was kept (from any worker).
+    RowKept,
+    /// The main worker crashed (or its watchdog ran out); `can_recover`: the run, its model
+    /// request and its task files are there to bring it back with.
+    Crashed { can_recover: bool },
     /// Ask for more if the run is going: `main_ready` says whether the main worker holds (or is
     /// loading) the model, `busy` lists the items the pool's helpers hold.
     Pump { run: &'a Run, main_ready: bool, busy: &'a [usize] },
     /// The main worker answered its item (a row, or the item failed) after `elapsed_ms`.
     Answered { elapsed_ms: f64 },
-    /// The main worker could not score its item (an error it reported): the run pauses.
-    ItemError,
+    /// A worker could not score its item (an error it reported): the run pauses. `main`: the
+    /// main worker's (which then holds no item).
+    ItemError { main: bool },
     /// The pause button.
     TogglePause,
     /// The cancel button.
@@ -91,11 +119,19 @@ pub enum Effect {
     Phase(Phase),
     /// The main worker has not answered item `index` within `seconds`: replace it as if it crashed.
     Stuck { index: usize, seconds: f64 },
+    /// After a crash: item `index` (the one the worker held) is marked failed.
+    MarkFailed { index: usize },
+    /// After a crash: bring the run back in a new worker (its model and task sent again).
+    Recover,
+    /// After a crash the run is not brought back: the model is to be loaded again by hand.
+    GiveUp,
+    /// The run is back where it was (`Running` or `Paused`) after a crash.
+    Recovered(Phase),
 }
 
 impl Driver {
     pub fn new(pace_ms: u32, watchdog_floor_s: u32, crash_item: Option<usize>, hang_item: Option<usize>) -> Driver {
-        Driver { phase: Phase::Idle, scoring: None, requests: 0, helper_requests: 0, slowest_ms: 0.0, watchdog_floor_s, pace_ms, crash_item, hang_item }
+        Driver { phase: Phase::Idle, scoring: None, requests: 0, helper_requests: 0, slowest_ms: 0.0, watchdog_floor_s, pace_ms, crash_item, hang_item, recovering: None, crashes_in_a_row: 0 }
     }
 
     /// The watchdog's limit for the next request: 20 times the slowest answer, at least the floor.
@@ -147,13 +183,70 @@ impl Driver {
                 self.slowest_ms = self.slowest_ms.max(elapsed_ms);
                 Vec::new()
             }
-            Event::ItemError => {
-                self.scoring = None;
+            Event::ItemError { main } => {
+                if main {
+                    self.scoring = None;
+                }
                 if self.phase == Phase::Running {
                     self.phase = Phase::Paused;
-                    return vec![Effect::Phase(Phase::Paused)];
                 }
+                vec![Effect::Phase(self.phase)]
+            }
+            Event::Prepare => {
+                if matches!(self.phase, Phase::Preparing | Phase::Running) {
+                    return Vec::new();
+                }
+                self.phase = Phase::Preparing;
+                vec![Effect::Phase(Phase::Preparing)]
+            }
+            Event::ModelFailed => {
+                self.recovering = None;
+                if self.phase == Phase::Preparing {
+                    self.phase = Phase::Idle;
+                }
+                vec![Effect::Phase(self.phase)]
+            }
+            Event::PrepareFailed => {
+                self.recovering = None;
+                self.phase = Phase::Idle;
+                vec![Effect::Phase(Phase::Idle)]
+            }
+            Event::TaskReady => match self.recovering.take() {
+                Some(phase) => {
+                    self.phase = phase;
+                    vec![Effect::Recovered(phase), Effect::Phase(phase)]
+                }
+                None => Vec::new(),
+            },
+            Event::Started => {
+                self.phase = Phase::Running;
+                vec![Effect::Phase(Phase::Running)]
+            }
+            Event::Imported => {
+                self.phase = Phase::Done;
+                vec![Effect::Phase(Phase::Done)]
+            }
+            Event::RowKept => {
+                self.crashes_in_a_row = 0;
                 Vec::new()
+            }
+            Event::Crashed { can_recover } => {
+                self.crashes_in_a_row += 1;
+                let mut effects: Vec<Effect> = self.scoring.take().map(|index| Effect::MarkFailed { index }).into_iter().collect();
+                // A crash while a previous one was being recovered from keeps the phase from before it.
+                let phase = self.recovering.take().unwrap_or(self.phase);
+                if can_recover && matches!(phase, Phase::Running | Phase::Paused) && self.crashes_in_a_row <= MAX_CRASHES_IN_A_ROW {
+                    self.recovering = Some(phase);
+                    self.phase = Phase::Preparing;
+                    effects.push(Effect::Recover);
+                } else {
+                    if matches!(phase, Phase::Running | Phase::Paused | Phase::Preparing) {
+                        self.phase = Phase::Idle;
+                    }
+                    effects.push(Effect::GiveUp);
+                }
+                effects.push(Effect::Phase(self.phase));
+                effects
             }
             Event::TogglePause => {
                 self.phase = match self.phase {
@@ -240,7 +333,7 @@ mod tests {
         let r = run(2);
         let mut d = running();
         d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
-        assert_eq!(d.update(Event::ItemError), [Effect::Phase(Phase::Paused)]);
+        assert_eq!(d.update(Event::ItemError { main: true }), [Effect::Phase(Phase::Paused)]);
         assert_eq!((d.phase, d.scoring), (Phase::Paused, None));
         assert_eq!(d.update(Event::Cancel), [Effect::Phase(Phase::Idle)]);
         assert!(d.update(Event::Pump { run: &r, main_ready: true, busy: &[] }).is_empty());
@@ -251,6 +344,57 @@ mod tests {
         d.update(Event::Cancel);
         assert_eq!(d.scoring, Some(0));
         assert!(matches!(d.update(Event::Watchdog { request })[..], [Effect::Stuck { index: 0, .. }]));
+    }
+
+    #[test]
+    fn a_crash_brings_the_run_back_where_it_was_until_three_in_a_row() {
+        let r = run(3);
+        let mut d = running();
+        d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
+        assert_eq!(d.update(Event::Crashed { can_recover: true }), [Effect::MarkFailed { index: 0 }, Effect::Recover, Effect::Phase(Phase::Preparing)]);
+        // A second crash while the first is being recovered from keeps the phase from before it.
+        assert_eq!(d.update(Event::Crashed { can_recover: true }), [Effect::Recover, Effect::Phase(Phase::Preparing)]);
+        assert_eq!(d.update(Event::TaskReady), [Effect::Recovered(Phase::Running), Effect::Phase(Phase::Running)]);
+        assert_eq!(d.update(Event::Crashed { can_recover: true })[0], Effect::Recover);
+        d.update(Event::TaskReady);
+        // The fourth crash in a row without a row kept: the run is not brought back.
+        assert_eq!(d.update(Event::Crashed { can_recover: true }), [Effect::GiveUp, Effect::Phase(Phase::Idle)]);
+        // A row kept starts the count again; a paused run comes back paused.
+        let mut d = running();
+        d.crashes_in_a_row = 3;
+        d.update(Event::RowKept);
+        d.update(Event::TogglePause);
+        assert_eq!(d.update(Event::Crashed { can_recover: true })[0], Effect::Recover);
+        assert_eq!(d.update(Event::TaskReady)[0], Effect::Recovered(Phase::Paused));
+        // Nothing to bring back with, or nothing running: no recovery.
+        let mut d = running();
+        assert_eq!(d.update(Event::Crashed { can_recover: false }), [Effect::GiveUp, Effect::Phase(Phase::Idle)]);
+        let mut d = Driver::new(0, 300, None, None);
+        assert_eq!(d.update(Event::Crashed { can_recover: true }), [Effect::GiveUp, Effect::Phase(Phase::Idle)]);
+    }
+
+    #[test]
+    fn a_run_is_prepared_once_and_a_failure_to_prepare_leaves_it_idle() {
+        let mut d = Driver::new(0, 300, None, None);
+        assert_eq!(d.update(Event::Prepare), [Effect::Phase(Phase::Preparing)]);
+        assert!(d.update(Event::Prepare).is_empty(), "already being prepared");
+        assert!(d.update(Event::TaskReady).is_empty(), "a fresh run: nothing to recover");
+        assert_eq!(d.update(Event::Started), [Effect::Phase(Phase::Running)]);
+        assert!(d.update(Event::Prepare).is_empty(), "already running");
+        // A model error stops a run being prepared, not one that is going.
+        assert_eq!(d.update(Event::ModelFailed), [Effect::Phase(Phase::Running)]);
+        let mut d = Driver::new(0, 300, None, None);
+        d.update(Event::Prepare);
+        assert_eq!(d.update(Event::ModelFailed), [Effect::Phase(Phase::Idle)]);
+        d.update(Event::Prepare);
+        assert_eq!(d.update(Event::PrepareFailed), [Effect::Phase(Phase::Idle)]);
+        assert_eq!(d.update(Event::Imported), [Effect::Phase(Phase::Done)]);
+        // A helper's item error pauses the run without touching the main worker's item.
+        let r = run(2);
+        let mut d = running();
+        d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
+        assert_eq!(d.update(Event::ItemError { main: false }), [Effect::Phase(Phase::Paused)]);
+        assert_eq!(d.scoring, Some(0));
     }
 
     #[test]

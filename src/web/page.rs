@@ -153,12 +153,6 @@ struct App {
     load_request: Option<(ToWorker, Vec<web_sys::File>)>,
     /// The last task's files, to prepare the task again in a replacement worker.
     task_files: Option<TaskFiles>,
-    /// While a replacement worker is brought back to where the crashed one was: the phase the run
-    /// goes back to once its task is prepared again.
-    recovering: Option<Phase>,
-    /// Worker crashes since the last answered item: past `MAX_CRASHES_IN_A_ROW` the page stops
-    /// bringing the run back (a model whose every item crashes the worker).
-    crashes_in_a_row: u32,
     /// `?crash_helper=1`: crash the first helper worker on the first item it is asked for, once.
     crash_helper: bool,
     /// The run's rows whose IndexedDB transaction has committed (restored ones included): only
@@ -175,7 +169,6 @@ struct App {
     classroom: Option<super::classroom::Classroom>,
 }
 
-const MAX_CRASHES_IN_A_ROW: u32 = 3;
 
 /// A `ScoreItem` unanswered after this many seconds, and after 20 times the slowest answer so
 /// far, means the worker has stopped (a loop that does not end): it is treated as a crash. The
@@ -274,8 +267,6 @@ fn init() -> Result<(), String> {
         generation: 0,
         load_request: None,
         task_files: None,
-        recovering: None,
-        crashes_in_a_row: 0,
         crash_helper: dom::query_param("crash_helper").as_deref() == Some("1"),
         saved: 0,
         model_hash: None,

@@ -38,7 +38,7 @@ pub(super) fn start_run(app: &Shared) {
     spawn_local(async move {
         if let Err(e) = prepare(&a).await {
             show_error(&e);
-            a.borrow_mut().driver.phase = Phase::Idle;
+            a.borrow_mut().driver.update(Event::PrepareFailed);
             show_controls(&a, Phase::Idle);
         }
     });
@@ -53,7 +53,7 @@ pub(super) async fn prepare(app: &Shared) -> Result<(), String> {
     let pace: u32 = dom::value("pace").trim().parse().unwrap_or(0);
     let worker = {
         let mut a = app.borrow_mut();
-        a.driver.phase = Phase::Preparing;
+        a.driver.update(Event::Prepare);
         a.driver.pace_ms = pace;
         a.worker.clone()
     };
@@ -63,7 +63,7 @@ pub(super) async fn prepare(app: &Shared) -> Result<(), String> {
         if !model_fits(app, &worker, &load, &files).await? {
             let mut a = app.borrow_mut();
             a.model_id = None;
-            a.driver.phase = Phase::Idle;
+            a.driver.update(Event::PrepareFailed);
             drop(a);
             show_controls(app, Phase::Idle);
             return Ok(());
@@ -92,7 +92,7 @@ pub(super) async fn prepare(app: &Shared) -> Result<(), String> {
         a.tickets += 1;
         a.pending = Some((a.tickets, model_id, settings.clone()));
         a.task_files = Some(files.clone());
-        a.crashes_in_a_row = 0;
+        a.driver.update(Event::RowKept);
         a.tickets
     };
     post(&worker, &ToWorker::PrepareTask { ticket, files, settings })
@@ -181,7 +181,7 @@ pub(super) fn begin(app: &Shared, run: Run, notes: usize) {
         {
             let mut s = a.borrow_mut();
             s.started_unix = js_sys::Date::now() / 1e3;
-            s.driver.phase = Phase::Running;
+            s.driver.update(Event::Started);
             s.selected = None;
             s.run = Some(run);
             s.run_prepared = true;
@@ -267,6 +267,9 @@ pub(super) fn apply(app: &Shared, effects: Vec<Effect>) {
             }
             Effect::Phase(phase) => show_controls(app, phase),
             Effect::Stuck { seconds, .. } => worker_crashed(app, &format!("no answer after {seconds:.0} s (the worker stopped responding)")),
+            // A crash's and a recovery's effects are carried out where the crash and the task's
+            // answer are handled (`worker_link::worker_crashed`, `on_message`).
+            Effect::MarkFailed { .. } | Effect::Recover | Effect::GiveUp | Effect::Recovered(_) => {}
         }
     }
 }
@@ -286,7 +289,7 @@ pub(super) fn start_watchdog(app: &Shared, request: u64, limit_ms: f64) {
 pub(super) fn accept_row(app: &Shared, row: ItemRow) {
     let (key, checkpoint) = {
         let mut a = app.borrow_mut();
-        a.crashes_in_a_row = 0;
+        a.driver.update(Event::RowKept);
         a.driver.slowest_ms = a.driver.slowest_ms.max(row.elapsed_ms);
         let Some(run) = a.run.as_mut() else { return };
         if !run.record(row.clone()) {

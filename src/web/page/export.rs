@@ -35,7 +35,7 @@ pub(super) async fn import(app: &Shared) {
             let name = file.name();
             {
                 let mut a = app.borrow_mut();
-                a.driver.phase = Phase::Done;
+                a.driver.update(Event::Imported);
                 a.run = Some(run);
                 a.run_prepared = false;
             }

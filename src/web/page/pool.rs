@@ -184,9 +184,7 @@ fn on_helper_message(app: &Shared, id: u32, message: FromWorker) {
                 show_error(&message);
                 let phase = {
                     let mut a = app.borrow_mut();
-                    if a.driver.phase == Phase::Running {
-                        a.driver.phase = Phase::Paused;
-                    }
+                    a.driver.update(Event::ItemError { main: false });
                     a.driver.phase
                 };
                 show_controls(app, phase);

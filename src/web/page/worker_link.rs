@@ -66,31 +66,22 @@ pub(super) fn listen(app: &Shared, worker: &Worker, generation: u32) {
 pub(super) fn worker_crashed(app: &Shared, message: &str) {
     let (failed_item, recover) = {
         let mut a = app.borrow_mut();
-        a.crashes_in_a_row += 1;
         a.worker_ready = false;
         a.model_loaded = false;
         a.pending = None;
-        let failed_item = a.driver.scoring.take();
+        let can_recover = a.run.is_some() && a.run_prepared && a.load_request.is_some() && a.task_files.is_some();
+        let effects = a.driver.update(Event::Crashed { can_recover });
+        let failed_item = effects.iter().find_map(|e| match e {
+            Effect::MarkFailed { index } => Some(*index),
+            _ => None,
+        });
         if let (Some(i), Some(run)) = (failed_item, a.run.as_mut()) {
             run.record_failure(i, message);
         }
-        // A crash while a previous one was being recovered from keeps the phase from before it.
-        let phase = a.recovering.take().unwrap_or(a.driver.phase);
-        let recover = a.run.is_some()
-            && a.run_prepared
-            && a.load_request.is_some()
-            && a.task_files.is_some()
-            && matches!(phase, Phase::Running | Phase::Paused)
-            && a.crashes_in_a_row <= MAX_CRASHES_IN_A_ROW;
-        if recover {
-            a.recovering = Some(phase);
-            a.driver.phase = Phase::Preparing;
-        } else {
+        let recover = effects.contains(&Effect::Recover);
+        if !recover {
             a.model_id = None;
             a.run_prepared = false;
-            if matches!(phase, Phase::Running | Phase::Paused | Phase::Preparing) {
-                a.driver.phase = Phase::Idle;
-            }
         }
         (failed_item, recover)
     };
@@ -189,12 +180,9 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
                 return legacy_score(&worker, preference);
             }
             app.borrow_mut().worker_ready = true;
-            if app.borrow().recovering.is_some() {
+            if app.borrow().driver.recovering.is_some() {
                 if let Err(e) = recover_run(app) {
-                    let mut a = app.borrow_mut();
-                    a.recovering = None;
-                    a.driver.phase = Phase::Idle;
-                    drop(a);
+                    app.borrow_mut().driver.update(Event::PrepareFailed);
                     show_controls(app, Phase::Idle);
                     return Err(e);
                 }
@@ -242,13 +230,13 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             }
             show_notes(&notes);
             let Some((_, model, settings)) = app.borrow_mut().pending.take() else { return Ok(()) };
-            let recovered = app.borrow_mut().recovering.take();
+            let effects = app.borrow_mut().driver.update(Event::TaskReady);
+            let recovered = effects.iter().find_map(|e| match e {
+                Effect::Recovered(phase) => Some(*phase),
+                _ => None,
+            });
             if let Some(phase) = recovered {
-                {
-                    let mut a = app.borrow_mut();
-                    a.driver.phase = phase;
-                    a.run_prepared = true;
-                }
+                app.borrow_mut().run_prepared = true;
                 say(key(if phase == Phase::Paused { "status-recovered-paused" } else { "status-recovered-running" }));
                 show_controls(app, phase);
                 pump(app);
@@ -260,7 +248,7 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             }
             if app.borrow().model_id.is_none() {
                 // The model failed to load meanwhile (its error is shown).
-                app.borrow_mut().driver.phase = Phase::Idle;
+                app.borrow_mut().driver.update(Event::PrepareFailed);
                 show_controls(app, Phase::Idle);
                 return Ok(());
             }
@@ -294,7 +282,7 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             show_error(&message);
             match stage {
                 Stage::Model => {
-                    a.recovering = None;
+                    a.driver.update(Event::ModelFailed);
                     a.model_id = None;
                     a.model_loaded = false;
                     if let Ok(info) = dom::by_id("model-info") {
@@ -302,18 +290,14 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
                         dom::set_data(&info, "status", "error");
                     }
                     a.pending = None;
-                    if a.driver.phase == Phase::Preparing {
-                        a.driver.phase = Phase::Idle;
-                    }
                 }
                 Stage::Task => {
-                    a.recovering = None;
                     a.pending = None;
-                    a.driver.phase = Phase::Idle;
+                    a.driver.update(Event::PrepareFailed);
                 }
                 Stage::Item => {
                     // The run pauses; the controls are redrawn below.
-                    a.driver.update(Event::ItemError);
+                    a.driver.update(Event::ItemError { main: true });
                 }
                 _ => {}
             }

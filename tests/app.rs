@@ -1458,6 +1458,8 @@ fn generation_chain_of_thought_kyrgyz_loglikelihood_and_pmi_tasks_run_in_the_pag
     let shown = browser.eval("return [document.getElementById('run-metrics').hidden, document.getElementById('run-metrics').textContent]", json!([]));
     assert_eq!(shown[0], json!(false), "{test}: {shown}");
     assert!(shown[1].as_str().unwrap().contains("chrf,none"), "{test}: the run's metrics are shown: {shown}");
+    let summary = browser.eval("return document.getElementById('run-summary').textContent", json!([]));
+    assert!(summary.as_str().unwrap().contains("exact match"), "{test}: a generation's verdict is named for what it is: {summary}");
     let reference = browser.eval("return document.querySelector('#result-rows tr td.options .reference').textContent", json!([]));
     assert_eq!(reference, json!("ትዕግስቲ መሪር እያ ፍሬኣ ግን ጥዑም"), "{test}");
     browser.eval("document.getElementById('run').scrollIntoView(); return true;", json!([]));

@@ -129,6 +129,8 @@ col-choice = አማራጭ
 
 # $done of $total items answered; $accuracy and the interval are percentages, already formatted.
 run-summary = ከ{ $total } ውስጥ { $done } ተመልሰዋል · ትክክለኛነት { $accuracy } (95% ክልል { $low }–{ $high }) · ተግባር { $task } · ሞዴል { $model }
+run-summary-exact = ከ{ $total } ውስጥ { $done } ተመልሰዋል · ትክክለኛ ግጥምጥም { $accuracy } (95% ክልል { $low }–{ $high }) · ተግባር { $task } · ሞዴል { $model }
+run-summary-greedy = ከ{ $total } ውስጥ { $done } ተመልሰዋል · በጣም ሊሆኑ የሚችሉ ቀጣዮች { $accuracy } (95% ክልል { $low }–{ $high }) · ተግባር { $task } · ሞዴል { $model }
 run-summary-empty = ከ{ $total } ውስጥ { $done } ተመልሰዋል · ተግባር { $task }
 run-summary-failed = { $n } አልተሳኩም (የጀርባ ሂደቱ ተሰናክሏል)
 # The two settings' own words: the random sample's size and its seed.

@@ -128,6 +128,8 @@ col-choice = གདམ་ཁ
 
 # $done of $total items answered; $accuracy and the interval are percentages, already formatted.
 run-summary = { $total } ལས་ { $done } ལན་བྱིན་ཡོད · ཏག་ཚད { $accuracy } (༩༥% བར་ཚད { $low }–{ $high }) · ལཱ { $task } · དཔེ་གཞི { $model }
+run-summary-exact = { $total } ལས་ { $done } ལན་བྱིན་ཡོད · ཆ་མཐུན་ཏག་ཏག { $accuracy } (༩༥% བར་ཚད { $low }–{ $high }) · ལཱ { $task } · དཔེ་གཞི { $model }
+run-summary-greedy = { $total } ལས་ { $done } ལན་བྱིན་ཡོད · ཧ་ལམ་ངེས་པའི་མཇུག { $accuracy } (༩༥% བར་ཚད { $low }–{ $high }) · ལཱ { $task } · དཔེ་གཞི { $model }
 run-summary-empty = { $total } ལས་ { $done } ལན་བྱིན་ཡོད · ལཱ { $task }
 run-summary-failed = { $n } འཐུས་ཤོར་བྱུང་ཡོད (ལཱ་གཡོག་ ཐོར་ཡི)
 # The two settings' own words: the random sample's size and its seed.

@@ -121,6 +121,8 @@ col-choice = choice
 
 # $done of $total items answered; $accuracy and the interval are percentages, already formatted.
 run-summary = { $done } of { $total } answered · accuracy { $accuracy } (95% interval { $low }–{ $high }) · task { $task } · { $model } model
+run-summary-exact = { $done } of { $total } answered · exact match { $accuracy } (95% interval { $low }–{ $high }) · task { $task } · { $model } model
+run-summary-greedy = { $done } of { $total } answered · greedy continuations { $accuracy } (95% interval { $low }–{ $high }) · task { $task } · { $model } model
 run-summary-empty = { $done } of { $total } answered · task { $task }
 run-summary-failed = { $n } failed (the worker crashed)
 run-sample = a sample of { $n } (seed { $seed })

@@ -131,6 +131,8 @@ col-choice = вариант
 
 # $done of $total items answered; $accuracy and the interval are percentages, already formatted.
 run-summary = { $total } суроонун { $done } суроосуна жооп берилди · тактык { $accuracy } (95% интервал { $low }–{ $high }) · тапшырма { $task } · модель { $model }
+run-summary-exact = { $total } суроонун { $done } суроосуна жооп берилди · так дал келүү { $accuracy } (95% интервал { $low }–{ $high }) · тапшырма { $task } · модель { $model }
+run-summary-greedy = { $total } суроонун { $done } суроосуна жооп берилди · эң ыктымал уландылар { $accuracy } (95% интервал { $low }–{ $high }) · тапшырма { $task } · модель { $model }
 run-summary-empty = { $total } суроонун { $done } суроосуна жооп берилди · тапшырма { $task }
 run-summary-failed = { $n } суроо бааланган жок (фондук процесс иштен чыкты)
 # The two settings' own words: the random sample's size and its seed.

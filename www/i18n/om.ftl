@@ -127,6 +127,8 @@ col-choice = filannoo
 
 # $done of $total items answered; $accuracy and the interval are percentages, already formatted.
 run-summary = { $total } keessaa { $done } deebifame · sirrummaa { $accuracy } (daangaa 95% { $low }–{ $high }) · hojii { $task } · moodeela { $model }
+run-summary-exact = { $total } keessaa { $done } deebifame · walsimsiisa sirrii { $accuracy } (daangaa 95% { $low }–{ $high }) · hojii { $task } · moodeela { $model }
+run-summary-greedy = { $total } keessaa { $done } deebifame · itti fufiinsa baay'ee ta'uu danda'u { $accuracy } (daangaa 95% { $low }–{ $high }) · hojii { $task } · moodeela { $model }
 run-summary-empty = { $total } keessaa { $done } deebifame · hojii { $task }
 run-summary-failed = { $n } hin milkoofne (hojjetaan kufe)
 # The two settings' own words: the random sample's size and its seed.

@@ -131,6 +131,8 @@ col-choice = вариант
 
 # Отвечено $done из $total вопросов; $accuracy и интервал — проценты, уже отформатированные.
 run-summary = Отвечено { $done } из { $total } · точность { $accuracy } (95%-й интервал { $low }–{ $high }) · задача { $task } · модель { $model }
+run-summary-exact = Отвечено { $done } из { $total } · точное совпадение { $accuracy } (95%-й интервал { $low }–{ $high }) · задача { $task } · модель { $model }
+run-summary-greedy = Отвечено { $done } из { $total } · жадные продолжения { $accuracy } (95%-й интервал { $low }–{ $high }) · задача { $task } · модель { $model }
 run-summary-empty = Отвечено { $done } из { $total } · задача { $task }
 run-summary-failed = { $n ->
     [one] { $n } вопрос с ошибкой (сбой рабочего процесса)

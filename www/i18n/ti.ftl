@@ -126,6 +126,8 @@ col-choice = ምርጫ
 
 # $done of $total items answered; $accuracy and the interval are percentages, already formatted.
 run-summary = ካብ { $total } { $done } ተመሊሶም · ትኽክለኛነት { $accuracy } (95% ክሊ { $low }–{ $high }) · ዕማም { $task } · ሞዴል { $model }
+run-summary-exact = ካብ { $total } { $done } ተመሊሶም · ልክዕ ምስምማዕ { $accuracy } (95% ክሊ { $low }–{ $high }) · ዕማም { $task } · ሞዴል { $model }
+run-summary-greedy = ካብ { $total } { $done } ተመሊሶም · ዝበለጸ ክኾኑ ዝኽእሉ ቀጻልቲ { $accuracy } (95% ክሊ { $low }–{ $high }) · ዕማም { $task } · ሞዴል { $model }
 run-summary-empty = ካብ { $total } { $done } ተመሊሶም · ዕማም { $task }
 run-summary-failed = { $n ->
     [one] { $n } ፈሺሉ (እቲ worker ተሰቢሩ)

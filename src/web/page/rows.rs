@@ -256,8 +256,15 @@ pub(super) fn update_summary(app: &Shared) {
         Some(acc) => {
             dom::set_data(&summary, "accuracy", &acc.value.to_string());
             let percent = |x: f64| Arg::Number(x, NumberStyle::Percent(1));
+            // A generation's verdict is an exact match under the task's first filter; a
+            // loglikelihood item's, its continuation being the greedy one.
+            let message = match run.output_type.as_str() {
+                "generate_until" => "run-summary-exact",
+                "loglikelihood" => "run-summary-greedy",
+                _ => "run-summary",
+            };
             t_with(
-                "run-summary",
+                message,
                 &[
                     ("done", run.done().into()),
                     ("total", run.total().into()),

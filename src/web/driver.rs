@@ -8,6 +8,7 @@
 //! The run's rows themselves are `web::run::Run`'s (a row is kept once per item, whichever worker
 //! sends it); the pool's helpers take the items the main worker does not hold (`page::pool`).
 
+use super::protocol::ToWorker;
 use super::run::Run;
 
 /// Where a run is.
@@ -39,6 +40,16 @@ impl Phase {
 pub enum Fault {
     Crash,
     Hang,
+}
+
+impl Fault {
+    /// The message that makes a worker fail so.
+    pub fn request(self) -> ToWorker {
+        match self {
+            Fault::Crash => ToWorker::Crash,
+            Fault::Hang => ToWorker::Hang,
+        }
+    }
 }
 
 /// The run's course: see the module's comment.

@@ -234,10 +234,8 @@ pub(super) fn apply(app: &Shared, effects: Vec<Effect>) {
                 let worker = app.borrow().worker.clone();
                 let watched = app.clone();
                 let send = move || {
-                    match fault {
-                        Some(Fault::Crash) => drop(post(&worker, &ToWorker::Crash)),
-                        Some(Fault::Hang) => drop(post(&worker, &ToWorker::Hang)),
-                        None => {}
+                    if let Some(fault) = fault {
+                        let _ = post(&worker, &fault.request());
                     }
                     if let Err(e) = post(&worker, &ToWorker::ScoreItem { index }) {
                         show_error(&e);

@@ -84,10 +84,7 @@ pub(super) fn dispatch(app: &Shared) {
             let Some(index) = a.run.as_ref().and_then(|r| r.next_index_besides(&taken)) else { return };
             let crash_helper = std::mem::take(&mut a.crash_helper);
             let (request, limit_ms, fault) = a.driver.ask_helper(index, crash_helper);
-            let fault = fault.map(|f| match f {
-                Fault::Crash => ToWorker::Crash,
-                Fault::Hang => ToWorker::Hang,
-            });
+            let fault = fault.map(Fault::request);
             let pace = a.driver.pace_ms;
             let h = &mut a.helpers[slot];
             h.scoring = Some((index, request));

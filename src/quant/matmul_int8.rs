@@ -254,6 +254,9 @@ struct Int8Activations {
     #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "wasm32")), allow(dead_code))]
     sums: Vec<i32>,
     block_sums: Vec<f32>,
+    /// The same rearranged for the AVX-512 kernel (made when that kernel runs).
+    #[cfg(target_arch = "x86_64")]
+    tiles: Option<avx512::Tiles>,
 }
 
 fn quantize_activations(x: &[f32]) -> Int8Activations {
@@ -269,7 +272,14 @@ impl Int8Activations {
     fn new(quants: Vec<i8>, scales: Vec<f32>) -> Int8Activations {
         let sums: Vec<i32> = quants.chunks_exact(SUM_BLOCK).map(|b| b.iter().map(|&q| q as i32).sum()).collect();
         let block_sums = sums.chunks_exact(BLOCK / SUM_BLOCK).zip(&scales).map(|(s, &dx)| dx * (s[0] + s[1]) as f32).collect();
-        Int8Activations { quants, scales, sums, block_sums }
+        Int8Activations {
+            quants,
+            scales,
+            sums,
+            block_sums,
+            #[cfg(target_arch = "x86_64")]
+            tiles: None,
+        }
     }
 
     /// Σ qx over `len` (16 or 32) columns of token `t` from column `col` (a multiple of `len`),
@@ -425,7 +435,10 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => unsafe { avx2::matmul_groups(xq, t, w, groups, out) },
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512Vnni => unsafe { avx512::matmul_groups(xq, t, w, groups, out) },
+            Kernel::Avx512Vnni => match &xq.tiles {
+                Some(tiles) => unsafe { avx512::matmul_groups(tiles, t, w, groups, out) },
+                None => unsafe { avx512::matmul_groups(&avx512::Tiles::new(xq, t, w), t, w, groups, out) },
+            },
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::Simd128 => unsafe { simd128::matmul_groups(xq, t, w, groups, out) },
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "relaxed-simd"))]
@@ -453,7 +466,12 @@ pub fn qmatmul_int8(x: &[f32], w: &Int8Matrix, out: &mut [f32]) {
 fn qmatmul_int8_with(kernel: Kernel, threads: usize, x: &[f32], w: &Int8Matrix, out: &mut [f32]) {
     let n = w.rows;
     let Some(t) = tokens_to_multiply("qmatmul_int8", x, n, w.cols, out) else { return };
-    let xq = quantize_activations(x);
+    #[allow(unused_mut)] // set only on x86-64
+    let mut xq = quantize_activations(x);
+    #[cfg(target_arch = "x86_64")]
+    if kernel == Kernel::Avx512Vnni {
+        xq.tiles = Some(avx512::Tiles::new(&xq, t, w));
+    }
     let groups = w.groups();
     let output = Output { ptr: out.as_mut_ptr(), stride: n, len: out.len() };
 
@@ -1022,12 +1040,18 @@ mod relaxed_simd {
 /// token, repeated. The weights go in unsigned, `q + zero` for 4 bits as stored and `q + 128` for
 /// 8 bits (one XOR with 0x80), and each sum starts from `-zero · Σx` or `-128 · Σx` to take that
 /// offset off again; the integer sums stay exact, as on the other paths.
+///
+/// The activations are first copied into [`Tiles`]: per tile of 6 tokens, each four columns' bytes
+/// of the 6 tokens side by side, and the scales, sums and starting values the same way, so that
+/// the inner loop reads everything at fixed offsets from one pointer per array. (Read from the
+/// row-major activations, each token needs its own address; the bookkeeping then took as many
+/// instructions as the multiplies.)
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::*;
     use std::ops::Range;
 
-    use super::{Int8Activations, Int8Matrix, Output, BLOCK, GROUP};
+    use super::{Int8Activations, Int8Matrix, Output, BLOCK, GROUP, SUM_BLOCK};
 
     /// Groups per tile.
     const GROUPS: usize = 2;
@@ -1038,22 +1062,103 @@ mod avx512 {
         std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") && std::is_x86_feature_detected!("avx512vnni")
     }
 
+    /// The activations of one matmul rearranged for this kernel. Tokens go in tiles of
+    /// [`TOKENS`] (the last one shorter); tile `j` starts at token `t0 = 6j` and holds `m` tokens.
+    /// Within a tile, index `[a][i]` is item `a` of token `t0 + i`:
+    ///
+    /// - `quants`: bytes `4a .. 4a + 4` of each token's row, so four columns of the `m` tokens are
+    ///   `4m` consecutive bytes; the tile starts at byte `t0 · k`.
+    /// - `scales`, `block_sums`: per block of 32 columns; the tile starts at `t0 · k / 32`.
+    /// - `seeds`: per weight block (16 or 32 columns), `-offset · Σ qx`, where the weights go in as
+    ///   `q + offset`: each integer sum's starting value; the tile starts at `t0 · k / block`.
+    pub(super) struct Tiles {
+        quants: Vec<u8>,
+        scales: Vec<f32>,
+        block_sums: Vec<f32>,
+        seeds: Vec<i32>,
+    }
+
+    impl Tiles {
+        /// `xq` (`t` tokens) for multiplying by `w`.
+        pub(super) fn new(xq: &Int8Activations, t: usize, w: &Int8Matrix) -> Tiles {
+            let k = w.cols;
+            let offset = if w.bits == 8 { 128 } else { w.zero };
+            let (per_token_blocks, per_token_seeds) = (k / BLOCK, k / w.block);
+            let mut tiles = Tiles {
+                quants: vec![0; t * k],
+                scales: vec![0.0; t * per_token_blocks],
+                block_sums: vec![0.0; t * per_token_blocks],
+                seeds: vec![0; t * per_token_seeds],
+            };
+            for t0 in (0..t).step_by(TOKENS) {
+                let m = TOKENS.min(t - t0);
+                for i in 0..m {
+                    let token = t0 + i;
+                    let row = &xq.quants[token * k..(token + 1) * k];
+                    for (a, four) in row.chunks_exact(4).enumerate() {
+                        let at = t0 * k + 4 * (a * m + i);
+                        for (to, &q) in tiles.quants[at..at + 4].iter_mut().zip(four) {
+                            *to = q as u8;
+                        }
+                    }
+                    for a in 0..per_token_blocks {
+                        let (from, to) = (token * per_token_blocks + a, t0 * per_token_blocks + a * m + i);
+                        tiles.scales[to] = xq.scales[from];
+                        tiles.block_sums[to] = xq.block_sums[from];
+                    }
+                    let sums_per_block = w.block / SUM_BLOCK;
+                    for a in 0..per_token_seeds {
+                        let sums = &xq.sums[(token * k + a * w.block) / SUM_BLOCK..][..sums_per_block];
+                        tiles.seeds[t0 * per_token_seeds + a * m + i] = -offset * sums.iter().sum::<i32>();
+                    }
+                }
+            }
+            tiles
+        }
+    }
+
     /// # Safety
-    /// As [`super::Kernel::run`], on a CPU with AVX-512 F/BW and VNNI.
+    /// As [`super::Kernel::run`], on a CPU with AVX-512 F/BW and VNNI; `tiles` made from `xq`
+    /// for `w`.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    pub(super) unsafe fn matmul_groups(xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
+    pub(super) unsafe fn matmul_groups(tiles: &Tiles, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
+        let k = w.cols;
+        assert!(tiles.quants.len() == t * k && tiles.scales.len() == t * (k / BLOCK) && tiles.seeds.len() == t * (k / w.block));
+        let seeded = w.bits == 8 || w.zero != 0;
         for g0 in groups.clone().step_by(GROUPS) {
             // An odd last group is computed twice; the copies write the same values.
-            let tile_groups = [g0, (g0 + 1).min(groups.end - 1)];
+            let g = [g0, (g0 + 1).min(groups.end - 1)];
             let mut t0 = 0;
             while t0 < t {
                 let m = TOKENS.min(t - t0);
-                // SAFETY: the caller's promises; t0 + m <= t.
+                let tile = Tile {
+                    x: tiles.quants[t0 * k..].as_ptr(),
+                    scales: tiles.scales[t0 * (k / BLOCK)..].as_ptr(),
+                    block_sums: tiles.block_sums[t0 * (k / BLOCK)..].as_ptr(),
+                    seeds: tiles.seeds[t0 * (k / w.block)..].as_ptr(),
+                    w: g.map(|g| w.quants[g * w.blocks() * w.block_bytes()..].as_ptr()),
+                    w_scales: g.map(|g| w.scales[g * w.blocks() * GROUP..].as_ptr()),
+                    w_offsets: w.offsets.as_ref().map(|o| g.map(|g| o[g * w.blocks() * GROUP..].as_ptr())),
+                    blocks: w.blocks(),
+                    out: g.map(|g| {
+                        let valid = w.rows.saturating_sub(g * GROUP).min(GROUP);
+                        // SAFETY: row t0 of `out`, column g · 16: inside `out` (Kernel::run's checks).
+                        (unsafe { out.ptr.add(t0 * out.stride + g * GROUP) }, ((1u32 << valid) - 1) as __mmask16)
+                    }),
+                    stride: out.stride,
+                };
+                // SAFETY (all): the pointers above start inside their arrays, whose lengths were
+                // checked against `t`, `k` and the group count (here and in Kernel::run); each
+                // `tile` reads the m tokens and blocks these arrays hold from there.
                 unsafe {
-                    match (w.bits, w.block) {
-                        (8, 16) => tiles::<8, 16>(m, xq, w, tile_groups, t0, out),
-                        (8, _) => tiles::<8, 32>(m, xq, w, tile_groups, t0, out),
-                        _ => tiles::<4, 32>(m, xq, w, tile_groups, t0, out),
+                    match (w.bits, w.block, seeded, w.offsets.is_some()) {
+                        (8, 16, _, _) => tiles_of::<8, 16, true, false>(m, &tile),
+                        (8, _, _, false) => tiles_of::<8, 32, true, false>(m, &tile),
+                        (8, _, _, true) => tiles_of::<8, 32, true, true>(m, &tile),
+                        (_, _, true, false) => tiles_of::<4, 32, true, false>(m, &tile),
+                        (_, _, true, true) => tiles_of::<4, 32, true, true>(m, &tile),
+                        (_, _, false, false) => tiles_of::<4, 32, false, false>(m, &tile),
+                        (_, _, false, true) => tiles_of::<4, 32, false, true>(m, &tile),
                     }
                 }
                 t0 += m;
@@ -1061,94 +1166,111 @@ mod avx512 {
         }
     }
 
+    /// Where one tile reads and writes: its tokens' part of [`Tiles`], its groups' block 0 of the
+    /// weights, scales and offsets, and its output rows at column `16g`, with the mask of each
+    /// group's valid rows.
+    struct Tile {
+        x: *const u8,
+        scales: *const f32,
+        block_sums: *const f32,
+        seeds: *const i32,
+        w: [*const u8; GROUPS],
+        w_scales: [*const f32; GROUPS],
+        w_offsets: Option<[*const f32; GROUPS]>,
+        blocks: usize,
+        out: [(*mut f32, __mmask16); GROUPS],
+        stride: usize,
+    }
+
     /// [`tile`] for `m` ≤ [`TOKENS`] tokens.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    unsafe fn tiles<const BITS: usize, const WB: usize>(m: usize, xq: &Int8Activations, w: &Int8Matrix, groups: [usize; GROUPS], t0: usize, out: Output) {
+    unsafe fn tiles_of<const BITS: usize, const WB: usize, const SEEDED: bool, const OFFSETS: bool>(m: usize, at: &Tile) {
         // SAFETY (all): the caller's promises.
         unsafe {
             match m {
-                1 => tile::<1, BITS, WB>(xq, w, groups, t0, out),
-                2 => tile::<2, BITS, WB>(xq, w, groups, t0, out),
-                3 => tile::<3, BITS, WB>(xq, w, groups, t0, out),
-                4 => tile::<4, BITS, WB>(xq, w, groups, t0, out),
-                5 => tile::<5, BITS, WB>(xq, w, groups, t0, out),
-                _ => tile::<TOKENS, BITS, WB>(xq, w, groups, t0, out),
+                1 => tile::<1, BITS, WB, SEEDED, OFFSETS>(at),
+                2 => tile::<2, BITS, WB, SEEDED, OFFSETS>(at),
+                3 => tile::<3, BITS, WB, SEEDED, OFFSETS>(at),
+                4 => tile::<4, BITS, WB, SEEDED, OFFSETS>(at),
+                5 => tile::<5, BITS, WB, SEEDED, OFFSETS>(at),
+                _ => tile::<TOKENS, BITS, WB, SEEDED, OFFSETS>(at),
             }
         }
     }
 
-    /// Rows of `groups` × tokens `t0 .. t0 + T`, in weight blocks of `WB` columns.
+    /// 32 rows × `T` tokens, in weight blocks of `WB` columns, `BITS`-bit quants; `SEEDED`: the
+    /// weights go in with an offset to take off; `OFFSETS`: the blocks have offsets `m`.
+    ///
+    /// # Safety
+    /// `at` points into arrays holding `at.blocks` blocks of `T` tokens and of each group.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    unsafe fn tile<const T: usize, const BITS: usize, const WB: usize>(xq: &Int8Activations, w: &Int8Matrix, groups: [usize; GROUPS], t0: usize, out: Output) {
-        let (k, blocks, block_bytes) = (w.cols, w.blocks(), w.block_bytes());
-        assert!(w.bits == BITS && w.block == WB);
-        assert!(xq.quants.len() >= (t0 + T) * k && groups.iter().all(|&g| (g + 1) * blocks * block_bytes <= w.quants.len()));
-        let offset: i32 = if BITS == 8 { 128 } else { w.zero };
+    unsafe fn tile<const T: usize, const BITS: usize, const WB: usize, const SEEDED: bool, const OFFSETS: bool>(at: &Tile) {
+        let block_bytes = GROUP * WB * BITS / 8;
         let flip = _mm512_set1_epi8(-128); // 0x80
         let low_nibbles = _mm512_set1_epi8(0x0F);
         let mut acc_f = [[_mm512_setzero_ps(); T]; GROUPS];
-        for b in 0..blocks {
-            let col0 = b * WB;
-            // SAFETY (every read below): the asserts above and in Kernel::run bound the block.
-            let p = groups.map(|g| unsafe { w.quants.as_ptr().add((g * blocks + b) * block_bytes) });
-            // Four activation bytes of token t0 + i, columns col .. col + 4, in every lane.
-            let x = |i: usize, col: usize| {
-                assert!(i < T && col + 4 <= k);
-                // SAFETY: inside token t0 + i's row (the asserts above bound the tokens).
-                unsafe { _mm512_set1_epi32((xq.quants.as_ptr().add((t0 + i) * k + col) as *const i32).read_unaligned()) }
-            };
-            // Chunk c (64 bytes) of the block's quants in one group.
-            let load = |p: *const u8, c: usize| {
-                assert!(64 * (c + 1) <= block_bytes);
-                // SAFETY: p is one of this tile's groups' block b, as computed just above.
-                unsafe { _mm512_loadu_si512(p.add(64 * c) as *const _) }
-            };
-            let seeds: [__m512i; T] = std::array::from_fn(|i| _mm512_set1_epi32(-offset * xq.sum(t0 + i, k, col0, WB)));
-            let mut acc = [seeds; GROUPS];
-            if BITS == 8 {
-                for c in 0..WB / 4 {
-                    let wv = p.map(|p| _mm512_xor_si512(load(p, c), flip));
+        // SAFETY (every read below): inside block b of the tile's tokens and groups.
+        unsafe {
+            for b in 0..at.blocks {
+                let x = at.x.add(b * WB * T);
+                // Four bytes of token i at four-column `c` of the block, in every lane.
+                let x4 = |c: usize, i: usize| _mm512_set1_epi32((x.add(4 * (c * T + i)) as *const i32).read_unaligned());
+                let w = at.w.map(|p| p.add(b * block_bytes));
+                let load = |r: usize, c: usize| _mm512_loadu_si512(w[r].add(64 * c) as *const _);
+                let mut acc = [[_mm512_setzero_si512(); T]; GROUPS];
+                if SEEDED {
                     for i in 0..T {
-                        let xv = x(i, col0 + 4 * c);
-                        for (acc, wv) in acc.iter_mut().zip(&wv) {
-                            acc[i] = _mm512_dpbusd_epi32(acc[i], *wv, xv);
+                        let seed = _mm512_set1_epi32(*at.seeds.add(b * T + i));
+                        acc[0][i] = seed;
+                        acc[1][i] = seed;
+                    }
+                }
+                if BITS == 8 {
+                    for c in 0..WB / 4 {
+                        let wv: [__m512i; GROUPS] = std::array::from_fn(|r| _mm512_xor_si512(load(r, c), flip));
+                        for i in 0..T {
+                            let xv = x4(c, i);
+                            for r in 0..GROUPS {
+                                acc[r][i] = _mm512_dpbusd_epi32(acc[r][i], wv[r], xv);
+                            }
+                        }
+                    }
+                } else {
+                    for c in 0..4 {
+                        let raw: [__m512i; GROUPS] = std::array::from_fn(|r| load(r, c));
+                        let lo = raw.map(|v| _mm512_and_si512(v, low_nibbles));
+                        let hi = raw.map(|v| _mm512_and_si512(_mm512_srli_epi16::<4>(v), low_nibbles));
+                        for i in 0..T {
+                            let (xlo, xhi) = (x4(c, i), x4(c + 4, i));
+                            for r in 0..GROUPS {
+                                acc[r][i] = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(acc[r][i], lo[r], xlo), hi[r], xhi);
+                            }
                         }
                     }
                 }
-            } else {
-                for c in 0..4 {
-                    let raw = p.map(|p| load(p, c));
-                    let lo = raw.map(|v| _mm512_and_si512(v, low_nibbles));
-                    let hi = raw.map(|v| _mm512_and_si512(_mm512_srli_epi16::<4>(v), low_nibbles));
+                // The activations' block of 32 holding this weight block.
+                let a = b * WB / BLOCK * T;
+                for r in 0..GROUPS {
+                    let s = _mm512_loadu_ps(at.w_scales[r].add(b * GROUP));
                     for i in 0..T {
-                        let (xlo, xhi) = (x(i, col0 + 4 * c), x(i, col0 + 16 + 4 * c));
-                        for r in 0..GROUPS {
-                            acc[r][i] = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(acc[r][i], lo[r], xlo), hi[r], xhi);
+                        let dx = _mm512_set1_ps(*at.scales.add(a + i));
+                        acc_f[r][i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(acc[r][i]), _mm512_mul_ps(s, dx), acc_f[r][i]);
+                    }
+                    if OFFSETS {
+                        let offsets = at.w_offsets.unwrap_unchecked()[r];
+                        let m = _mm512_loadu_ps(offsets.add(b * GROUP));
+                        for i in 0..T {
+                            acc_f[r][i] = _mm512_fmadd_ps(m, _mm512_set1_ps(*at.block_sums.add(a + i)), acc_f[r][i]);
                         }
                     }
                 }
             }
-            for (r, &g) in groups.iter().enumerate() {
-                let s = unsafe { _mm512_loadu_ps(w.block_scales(g, b).as_ptr()) };
-                let m = w.block_offsets(g, b).map(|m| unsafe { _mm512_loadu_ps(m.as_ptr()) });
+            for (r, &(out, mask)) in at.out.iter().enumerate() {
                 for i in 0..T {
-                    let a = ((t0 + i) * k + col0) / BLOCK;
-                    let dx = _mm512_set1_ps(xq.scales[a]);
-                    acc_f[r][i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(acc[r][i]), _mm512_mul_ps(s, dx), acc_f[r][i]);
-                    if let Some(m) = m {
-                        acc_f[r][i] = _mm512_fmadd_ps(m, _mm512_set1_ps(xq.block_sums[a]), acc_f[r][i]);
-                    }
+                    _mm512_mask_storeu_ps(out.add(i * at.stride), mask, acc_f[r][i]);
                 }
-            }
-        }
-        for (r, &g) in groups.iter().enumerate() {
-            let valid = w.rows.saturating_sub(g * GROUP).min(GROUP);
-            let mask = ((1u32 << valid) - 1) as __mmask16;
-            for i in 0..T {
-                // SAFETY: the caller's promise covers the group's valid columns of each token.
-                unsafe { _mm512_mask_storeu_ps(out.ptr.add((t0 + i) * out.stride + g * GROUP), mask, acc_f[r][i]) };
             }
         }
     }

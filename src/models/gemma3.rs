@@ -113,13 +113,19 @@ impl Gemma3 {
         for (layer, b) in self.blocks.iter().enumerate() {
             let (angles, mask) = if b.sliding { (&local_angles, &local_mask) } else { (&global_angles, &global_mask) };
             // 1. Attention: norm, q/k head norms, RoPE, attention, norm, residual.
-            let h = b.input_norm.forward(x.clone());
-            let q = b.q_norm.forward_heads(split_heads(b.q.forward(h.clone()), cfg.num_heads));
+            let mut h = b.input_norm.forward(x.clone());
             let k = b.k_norm.forward_heads(split_heads(b.k.forward(h.clone()), cfg.num_kv_heads));
-            let v = split_heads(b.v.forward(h), cfg.num_kv_heads);
-            let (q, k) = (angles.rotate(q), angles.rotate(k));
+            let v = split_heads(b.v.forward(h.clone()), cfg.num_kv_heads);
+            // The last layer's keys and values of every token go into the cache; past that only
+            // the rows whose logits are asked for are needed (llama.cpp skips the rest the same way).
+            let rows = if layer + 1 == self.blocks.len() { last } else { t };
+            if rows < t {
+                (x, h) = (x.narrow(0, t - rows, rows), h.narrow(0, t - rows, rows));
+            }
+            let q = b.q_norm.forward_heads(split_heads(b.q.forward(h), cfg.num_heads));
+            let (q, k) = (angles.last(rows).rotate(q), angles.rotate(k));
             let (k, v) = cache.append(layer, k, v); // [kv, cached + t, d]
-            let a = attention(q, k, v, mask.clone(), cfg.attention_scale(), cfg.attn_logit_softcapping);
+            let a = attention(q, k, v, mask.clone().narrow(0, t - rows, rows), cfg.attention_scale(), cfg.attn_logit_softcapping);
             x = x + b.post_attn_norm.forward(b.o.forward(a));
             // 2. MLP: norm, down(gelu_tanh(gate(h)) * up(h)), norm, residual.
             let h = b.pre_ffn_norm.forward(x.clone());
@@ -127,7 +133,7 @@ impl Gemma3 {
             x = x + b.post_ffn_norm.forward(b.down.forward(m));
         }
         cache.advance(t);
-        let x = x.narrow(0, t - last, last);
+        // Only the rows that are asked for are left (the last layer kept them).
         let logits = self.lm_head.forward(self.final_norm.forward(x));
         match cfg.final_logit_softcapping {
             Some(cap) => logits.div_scalar(cap).tanh().mul_scalar(cap),

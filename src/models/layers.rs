@@ -264,6 +264,12 @@ pub struct RopeAngles {
 }
 
 impl RopeAngles {
+    /// The angles of the last `n` tokens only.
+    pub fn last(&self, n: usize) -> RopeAngles {
+        let t = self.cos.dims()[1];
+        RopeAngles { cos: self.cos.clone().narrow(1, t - n, n), sin: self.sin.clone().narrow(1, t - n, n) }
+    }
+
     /// Rotates `x` (`[h, t, d]`).
     pub fn rotate(&self, x: Tensor<3>) -> Tensor<3> {
         let half = x.dims()[2] / 2;

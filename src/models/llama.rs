@@ -118,17 +118,23 @@ impl Llama {
         let mut x = self.embed.lookup(tokens, &device); // [t, hidden]
         for (layer, block) in self.blocks.iter().enumerate() {
             // 1. Attention, pre-norm, residual.
-            let h = block.attn_norm.forward(x.clone());
-            let mut q = split_heads(block.attn.q.forward(h.clone()), cfg.num_heads); // [h, t, d]
-            let mut k = split_heads(block.attn.k.forward(h.clone()), cfg.num_kv_heads);
-            let v = split_heads(block.attn.v.forward(h), cfg.num_kv_heads);
+            let mut h = block.attn_norm.forward(x.clone());
+            let mut k = split_heads(block.attn.k.forward(h.clone()), cfg.num_kv_heads); // [kv, t, d]
+            let v = split_heads(block.attn.v.forward(h.clone()), cfg.num_kv_heads);
+            // The last layer's keys and values of every token go into the cache; past that only
+            // the rows whose logits are asked for are needed (llama.cpp skips the rest the same way).
+            let rows = if layer + 1 == self.blocks.len() { last } else { t };
+            if rows < t {
+                (x, h) = (x.narrow(0, t - rows, rows), h.narrow(0, t - rows, rows));
+            }
+            let mut q = split_heads(block.attn.q.forward(h), cfg.num_heads); // [h, rows, d]
             if let (Some(qn), Some(kn)) = (&block.attn.q_norm, &block.attn.k_norm) {
                 q = qn.forward_heads(q);
                 k = kn.forward_heads(k);
             }
-            let (q, k) = (angles.rotate(q), angles.rotate(k));
+            let (q, k) = (angles.last(rows).rotate(q), angles.rotate(k));
             let (k, v) = cache.append(layer, k, v); // [kv, cached + t, d]
-            let a = attention(q, k, v, mask.clone(), cfg.attention_scale(), None);
+            let a = attention(q, k, v, mask.clone().narrow(0, t - rows, rows), cfg.attention_scale(), None);
             x = x + block.attn.o.forward(a);
             // 2. MLP, pre-norm, residual: down(silu(gate(h)) * up(h)).
             let h = block.ffn_norm.forward(x.clone());
@@ -136,8 +142,8 @@ impl Llama {
             x = x + block.mlp.down.forward(m);
         }
         cache.advance(t);
-        // Only the rows that are asked for go through the (vocabulary-sized) output projection.
-        let x = x.narrow(0, t - last, last);
+        // Only the rows that are asked for are left (the last layer kept them), and only they go
+        // through the (vocabulary-sized) output projection.
         self.lm_head.forward(self.final_norm.forward(x))
     }
 }

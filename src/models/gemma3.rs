@@ -113,23 +113,29 @@ impl Gemma3 {
         for (layer, b) in self.blocks.iter().enumerate() {
             let (angles, mask) = if b.sliding { (&local_angles, &local_mask) } else { (&global_angles, &global_mask) };
             // 1. Attention: norm, q/k head norms, RoPE, attention, norm, residual.
-            let mut h = b.input_norm.forward(x.clone());
-            let k = b.k_norm.forward_heads(split_heads(b.k.forward(h.clone()), cfg.num_kv_heads));
-            let v = split_heads(b.v.forward(h.clone()), cfg.num_kv_heads);
+            let h = b.input_norm.forward(x.clone());
             // The last layer's keys and values of every token go into the cache; past that only
             // the rows whose logits are asked for are needed (llama.cpp skips the rest the same way).
             let rows = if layer + 1 == self.blocks.len() { last } else { t };
-            if rows < t {
-                (x, h) = (x.narrow(0, t - rows, rows), h.narrow(0, t - rows, rows));
-            }
-            let q = b.q_norm.forward_heads(split_heads(b.q.forward(h), cfg.num_heads));
+            let (q, k, v) = if rows == t {
+                let [q, k, v] = Linear::forward_each([&b.q, &b.k, &b.v], h);
+                (q, k, v)
+            } else {
+                x = x.narrow(0, t - rows, rows);
+                let [k, v] = Linear::forward_each([&b.k, &b.v], h.clone());
+                (b.q.forward(h.narrow(0, t - rows, rows)), k, v)
+            };
+            let q = b.q_norm.forward_heads(split_heads(q, cfg.num_heads));
+            let k = b.k_norm.forward_heads(split_heads(k, cfg.num_kv_heads));
+            let v = split_heads(v, cfg.num_kv_heads);
             let (q, k) = (angles.last(rows).rotate(q), angles.rotate(k));
             let (k, v) = cache.append(layer, k, v); // [kv, cached + t, d]
             let a = attention(q, k, v, mask.clone().narrow(0, t - rows, rows), cfg.attention_scale(), cfg.attn_logit_softcapping);
             x = x + b.post_attn_norm.forward(b.o.forward(a));
             // 2. MLP: norm, down(gelu_tanh(gate(h)) * up(h)), norm, residual.
             let h = b.pre_ffn_norm.forward(x.clone());
-            let m = gelu_tanh(b.gate.forward(h.clone())) * b.up.forward(h);
+            let [gate, up] = Linear::forward_each([&b.gate, &b.up], h);
+            let m = gelu_tanh(gate) * up;
             x = x + b.post_ffn_norm.forward(b.down.forward(m));
         }
         cache.advance(t);

@@ -11,7 +11,7 @@ use crate::models::config::ModelConfig;
 use crate::models::weights::{HostTensor, Weight, WeightFile};
 use crate::gpu::{self, GpuQMatrix};
 use crate::models::host_ops;
-use crate::quant::{qmatmul, qmatmul_int8, Int8Matrix, QMatrix};
+use crate::quant::{qmatmul, qmatmul_int8, qmatmul_int8_each, Int8Matrix, QMatrix};
 
 pub fn tensor1(t: HostTensor, device: &Device) -> Tensor<1> {
     let n = t.values.len();
@@ -92,10 +92,43 @@ impl Linear {
             Linear::Int8 { weight, bias } => (host_matmul(x, weight.rows(), |input, out| qmatmul_int8(input, weight, out)), bias),
             Linear::Gpu { weight, bias } => (weight.matmul(x), bias),
         };
-        match bias {
-            Some(b) => y + b.clone().unsqueeze_dim(0),
-            None => y,
+        add_bias(y, bias)
+    }
+
+    /// `x` through each of `linears` (a layer's q, k and v, or its gate and up): where all are
+    /// repacked for 8-bit activations, `x` is read to the host and quantized once for them all.
+    pub fn forward_each<const N: usize>(linears: [&Linear; N], x: Tensor<2>) -> [Tensor<2>; N] {
+        let weights = linears.map(|l| match l {
+            Linear::Int8 { weight, .. } => Some(weight.as_ref()),
+            _ => None,
+        });
+        if weights.iter().any(Option::is_none) {
+            return linears.map(|l| l.forward(x.clone()));
         }
+        let weights = weights.map(|w| w.expect("checked just above"));
+        let ([t, _], device) = (x.dims(), x.device());
+        let data = x.into_data();
+        let input = data.as_slice::<f32>().expect("activations are f32");
+        let mut outs = weights.map(|w| vec![0f32; t * w.rows()]);
+        qmatmul_int8_each(input, &weights, &mut outs.each_mut().map(|o| o.as_mut_slice()));
+        let mut outs = outs.into_iter().zip(weights);
+        linears.map(|l| {
+            let (out, w) = outs.next().expect("one output per linear");
+            add_bias(Tensor::from_data(TensorData::new(out, [t, w.rows()]), &device), l.bias())
+        })
+    }
+
+    fn bias(&self) -> &Option<Tensor<1>> {
+        match self {
+            Linear::Float { bias, .. } | Linear::Quantized { bias, .. } | Linear::Int8 { bias, .. } | Linear::Gpu { bias, .. } => bias,
+        }
+    }
+}
+
+fn add_bias(y: Tensor<2>, bias: &Option<Tensor<1>>) -> Tensor<2> {
+    match bias {
+        Some(b) => y + b.clone().unsqueeze_dim(0),
+        None => y,
     }
 }
 
@@ -119,9 +152,10 @@ fn int8_form(m: &QMatrix, int8_activations: bool) -> Option<Int8Matrix> {
 fn host_matmul(x: Tensor<2>, rows: usize, matmul: impl FnOnce(&[f32], &mut [f32])) -> Tensor<2> {
     let [t, _] = x.dims();
     let device = x.device();
-    let input = x.into_data().try_to_vec::<f32>().expect("activations are f32");
+    let data = x.into_data();
+    let input = data.as_slice::<f32>().expect("activations are f32");
     let mut out = vec![0f32; t * rows];
-    matmul(&input, &mut out);
+    matmul(input, &mut out);
     Tensor::from_data(TensorData::new(out, [t, rows]), &device)
 }
 

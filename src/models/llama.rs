@@ -118,16 +118,21 @@ impl Llama {
         let mut x = self.embed.lookup(tokens, &device); // [t, hidden]
         for (layer, block) in self.blocks.iter().enumerate() {
             // 1. Attention, pre-norm, residual.
-            let mut h = block.attn_norm.forward(x.clone());
-            let mut k = split_heads(block.attn.k.forward(h.clone()), cfg.num_kv_heads); // [kv, t, d]
-            let v = split_heads(block.attn.v.forward(h.clone()), cfg.num_kv_heads);
+            let h = block.attn_norm.forward(x.clone());
             // The last layer's keys and values of every token go into the cache; past that only
             // the rows whose logits are asked for are needed (llama.cpp skips the rest the same way).
             let rows = if layer + 1 == self.blocks.len() { last } else { t };
-            if rows < t {
-                (x, h) = (x.narrow(0, t - rows, rows), h.narrow(0, t - rows, rows));
-            }
-            let mut q = split_heads(block.attn.q.forward(h), cfg.num_heads); // [h, rows, d]
+            let (q, k, v) = if rows == t {
+                let [q, k, v] = Linear::forward_each([&block.attn.q, &block.attn.k, &block.attn.v], h);
+                (q, k, v)
+            } else {
+                x = x.narrow(0, t - rows, rows);
+                let [k, v] = Linear::forward_each([&block.attn.k, &block.attn.v], h.clone());
+                (block.attn.q.forward(h.narrow(0, t - rows, rows)), k, v)
+            };
+            let mut q = split_heads(q, cfg.num_heads); // [h, rows, d]
+            let mut k = split_heads(k, cfg.num_kv_heads); // [kv, t, d]
+            let v = split_heads(v, cfg.num_kv_heads);
             if let (Some(qn), Some(kn)) = (&block.attn.q_norm, &block.attn.k_norm) {
                 q = qn.forward_heads(q);
                 k = kn.forward_heads(k);
@@ -138,7 +143,8 @@ impl Llama {
             x = x + block.attn.o.forward(a);
             // 2. MLP, pre-norm, residual: down(silu(gate(h)) * up(h)).
             let h = block.ffn_norm.forward(x.clone());
-            let m = swiglu(block.mlp.gate.forward(h.clone()), block.mlp.up.forward(h));
+            let [gate, up] = Linear::forward_each([&block.mlp.gate, &block.mlp.up], h);
+            let m = swiglu(gate, up);
             x = x + block.mlp.down.forward(m);
         }
         cache.advance(t);

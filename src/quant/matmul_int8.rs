@@ -269,6 +269,19 @@ fn quantize_activations(x: &[f32]) -> Int8Activations {
 }
 
 impl Int8Activations {
+    /// `x` (rows of `k`) quantized, with what `kernel` reads besides (the AVX-512 kernel's tiles).
+    fn for_kernel(kernel: Kernel, x: &[f32], k: usize) -> Int8Activations {
+        #[allow(unused_mut)] // set only on x86-64
+        let mut xq = quantize_activations(x);
+        #[cfg(target_arch = "x86_64")]
+        if kernel == Kernel::Avx512Vnni {
+            xq.tiles = Some(avx512::Tiles::new(&xq, x.len() / k, k));
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (kernel, k);
+        xq
+    }
+
     fn new(quants: Vec<i8>, scales: Vec<f32>) -> Int8Activations {
         let sums: Vec<i32> = quants.chunks_exact(SUM_BLOCK).map(|b| b.iter().map(|&q| q as i32).sum()).collect();
         let block_sums = sums.chunks_exact(BLOCK / SUM_BLOCK).zip(&scales).map(|(s, &dx)| dx * (s[0] + s[1]) as f32).collect();
@@ -437,7 +450,7 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx512Vnni => match &xq.tiles {
                 Some(tiles) => unsafe { avx512::matmul_groups(tiles, t, w, groups, out) },
-                None => unsafe { avx512::matmul_groups(&avx512::Tiles::new(xq, t, w), t, w, groups, out) },
+                None => unsafe { avx512::matmul_groups(&avx512::Tiles::new(xq, t, w.cols), t, w, groups, out) },
             },
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::Simd128 => unsafe { simd128::matmul_groups(xq, t, w, groups, out) },
@@ -455,23 +468,42 @@ impl Kernel {
 ///
 /// If the shapes disagree: programming errors, not bad input.
 pub fn qmatmul_int8(x: &[f32], w: &Int8Matrix, out: &mut [f32]) {
-    #[cfg(not(target_arch = "wasm32"))]
-    let threads = std::thread::available_parallelism().map_or(1, |p| p.get()).min(x.len() * w.rows / MIN_MACS_PER_THREAD).max(1);
-    #[cfg(target_arch = "wasm32")]
-    let threads = 1;
-    qmatmul_int8_with(Kernel::best(), threads, x, w, out)
+    qmatmul_int8_each(x, &[w], &mut [out])
+}
+
+/// [`qmatmul_int8`] of one `x` by each of `weights` into the `outs` in the same order (a layer's
+/// q, k and v, or its gate and up, which read the same input): the activations are quantized once
+/// for all of them.
+///
+/// # Panics
+///
+/// If the shapes disagree or the counts differ: programming errors, not bad input.
+pub fn qmatmul_int8_each(x: &[f32], weights: &[&Int8Matrix], outs: &mut [&mut [f32]]) {
+    assert_eq!(weights.len(), outs.len(), "qmatmul_int8_each: one output per weight");
+    let kernel = Kernel::best();
+    let mut input = None;
+    for (w, out) in weights.iter().zip(outs.iter_mut()) {
+        #[cfg(not(target_arch = "wasm32"))]
+        let threads = std::thread::available_parallelism().map_or(1, |p| p.get()).min(x.len() * w.rows / MIN_MACS_PER_THREAD).max(1);
+        #[cfg(target_arch = "wasm32")]
+        let threads = 1;
+        let Some(t) = tokens_to_multiply("qmatmul_int8", x, w.rows, w.cols, out) else { continue };
+        let xq = input.get_or_insert_with(|| Int8Activations::for_kernel(kernel, x, w.cols));
+        assert!(xq.quants.len() == x.len(), "qmatmul_int8_each: the weights' input sizes differ");
+        run_on_threads(kernel, threads, xq, t, w, out);
+    }
 }
 
 /// [`qmatmul_int8`] with a given kernel (checked against this CPU) on up to `threads` threads.
 fn qmatmul_int8_with(kernel: Kernel, threads: usize, x: &[f32], w: &Int8Matrix, out: &mut [f32]) {
+    let Some(t) = tokens_to_multiply("qmatmul_int8", x, w.rows, w.cols, out) else { return };
+    run_on_threads(kernel, threads, &Int8Activations::for_kernel(kernel, x, w.cols), t, w, out);
+}
+
+/// `out = xq · Wᵀ` for `t` tokens with `kernel`, the groups split across up to `threads` threads
+/// natively.
+fn run_on_threads(kernel: Kernel, threads: usize, xq: &Int8Activations, t: usize, w: &Int8Matrix, out: &mut [f32]) {
     let n = w.rows;
-    let Some(t) = tokens_to_multiply("qmatmul_int8", x, n, w.cols, out) else { return };
-    #[allow(unused_mut)] // set only on x86-64
-    let mut xq = quantize_activations(x);
-    #[cfg(target_arch = "x86_64")]
-    if kernel == Kernel::Avx512Vnni {
-        xq.tiles = Some(avx512::Tiles::new(&xq, t, w));
-    }
     let groups = w.groups();
     let output = Output { ptr: out.as_mut_ptr(), stride: n, len: out.len() };
 
@@ -481,7 +513,6 @@ fn qmatmul_int8_with(kernel: Kernel, threads: usize, x: &[f32], w: &Int8Matrix, 
             // Runs of an even number of groups, so that the AVX-512 tile (two groups at a time)
             // computes no group twice.
             let per_thread = groups.div_ceil(threads).next_multiple_of(2);
-            let xq = &xq;
             std::thread::scope(|scope| {
                 let mut runs = (0..groups).step_by(per_thread).map(|g| g..(g + per_thread).min(groups));
                 let mine = runs.next().expect("groups > 0");
@@ -498,7 +529,7 @@ fn qmatmul_int8_with(kernel: Kernel, threads: usize, x: &[f32], w: &Int8Matrix, 
     #[cfg(target_arch = "wasm32")]
     let _ = threads; // wasm32 runs on the calling thread only.
     // SAFETY: one thread writes all of `out`, which is `[t][n]`.
-    unsafe { kernel.run(&xq, t, w, 0..groups, output) };
+    unsafe { kernel.run(xq, t, w, 0..groups, output) };
 }
 
 /// The definition in the module docs, on the dequantized activations and weights, in f64, with
@@ -1042,7 +1073,7 @@ mod relaxed_simd {
 /// offset off again; the integer sums stay exact, as on the other paths.
 ///
 /// The activations are first copied into [`Tiles`]: per tile of 6 tokens, each four columns' bytes
-/// of the 6 tokens side by side, and the scales, sums and starting values the same way, so that
+/// of the 6 tokens side by side, and their scales and sums the same way, so that
 /// the inner loop reads everything at fixed offsets from one pointer per array. (Read from the
 /// row-major activations, each token needs its own address; the bookkeeping then took as many
 /// instructions as the multiplies.)
@@ -1069,27 +1100,19 @@ mod avx512 {
     /// - `quants`: bytes `4a .. 4a + 4` of each token's row, so four columns of the `m` tokens are
     ///   `4m` consecutive bytes; the tile starts at byte `t0 · k`.
     /// - `scales`, `block_sums`: per block of 32 columns; the tile starts at `t0 · k / 32`.
-    /// - `seeds`: per weight block (16 or 32 columns), `-offset · Σ qx`, where the weights go in as
-    ///   `q + offset`: each integer sum's starting value; the tile starts at `t0 · k / block`.
+    /// - `sums`: `Σ qx` per 16 columns; the tile starts at `t0 · k / 16`.
     pub(super) struct Tiles {
         quants: Vec<u8>,
         scales: Vec<f32>,
         block_sums: Vec<f32>,
-        seeds: Vec<i32>,
+        sums: Vec<i32>,
     }
 
     impl Tiles {
-        /// `xq` (`t` tokens) for multiplying by `w`.
-        pub(super) fn new(xq: &Int8Activations, t: usize, w: &Int8Matrix) -> Tiles {
-            let k = w.cols;
-            let offset = if w.bits == 8 { 128 } else { w.zero };
-            let (per_token_blocks, per_token_seeds) = (k / BLOCK, k / w.block);
-            let mut tiles = Tiles {
-                quants: vec![0; t * k],
-                scales: vec![0.0; t * per_token_blocks],
-                block_sums: vec![0.0; t * per_token_blocks],
-                seeds: vec![0; t * per_token_seeds],
-            };
+        /// `xq`, `t` tokens of `k` columns.
+        pub(super) fn new(xq: &Int8Activations, t: usize, k: usize) -> Tiles {
+            let (blocks, sums) = (k / BLOCK, k / SUM_BLOCK);
+            let mut tiles = Tiles { quants: vec![0; t * k], scales: vec![0.0; t * blocks], block_sums: vec![0.0; t * blocks], sums: vec![0; t * sums] };
             for t0 in (0..t).step_by(TOKENS) {
                 let m = TOKENS.min(t - t0);
                 for i in 0..m {
@@ -1101,15 +1124,13 @@ mod avx512 {
                             *to = q as u8;
                         }
                     }
-                    for a in 0..per_token_blocks {
-                        let (from, to) = (token * per_token_blocks + a, t0 * per_token_blocks + a * m + i);
+                    for a in 0..blocks {
+                        let (from, to) = (token * blocks + a, t0 * blocks + a * m + i);
                         tiles.scales[to] = xq.scales[from];
                         tiles.block_sums[to] = xq.block_sums[from];
                     }
-                    let sums_per_block = w.block / SUM_BLOCK;
-                    for a in 0..per_token_seeds {
-                        let sums = &xq.sums[(token * k + a * w.block) / SUM_BLOCK..][..sums_per_block];
-                        tiles.seeds[t0 * per_token_seeds + a * m + i] = -offset * sums.iter().sum::<i32>();
+                    for a in 0..sums {
+                        tiles.sums[t0 * sums + a * m + i] = xq.sums[token * sums + a];
                     }
                 }
             }
@@ -1123,7 +1144,7 @@ mod avx512 {
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
     pub(super) unsafe fn matmul_groups(tiles: &Tiles, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
         let k = w.cols;
-        assert!(tiles.quants.len() == t * k && tiles.scales.len() == t * (k / BLOCK) && tiles.seeds.len() == t * (k / w.block));
+        assert!(tiles.quants.len() == t * k && tiles.scales.len() == t * (k / BLOCK) && tiles.sums.len() == t * (k / SUM_BLOCK));
         let seeded = w.bits == 8 || w.zero != 0;
         for g0 in groups.clone().step_by(GROUPS) {
             // An odd last group is computed twice; the copies write the same values.
@@ -1135,7 +1156,8 @@ mod avx512 {
                     x: tiles.quants[t0 * k..].as_ptr(),
                     scales: tiles.scales[t0 * (k / BLOCK)..].as_ptr(),
                     block_sums: tiles.block_sums[t0 * (k / BLOCK)..].as_ptr(),
-                    seeds: tiles.seeds[t0 * (k / w.block)..].as_ptr(),
+                    sums: tiles.sums[t0 * (k / SUM_BLOCK)..].as_ptr(),
+                    offset: if w.bits == 8 { 128 } else { w.zero },
                     w: g.map(|g| w.quants[g * w.blocks() * w.block_bytes()..].as_ptr()),
                     w_scales: g.map(|g| w.scales[g * w.blocks() * GROUP..].as_ptr()),
                     w_offsets: w.offsets.as_ref().map(|o| g.map(|g| o[g * w.blocks() * GROUP..].as_ptr())),
@@ -1173,7 +1195,9 @@ mod avx512 {
         x: *const u8,
         scales: *const f32,
         block_sums: *const f32,
-        seeds: *const i32,
+        sums: *const i32,
+        /// The weights go in as `q + offset`.
+        offset: i32,
         w: [*const u8; GROUPS],
         w_scales: [*const f32; GROUPS],
         w_offsets: Option<[*const f32; GROUPS]>,
@@ -1221,8 +1245,11 @@ mod avx512 {
                 let load = |r: usize, c: usize| _mm512_loadu_si512(w[r].add(64 * c) as *const _);
                 let mut acc = [[_mm512_setzero_si512(); T]; GROUPS];
                 if SEEDED {
+                    // Each sum starts from `-offset · Σ qx` over the block, taking the offset off.
                     for i in 0..T {
-                        let seed = _mm512_set1_epi32(*at.seeds.add(b * T + i));
+                        let a = b * WB / SUM_BLOCK * T + i;
+                        let sum = if WB == SUM_BLOCK { *at.sums.add(a) } else { *at.sums.add(a) + *at.sums.add(a + T) };
+                        let seed = _mm512_set1_epi32(-at.offset * sum);
                         acc[0][i] = seed;
                         acc[1][i] = seed;
                     }

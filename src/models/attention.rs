@@ -76,8 +76,16 @@ impl<'a> Mask<'a> {
 /// returns `[t][h·d]`.
 fn attention_host(q: &[f32], k: &[f32], v: &[f32], mask: &Mask, s: Shape, scale: f32, softcap: Option<f32>) -> Vec<f32> {
     let mut by_head = vec![0f32; s.heads * s.t * s.d]; // [h][t][d]
+    #[cfg(target_arch = "x86_64")]
+    let keys_t = (softcap.is_none() && x86_512::usable(s.d)).then(|| x86_512::KeysT::new(k, s));
     let heads = |first: usize, out: &mut [f32]| {
         for (i, out_head) in out.chunks_exact_mut(s.t * s.d).enumerate() {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(keys_t) = &keys_t {
+                // SAFETY: `usable` checked the CPU's AVX-512 F and the head size.
+                unsafe { x86_512::head(first + i, q, keys_t, v, mask, s, scale, out_head) };
+                continue;
+            }
             head(first + i, q, k, v, mask, s, scale, softcap, out_head);
         }
     };
@@ -292,6 +300,174 @@ mod x86 {
             }
             for (i, o) in o[..width].iter().enumerate() {
                 unsafe { _mm256_storeu_ps(out.as_mut_ptr().add(c0 + 8 * i), *o) };
+            }
+        }
+    }
+}
+
+/// Attention with AVX-512 where the head size is a multiple of 16, four queries at a time: each key
+/// and value row loaded serves four queries. The keys are first transposed (`[d][t_k]` per KV
+/// head), so one register holds sixteen keys' products with one query column and the scores come
+/// out sixteen to a register, with no horizontal sums.
+#[cfg(target_arch = "x86_64")]
+mod x86_512 {
+    use std::arch::x86_64::*;
+
+    use super::{Mask, Shape};
+    use crate::models::host_ops;
+
+    /// Queries per step.
+    const QUERIES: usize = 4;
+    /// Keys per step of the scores (two registers).
+    const KEYS: usize = 32;
+
+    pub(super) fn usable(d: usize) -> bool {
+        d.is_multiple_of(16) && std::is_x86_feature_detected!("avx512f")
+    }
+
+    /// The keys of each KV head transposed, `[kv][d][stride]`, each row padded with zeros to
+    /// `stride = t_k + KEYS`, so a step of [`KEYS`] keys from any key stays inside it.
+    pub(super) struct KeysT {
+        values: Vec<f32>,
+        stride: usize,
+    }
+
+    impl KeysT {
+        pub(super) fn new(k: &[f32], s: Shape) -> KeysT {
+            let stride = s.t_k + KEYS;
+            let mut values = vec![0f32; s.kv_heads * s.d * stride];
+            for (head_t, head) in values.chunks_exact_mut(s.d * stride).zip(k.chunks_exact(s.t_k * s.d)) {
+                for (j, key) in head.chunks_exact(s.d).enumerate() {
+                    for (c, &x) in key.iter().enumerate() {
+                        head_t[c * stride + j] = x;
+                    }
+                }
+            }
+            KeysT { values, stride }
+        }
+    }
+
+    /// Query head `hh` for every token into `out` (`[t][d]`): what [`super::head`] computes
+    /// without soft-capping, summed in another order.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F and `s.d` is a multiple of 16 (see [`usable`]).
+    #[target_feature(enable = "avx512f")]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) unsafe fn head(hh: usize, q: &[f32], keys_t: &KeysT, v: &[f32], mask: &Mask, s: Shape, scale: f32, out: &mut [f32]) {
+        let (d, stride) = (s.d, keys_t.stride);
+        let kv = hh / (s.heads / s.kv_heads);
+        let head_keys = &keys_t.values[kv * d * stride..(kv + 1) * d * stride];
+        let values = &v[kv * s.t_k * d..(kv + 1) * s.t_k * d];
+        let mut weights = Vec::new();
+        for i0 in (0..s.t).step_by(QUERIES) {
+            let rows = i0..(i0 + QUERIES).min(s.t);
+            let out = &mut out[i0 * d..rows.end * d];
+            out.fill(0.0);
+            // The keys any of these queries looks at; each row's own mask hides the others.
+            let spans = mask.spans[rows.clone()].iter().flatten();
+            let (Some(first), Some(last)) = (spans.clone().map(|s| s.0).min(), spans.map(|s| s.1).max()) else {
+                continue; // no key to look at: the rows stay 0, as in super::head
+            };
+            let n = last + 1 - first;
+            let width = n.next_multiple_of(KEYS);
+            weights.clear();
+            weights.resize(rows.len() * width, 0.0);
+            let queries = &q[(hh * s.t + i0) * d..(hh * s.t + rows.end) * d];
+            // SAFETY (both matches): the CPU has AVX-512 F, the caller's promise.
+            unsafe {
+                match rows.len() {
+                    1 => scores::<1>(queries, head_keys, stride, first, &mut weights),
+                    2 => scores::<2>(queries, head_keys, stride, first, &mut weights),
+                    3 => scores::<3>(queries, head_keys, stride, first, &mut weights),
+                    _ => scores::<QUERIES>(queries, head_keys, stride, first, &mut weights),
+                }
+            }
+            for (i, row) in rows.clone().zip(weights.chunks_exact_mut(width)) {
+                let row = &mut row[..n];
+                if mask.spans[i].is_none() {
+                    row.fill(0.0);
+                    continue;
+                }
+                let mask_row = &mask.values[i * s.t_k + first..][..n];
+                row.iter_mut().zip(mask_row).for_each(|(w, &m)| *w = *w * scale + m);
+                let max = row.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
+                row.iter_mut().for_each(|w| *w -= max);
+                host_ops::exp_in_place(row);
+                let inv_sum = 1.0 / row.iter().sum::<f32>();
+                row.iter_mut().for_each(|w| *w *= inv_sum);
+            }
+            let span = &values[first * d..(last + 1) * d];
+            unsafe {
+                match rows.len() {
+                    1 => weighted_sums::<1>(span, &weights, out),
+                    2 => weighted_sums::<2>(span, &weights, out),
+                    3 => weighted_sums::<3>(span, &weights, out),
+                    _ => weighted_sums::<QUERIES>(span, &weights, out),
+                }
+            }
+        }
+    }
+
+    /// `scores[r][j] = queries[r] · key (first + j)` for `j < width` (`scores` is `[R][width]`,
+    /// `width` a multiple of [`KEYS`]); column c of key j is `keys_t[c · stride + j]`.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn scores<const R: usize>(queries: &[f32], keys_t: &[f32], stride: usize, first: usize, scores: &mut [f32]) {
+        let d = queries.len() / R;
+        let width = scores.len() / R;
+        assert!(queries.len() == R * d && scores.len() == R * width && width.is_multiple_of(KEYS));
+        assert!(keys_t.len() == d * stride && first + width <= stride);
+        let (pq, pk, ps) = (queries.as_ptr(), keys_t.as_ptr(), scores.as_mut_ptr());
+        for j0 in (first..first + width).step_by(KEYS) {
+            let mut acc = [[_mm512_setzero_ps(); 2]; R];
+            for c in 0..d {
+                // SAFETY (every access): inside the slices, by the asserts above.
+                let keys = unsafe { [_mm512_loadu_ps(pk.add(c * stride + j0)), _mm512_loadu_ps(pk.add(c * stride + j0 + 16))] };
+                for (r, acc) in acc.iter_mut().enumerate() {
+                    let qc = _mm512_set1_ps(unsafe { *pq.add(r * d + c) });
+                    acc[0] = _mm512_fmadd_ps(qc, keys[0], acc[0]);
+                    acc[1] = _mm512_fmadd_ps(qc, keys[1], acc[1]);
+                }
+            }
+            for (r, acc) in acc.iter().enumerate() {
+                let at = r * width + j0 - first;
+                unsafe {
+                    _mm512_storeu_ps(ps.add(at), acc[0]);
+                    _mm512_storeu_ps(ps.add(at + 16), acc[1]);
+                }
+            }
+        }
+    }
+
+    /// `out[r] = Σ_j weights[r][j] · values[j]` over the rows of `values` (`out` is `[R][d]`,
+    /// `weights` `[R][width]` with width ≥ the row count).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn weighted_sums<const R: usize>(values: &[f32], weights: &[f32], out: &mut [f32]) {
+        let d = out.len() / R;
+        let (n, width) = (values.len() / d, weights.len() / R);
+        assert!(out.len() == R * d && d.is_multiple_of(16) && values.len() == n * d && weights.len() == R * width && n <= width);
+        let (pv, pw, po) = (values.as_ptr(), weights.as_ptr(), out.as_mut_ptr());
+        // 64 columns (four registers) per query at a time where d allows, else 16.
+        let step = if d.is_multiple_of(64) { 64 } else { 16 };
+        for c0 in (0..d).step_by(step) {
+            let mut acc = [[_mm512_setzero_ps(); 4]; R];
+            let lanes = step / 16;
+            for j in 0..n {
+                // SAFETY (every access): inside the slices, by the assert above.
+                let v: [__m512; 4] = std::array::from_fn(|x| if x < lanes { unsafe { _mm512_loadu_ps(pv.add(j * d + c0 + 16 * x)) } } else { _mm512_setzero_ps() });
+                for (r, acc) in acc.iter_mut().enumerate() {
+                    let p = _mm512_set1_ps(unsafe { *pw.add(r * width + j) });
+                    for x in 0..lanes {
+                        acc[x] = _mm512_fmadd_ps(p, v[x], acc[x]);
+                    }
+                }
+            }
+            for (r, acc) in acc.iter().enumerate() {
+                for (x, a) in acc[..lanes].iter().enumerate() {
+                    unsafe { _mm512_storeu_ps(po.add(r * d + c0 + 16 * x), *a) };
+                }
             }
         }
     }

@@ -14,6 +14,7 @@ pub mod formats;
 #[cfg(feature = "engine")]
 pub mod gpu;
 pub mod models;
+pub mod parallel;
 pub mod pyrandom;
 pub mod quant;
 pub mod scoring;

@@ -7,6 +7,8 @@
 //! transposes, compute the scores the mask hides, and call `exp` for each of them. The host loop
 //! skips hidden keys and splits the heads across the cores natively. Both sum in f32.
 
+use std::sync::Mutex;
+
 use burn::tensor::{activation, Device, Tensor, TensorData};
 
 use crate::models::host_ops;
@@ -51,7 +53,6 @@ struct Shape {
 }
 
 /// Below this many multiply-adds, a second thread costs more than it saves.
-#[cfg(not(target_arch = "wasm32"))]
 const MIN_MACS_PER_THREAD: usize = 1 << 18;
 
 /// The additive mask `[t][t_k]` with each query's span of keys, from its first visible key to its
@@ -89,23 +90,14 @@ fn attention_host(q: &[f32], k: &[f32], v: &[f32], mask: &Mask, s: Shape, scale:
             head(first + i, q, k, v, mask, s, scale, softcap, out_head);
         }
     };
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
-        let threads = cores.min(s.heads * s.t * s.t_k * s.d / MIN_MACS_PER_THREAD).max(1);
-        if threads > 1 {
-            let per_thread = s.heads.div_ceil(threads);
-            std::thread::scope(|scope| {
-                for (i, part) in by_head.chunks_mut(per_thread * s.t * s.d).enumerate() {
-                    scope.spawn(move || heads(i * per_thread, part));
-                }
-            });
-        } else {
-            heads(0, &mut by_head);
-        }
-    }
-    #[cfg(target_arch = "wasm32")]
-    heads(0, &mut by_head);
+    let threads = crate::parallel::cores().min(s.heads * s.t * s.t_k * s.d / MIN_MACS_PER_THREAD).max(1);
+    let per_thread = s.heads.div_ceil(threads);
+    let parts: Vec<Mutex<&mut [f32]>> = by_head.chunks_mut(per_thread * s.t * s.d).map(Mutex::new).collect();
+    crate::parallel::for_each_part(parts.len(), |i| {
+        let mut part = parts[i].lock().unwrap_or_else(|e| e.into_inner());
+        heads(i * per_thread, &mut part)
+    });
+    drop(parts);
 
     // [h][t][d] → [t][h·d]
     let mut out = vec![0f32; s.t * s.heads * s.d];

@@ -7,6 +7,8 @@
 //! 4-token × 8-row tile of sums in registers and vectorizes over the 8 rows.
 
 use std::ops::Range;
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::Mutex;
 
 use super::QMatrix;
 
@@ -83,9 +85,9 @@ pub(super) fn tokens_to_multiply(name: &str, x: &[f32], n: usize, k: usize, out:
     (t > 0 && n > 0).then_some(t)
 }
 
-/// Splits the `n` output columns into runs of `rows_per_thread`, one thread each. A thread's
-/// `multiply(rows, part)` writes `[t][rows.len()]` into a buffer of its own, copied into its
-/// columns of `out` (`[t][n]`) afterwards.
+/// Splits the `n` output columns into runs of `rows_per_thread`, one part each on the cores (see
+/// [`crate::parallel`]). A part's `multiply(rows, part)` writes `[t][rows.len()]` into a buffer
+/// of its own, copied into its columns of `out` (`[t][n]`) afterwards.
 #[cfg(not(target_arch = "wasm32"))]
 fn split_rows_across_threads(
     n: usize,
@@ -94,26 +96,18 @@ fn split_rows_across_threads(
     out: &mut [f32],
     multiply: impl Fn(Range<usize>, &mut [f32]) + Sync,
 ) {
-    let multiply = &multiply;
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..n)
-            .step_by(rows_per_thread)
-            .map(|start| {
-                let rows = start..(start + rows_per_thread).min(n);
-                scope.spawn(move || {
-                    let mut part = vec![0f32; t * rows.len()];
-                    multiply(rows.clone(), &mut part);
-                    (rows, part)
-                })
-            })
-            .collect();
-        for worker in workers {
-            let (rows, part) = worker.join().expect("a quantized matmul thread panicked");
-            for (out_row, part_row) in out.chunks_exact_mut(n).zip(part.chunks_exact(rows.len())) {
-                out_row[rows.clone()].copy_from_slice(part_row);
-            }
-        }
+    let runs: Vec<Range<usize>> = (0..n).step_by(rows_per_thread).map(|start| start..(start + rows_per_thread).min(n)).collect();
+    let parts: Vec<Mutex<Vec<f32>>> = runs.iter().map(|rows| Mutex::new(vec![0f32; t * rows.len()])).collect();
+    crate::parallel::for_each_part(runs.len(), |i| {
+        let mut part = parts[i].lock().unwrap_or_else(|e| e.into_inner());
+        multiply(runs[i].clone(), &mut part);
     });
+    for (rows, part) in runs.into_iter().zip(parts) {
+        let part = part.into_inner().unwrap_or_else(|e| e.into_inner());
+        for (out_row, part_row) in out.chunks_exact_mut(n).zip(part.chunks_exact(rows.len())) {
+            out_row[rows.clone()].copy_from_slice(part_row);
+        }
+    }
 }
 
 /// Output columns `rows` of all `t` tokens, written to `out[token * stride + (n - rows.start)]`.

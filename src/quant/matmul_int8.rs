@@ -51,7 +51,6 @@ const SUM_BLOCK: usize = 16;
 /// Rows that share one interleaved group: one 64-byte vector holds 4 columns of each.
 const GROUP: usize = 16;
 /// Below this many multiply-adds per thread, another thread costs more than it saves.
-#[cfg(not(target_arch = "wasm32"))]
 const MIN_MACS_PER_THREAD: usize = 1 << 21;
 
 /// Whether [`Int8Matrix::new`] takes `w`: 8-bit quants in blocks of 16 or 32, 4-bit ones in blocks
@@ -483,10 +482,7 @@ pub fn qmatmul_int8_each(x: &[f32], weights: &[&Int8Matrix], outs: &mut [&mut [f
     let kernel = Kernel::best();
     let mut input = None;
     for (w, out) in weights.iter().zip(outs.iter_mut()) {
-        #[cfg(not(target_arch = "wasm32"))]
-        let threads = std::thread::available_parallelism().map_or(1, |p| p.get()).min(x.len() * w.rows / MIN_MACS_PER_THREAD).max(1);
-        #[cfg(target_arch = "wasm32")]
-        let threads = 1;
+        let threads = crate::parallel::cores().min(x.len() * w.rows / MIN_MACS_PER_THREAD).max(1);
         let Some(t) = tokens_to_multiply("qmatmul_int8", x, w.rows, w.cols, out) else { continue };
         let xq = input.get_or_insert_with(|| Int8Activations::for_kernel(kernel, x, w.cols));
         assert!(xq.quants.len() == x.len(), "qmatmul_int8_each: the weights' input sizes differ");
@@ -507,27 +503,18 @@ fn run_on_threads(kernel: Kernel, threads: usize, xq: &Int8Activations, t: usize
     let groups = w.groups();
     let output = Output { ptr: out.as_mut_ptr(), stride: n, len: out.len() };
 
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        if threads > 1 && groups > 2 {
-            // Runs of an even number of groups, so that the AVX-512 tile (two groups at a time)
-            // computes no group twice.
-            let per_thread = groups.div_ceil(threads).next_multiple_of(2);
-            std::thread::scope(|scope| {
-                let mut runs = (0..groups).step_by(per_thread).map(|g| g..(g + per_thread).min(groups));
-                let mine = runs.next().expect("groups > 0");
-                for run in runs {
-                    // SAFETY: the runs are disjoint, so each thread writes its own columns of `out`,
-                    // which outlives the scope.
-                    scope.spawn(move || unsafe { kernel.run(xq, t, w, run, output) });
-                }
-                unsafe { kernel.run(xq, t, w, mine, output) };
-            });
-            return;
-        }
+    if threads > 1 && groups > 2 {
+        // Runs of an even number of groups, so that the AVX-512 tile (two groups at a time)
+        // computes no group twice.
+        let per_thread = groups.div_ceil(threads).next_multiple_of(2);
+        crate::parallel::for_each_part(groups.div_ceil(per_thread), |i| {
+            let run = i * per_thread..((i + 1) * per_thread).min(groups);
+            // SAFETY: the runs are disjoint, so each part writes its own columns of `out`, which
+            // outlives the call.
+            unsafe { kernel.run(xq, t, w, run, output) }
+        });
+        return;
     }
-    #[cfg(target_arch = "wasm32")]
-    let _ = threads; // wasm32 runs on the calling thread only.
     // SAFETY: one thread writes all of `out`, which is `[t][n]`.
     unsafe { kernel.run(xq, t, w, 0..groups, output) };
 }

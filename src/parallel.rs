@@ -1,0 +1,196 @@
+//! Work split across the cores natively, on threads started once for the whole process.
+//!
+//! A forward pass makes about eight splits per layer (each matmul, attention): a hundred a pass,
+//! many of them a few hundred microseconds long. Starting threads for each (`std::thread::scope`)
+//! cost about as much as a small matmul's work on its second core, so here one thread per extra
+//! core waits for work instead, spinning briefly after each piece so the next one, a moment
+//! later, starts at once. On wasm32 there are no threads: the parts run one after another
+//! (the browser's pool of workers splits the items instead; see `web::run`).
+
+/// Calls `part(i)` for each `i < parts`, spread over the cores, and returns when all have run.
+/// A panic in a part is raised again here, after every part has finished.
+pub fn for_each_part(parts: usize, part: impl Fn(usize) + Sync) {
+    #[cfg(not(target_arch = "wasm32"))]
+    if parts > 1 {
+        if let Some(pool) = pool::Pool::get() {
+            return pool.run(parts, &part);
+        }
+    }
+    (0..parts).for_each(part);
+}
+
+/// How many parts are worth making: the cores there are to run them.
+pub fn cores() -> usize {
+    #[cfg(not(target_arch = "wasm32"))]
+    return std::thread::available_parallelism().map_or(1, |p| p.get());
+    #[cfg(target_arch = "wasm32")]
+    1
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod pool {
+    use std::any::Any;
+    use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+    use std::sync::{Arc, Condvar, Mutex, OnceLock};
+    use std::time::{Duration, Instant};
+
+    /// How long a waiting thread spins for the next piece of work before it sleeps.
+    const SPIN: Duration = Duration::from_micros(200);
+
+    /// One call's parts. `task` is the caller's closure with its lifetime erased: it is called
+    /// only for a part index claimed below `parts`, and the caller returns only once every part
+    /// is done, so no call outlives it.
+    struct Job {
+        task: *const (dyn Fn(usize) + Sync + 'static),
+        parts: usize,
+        next: AtomicUsize,
+        done: AtomicUsize,
+        panic: Mutex<Option<Box<dyn Any + Send>>>,
+    }
+
+    // SAFETY: `task` is `Sync` and is called only while the caller waits (see `Job`).
+    unsafe impl Send for Job {}
+    unsafe impl Sync for Job {}
+
+    impl Job {
+        /// Runs parts until none is left to claim.
+        fn work(&self) {
+            loop {
+                let i = self.next.fetch_add(1, Ordering::AcqRel);
+                if i >= self.parts {
+                    return;
+                }
+                // SAFETY: part i < parts is claimed, so the caller is still waiting (see `Job`).
+                let result = catch_unwind(AssertUnwindSafe(|| unsafe { (*self.task)(i) }));
+                if let Err(panic) = result {
+                    self.panic.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(panic);
+                }
+                self.done.fetch_add(1, Ordering::Release);
+            }
+        }
+    }
+
+    pub(super) struct Pool {
+        /// Bumped for each job; threads spin on it before sleeping on `wake`.
+        generation: AtomicU64,
+        job: Mutex<Option<Arc<Job>>>,
+        wake: Condvar,
+    }
+
+    impl Pool {
+        /// The process's pool, started on first use; `None` on a single core or if no thread
+        /// could be started.
+        pub(super) fn get() -> Option<&'static Pool> {
+            static POOL: OnceLock<Option<&'static Pool>> = OnceLock::new();
+            *POOL.get_or_init(|| {
+                let extra = super::cores().saturating_sub(1);
+                if extra == 0 {
+                    return None;
+                }
+                let pool: &'static Pool = Box::leak(Box::new(Pool { generation: AtomicU64::new(0), job: Mutex::new(None), wake: Condvar::new() }));
+                let started = (0..extra)
+                    .filter(|i| std::thread::Builder::new().name(format!("lingualens-{i}")).spawn(move || pool.serve()).is_ok())
+                    .count();
+                (started > 0).then_some(pool)
+            })
+        }
+
+        /// `task(i)` for each `i < parts`, the calling thread taking parts too.
+        pub(super) fn run(&self, parts: usize, task: &(dyn Fn(usize) + Sync)) {
+            // SAFETY: only the lifetime changes; `Job` explains why no call outlives `task`.
+            let task: *const (dyn Fn(usize) + Sync + 'static) = unsafe { std::mem::transmute(task) };
+            let job = Arc::new(Job { task, parts, next: AtomicUsize::new(0), done: AtomicUsize::new(0), panic: Mutex::new(None) });
+            *self.job.lock().unwrap_or_else(|e| e.into_inner()) = Some(job.clone());
+            self.generation.fetch_add(1, Ordering::Release);
+            self.wake.notify_all();
+            job.work();
+            let mut spins = 0u32;
+            while job.done.load(Ordering::Acquire) < parts {
+                spins += 1;
+                if spins < 1 << 14 {
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::yield_now();
+                }
+            }
+            let panic = job.panic.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(panic) = panic {
+                resume_unwind(panic);
+            }
+        }
+
+        /// A pool thread: takes each new job's parts, then waits for the next.
+        fn serve(&self) {
+            let mut seen = 0;
+            loop {
+                // Spin, then yield (to burn's own threads, which run the element-wise ops between
+                // matmuls on these same cores), then sleep.
+                let since = Instant::now();
+                while self.generation.load(Ordering::Acquire) == seen && since.elapsed() < SPIN {
+                    if since.elapsed() < SPIN / 10 {
+                        std::hint::spin_loop();
+                    } else {
+                        std::thread::yield_now();
+                    }
+                }
+                let job = {
+                    let mut job = self.job.lock().unwrap_or_else(|e| e.into_inner());
+                    while self.generation.load(Ordering::Acquire) == seen {
+                        job = self.wake.wait(job).unwrap_or_else(|e| e.into_inner());
+                    }
+                    seen = self.generation.load(Ordering::Acquire);
+                    job.clone()
+                };
+                if let Some(job) = job {
+                    job.work();
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn every_part_runs_once_even_with_callers_on_several_threads() {
+        std::thread::scope(|scope| {
+            for caller in 0..4 {
+                scope.spawn(move || {
+                    for round in 0..200 {
+                        let parts = 1 + (caller + round) % 7;
+                        let counts: Vec<AtomicUsize> = (0..parts).map(|_| AtomicUsize::new(0)).collect();
+                        for_each_part(parts, |i| {
+                            counts[i].fetch_add(1, Ordering::Relaxed);
+                        });
+                        assert!(counts.iter().all(|c| c.load(Ordering::Relaxed) == 1), "caller {caller}, round {round}");
+                    }
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn a_panicking_part_is_raised_in_the_caller_after_the_others_finish() {
+        let finished = AtomicUsize::new(0);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            for_each_part(6, |i| {
+                if i == 3 {
+                    panic!("part 3");
+                }
+                finished.fetch_add(1, Ordering::Relaxed);
+            })
+        }));
+        assert!(result.is_err());
+        assert_eq!(finished.load(Ordering::Relaxed), 5);
+        // The pool still works afterwards.
+        let sum = AtomicUsize::new(0);
+        for_each_part(4, |i| {
+            sum.fetch_add(i, Ordering::Relaxed);
+        });
+        assert_eq!(sum.load(Ordering::Relaxed), 6);
+    }
+}

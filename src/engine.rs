@@ -96,19 +96,27 @@ pub fn cut_at_stop<'a>(text: &'a str, until: &[String]) -> (&'a str, Option<Stri
 
 /// lm-eval's context/continuation split (steps 1–3 above): (context tokens, continuation tokens).
 pub fn encode_pair(tokenizer: &Tokenizer, context: &str, continuation: &str) -> Result<(Vec<u32>, Vec<u32>)> {
+    encode_pairs(tokenizer, context, &[continuation]).map(|mut pairs| pairs.remove(0))
+}
+
+/// [`encode_pair`] for each continuation of one context, which is encoded once.
+pub fn encode_pairs(tokenizer: &Tokenizer, context: &str, continuations: &[impl AsRef<str>]) -> Result<Vec<(Vec<u32>, Vec<u32>)>> {
     if context.is_empty() {
-        let cont = tokenizer.encode(continuation, false, true);
         let bos = tokenizer
             .bos_id()
             .ok_or_else(|| Error::new("an empty context needs a BOS token, and this tokenizer has none"))?;
-        return Ok((vec![bos], cont));
+        return Ok(continuations.iter().map(|c| (vec![bos], tokenizer.encode(c.as_ref(), false, true))).collect());
     }
     let kept = py_rstrip(context);
-    let (context, continuation) = (kept, format!("{}{continuation}", &context[kept.len()..]));
-    let whole = tokenizer.encode(&format!("{context}{continuation}"), true, true);
-    let ctx = tokenizer.encode(context, true, true);
-    let cont = whole.get(ctx.len()..).unwrap_or_default().to_vec();
-    Ok((ctx, cont))
+    let moved = &context[kept.len()..];
+    let ctx = tokenizer.encode(kept, true, true);
+    Ok(continuations
+        .iter()
+        .map(|c| {
+            let whole = tokenizer.encode(&format!("{kept}{moved}{}", c.as_ref()), true, true);
+            (ctx.clone(), whole.get(ctx.len()..).unwrap_or_default().to_vec())
+        })
+        .collect())
 }
 
 #[cfg(feature = "engine")]
@@ -116,10 +124,7 @@ impl LanguageModel {
     /// Log-likelihood and greediness of each continuation after `context`. The context is run
     /// once; the continuations then run together in one pass, each continuing its KV cache.
     pub async fn log_likelihoods(&self, context: &str, continuations: &[String]) -> Result<Vec<ContinuationScore>> {
-        let pairs = continuations
-            .iter()
-            .map(|c| encode_pair(&self.tokenizer, context, c))
-            .collect::<Result<Vec<_>>>()?;
+        let pairs = encode_pairs(&self.tokenizer, context, continuations)?;
         if let Some(i) = pairs.iter().position(|(_, cont)| cont.is_empty()) {
             return Err(Error::new(format!("continuation {:?} adds no token after the context", continuations[i])));
         }

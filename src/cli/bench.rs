@@ -13,12 +13,16 @@
 //!   passes. Median items/s over `--runs` passes. The largest |Δ log-likelihood| between the two
 //!   is printed as a check that both did the same work.
 //!
+//! Every side is loaded and warmed up first; then the timed runs take turns (llama.cpp's, then
+//! each backend's, `--runs` rounds), so a drift in the machine's speed during the invocation meets
+//! every side alike and the ratios compare like with like.
+//!
 //! The same items, from [`workload`], are timed in headless Chromium against wllama by
 //! `benches/browser.rs` (`scripts/bench-browser.sh`).
 
-use std::io::Write;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use web_time::Instant;
 
@@ -82,7 +86,7 @@ impl Rng {
 pub(super) fn run(args: &BenchArgs) -> Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
     println!(
-        "lingualens bench: prompt {} tokens, multiple choice {} items x {CHOICES} choices (context ~{} tokens), median of {} runs",
+        "lingualens bench: prompt {} tokens, multiple choice {} items x {CHOICES} choices (context ~{} tokens), median of {} runs taken in turns with llama.cpp's",
         args.prompt, args.items, args.context, args.runs
     );
     println!("threads: ours = every core ({cores}); llama.cpp = {}", args.threads);
@@ -91,39 +95,63 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
     }
     for model in &args.models {
         println!("\n{}", model.display());
-        let mut ours = Vec::new();
-        // The workload depends on the tokenizer only: made with the first backend's model, it is
-        // the same for every backend and for llama.cpp.
-        let mut work = None;
+        let mut sides = Vec::new();
         for &backend in &args.backends {
             let device = super::device(backend)?;
-            let lm = pollster::block_on(engine::load(model, &device))?;
-            if work.is_none() {
-                work = Some(workload(&lm.tokenizer, lm.config.vocab_size, args.prompt, args.context, args.items)?);
-            }
-            let (prompt, items) = work.as_ref().expect("made just above");
-            ours.push((backend.label(), measure(&lm, prompt, items, args.runs)?));
+            sides.push((backend.label(), pollster::block_on(engine::load(model, &device))?));
         }
-        let peer = match (&args.peer_python, &work) {
-            (Some(python), Some((prompt, items))) => Some(run_peer(python, model, args, prompt, items)?),
-            _ => None,
+        // The workload depends on the tokenizer only: made with the first backend's model, it is
+        // the same for every backend and for llama.cpp.
+        let Some((_, first)) = sides.first() else { continue };
+        let (prompt, items) = workload(&first.tokenizer, first.config.vocab_size, args.prompt, args.context, args.items)?;
+        let mut peer = match &args.peer_python {
+            Some(python) => Some(Peer::start(python, model, args, &prompt, &items)?),
+            None => None,
         };
-        println!("  {:<10} {:>14} {:>8} {:>14} {:>8}", "", "prompt tok/s", "ratio", "MC items/s", "ratio");
-        if let Some(p) = &peer {
-            println!("  {:<10} {:>14.1} {:>8} {:>14.2} {:>8}", "llama.cpp", p.pp_tokens_per_s, "1.00", p.mc_items_per_s, "1.00");
+        for (_, lm) in &sides {
+            prompt_pass(lm, &prompt)?; // warm-up: first-use allocations, kernel compilation on wgpu
+            score_items(lm, &items)?;
         }
+        let mut ours: Vec<Runs> = sides.iter().map(|_| Runs::default()).collect();
+        let mut theirs = Runs::default();
+        for _ in 0..args.runs {
+            if let Some(peer) = &mut peer {
+                theirs.pp.push(peer.prompt_pass()?);
+            }
+            for ((_, lm), runs) in sides.iter().zip(&mut ours) {
+                runs.pp.push(prompt_pass(lm, &prompt)?);
+            }
+        }
+        for _ in 0..args.runs {
+            if let Some(peer) = &mut peer {
+                let (items_per_s, loglikelihoods) = peer.score_items()?;
+                theirs.mc.push(items_per_s);
+                theirs.loglikelihoods = loglikelihoods;
+            }
+            for ((_, lm), runs) in sides.iter().zip(&mut ours) {
+                let (items_per_s, loglikelihoods) = score_items(lm, &items)?;
+                runs.mc.push(items_per_s);
+                runs.loglikelihoods = loglikelihoods;
+            }
+        }
+        let peer = peer.map(|p| (p.version.clone(), Figures::from(theirs)));
+        println!("  {:<10} {:>14} {:>8} {:>14} {:>8}", "", "prompt tok/s", "ratio", "MC items/s", "ratio");
+        if let Some((version, p)) = &peer {
+            println!("  {:<10} {:>14.1} {:>8} {:>14.2} {:>8}   (llama-cpp-python {version})", "llama.cpp", p.pp_tokens_per_s, "1.00", p.mc_items_per_s, "1.00");
+        }
+        let ours: Vec<(&str, Figures)> = sides.iter().map(|(name, _)| name.as_str()).zip(ours.into_iter().map(Figures::from)).collect();
         for (name, f) in &ours {
             let ratio = |ours: f64, theirs: Option<f64>| theirs.map_or("-".to_string(), |t| format!("{:.2}", ours / t));
             println!(
                 "  {:<10} {:>14.1} {:>8} {:>14.2} {:>8}",
                 name,
                 f.pp_tokens_per_s,
-                ratio(f.pp_tokens_per_s, peer.as_ref().map(|p| p.pp_tokens_per_s)),
+                ratio(f.pp_tokens_per_s, peer.as_ref().map(|(_, p)| p.pp_tokens_per_s)),
                 f.mc_items_per_s,
-                ratio(f.mc_items_per_s, peer.as_ref().map(|p| p.mc_items_per_s))
+                ratio(f.mc_items_per_s, peer.as_ref().map(|(_, p)| p.mc_items_per_s))
             );
         }
-        if let Some(p) = &peer {
+        if let Some((_, p)) = &peer {
             for (name, f) in &ours {
                 let d = max_abs_diff(&f.loglikelihoods, &p.loglikelihoods);
                 println!("  check: max |Δ log-likelihood| {name} vs llama.cpp = {d:.3e} (llama.cpp quantizes activations; F16 KV cache)");
@@ -131,6 +159,21 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// One side's timed runs on one model: prompt tokens/s and items/s of each, and the
+/// log-likelihoods of the last pass over the items.
+#[derive(Default)]
+struct Runs {
+    pp: Vec<f64>,
+    mc: Vec<f64>,
+    loglikelihoods: Vec<Vec<f64>>,
+}
+
+impl From<Runs> for Figures {
+    fn from(runs: Runs) -> Figures {
+        Figures { pp_tokens_per_s: median(runs.pp), mc_items_per_s: median(runs.mc), loglikelihoods: runs.loglikelihoods }
+    }
 }
 
 /// The benchmark's workload, the same wherever it runs (here, and in the browser by
@@ -164,58 +207,98 @@ pub fn workload(tokenizer: &Tokenizer, vocab: usize, prompt_len: usize, context_
     Ok((prompt, items))
 }
 
-fn measure(lm: &LanguageModel, prompt: &[u32], items: &[Item], runs: usize) -> Result<Figures> {
-    let prompt_pass = || pollster::block_on(lm.model.logits_cached(prompt, &mut KvCache::new(), 1));
-    prompt_pass()?; // warm-up: first-use allocations, kernel compilation on wgpu
-    let mut pp = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        let start = Instant::now();
-        prompt_pass()?;
-        pp.push(prompt.len() as f64 / start.elapsed().as_secs_f64());
-    }
-    let score = |item: &Item| pollster::block_on(lm.log_likelihoods(&item.context, &item.choices));
-    score(&items[0])?;
-    let (mut mc, mut loglikelihoods) = (Vec::with_capacity(runs), Vec::new());
-    for _ in 0..runs {
-        let start = Instant::now();
-        loglikelihoods = items
-            .iter()
-            .map(|item| score(item).map(|s| s.iter().map(|c| c.loglikelihood).collect()))
-            .collect::<Result<Vec<Vec<f64>>>>()?;
-        mc.push(items.len() as f64 / start.elapsed().as_secs_f64());
-    }
-    Ok(Figures { pp_tokens_per_s: median(pp), mc_items_per_s: median(mc), loglikelihoods })
+/// One timed prompt pass: tokens/s.
+fn prompt_pass(lm: &LanguageModel, prompt: &[u32]) -> Result<f64> {
+    let start = Instant::now();
+    pollster::block_on(lm.model.logits_cached(prompt, &mut KvCache::new(), 1))?;
+    Ok(prompt.len() as f64 / start.elapsed().as_secs_f64())
 }
 
-fn run_peer(python: &Path, model: &Path, args: &BenchArgs, prompt: &[u32], items: &[Item]) -> Result<Figures> {
-    let job = serde_json::json!({
-        "model": model,
-        "threads": args.threads,
-        "runs": args.runs,
-        "prompt": prompt,
-        "items": items.iter().map(|it| serde_json::json!({
-            "context": it.context_tokens, "continuations": it.continuation_tokens,
-        })).collect::<Vec<_>>(),
-    });
-    let failed = |e: String| Error::new(format!("llama.cpp peer ({}): {e}", python.display()));
-    let mut child = Command::new(python)
-        .arg("-c")
-        .arg(PEER_SCRIPT)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| failed(e.to_string()))?;
-    child.stdin.take().ok_or_else(|| failed("no stdin".into()))?.write_all(job.to_string().as_bytes()).map_err(|e| failed(e.to_string()))?;
-    let out = child.wait_with_output().map_err(|e| failed(e.to_string()))?;
-    if !out.status.success() {
-        return Err(failed(format!("{}: {}", out.status, String::from_utf8_lossy(&out.stderr).trim())));
+/// One timed pass over the items: items/s and each choice's log-likelihood.
+fn score_items(lm: &LanguageModel, items: &[Item]) -> Result<(f64, Vec<Vec<f64>>)> {
+    let start = Instant::now();
+    let loglikelihoods = items
+        .iter()
+        .map(|item| pollster::block_on(lm.log_likelihoods(&item.context, &item.choices)).map(|s| s.iter().map(|c| c.loglikelihood).collect()))
+        .collect::<Result<Vec<Vec<f64>>>>()?;
+    Ok((items.len() as f64 / start.elapsed().as_secs_f64(), loglikelihoods))
+}
+
+/// llama.cpp through llama-cpp-python (`tools/bench/llamacpp_peer.py`): loaded and warmed up by
+/// [`Peer::start`], then one timed run per request.
+struct Peer {
+    python: PathBuf,
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    version: String,
+}
+
+impl Peer {
+    fn start(python: &Path, model: &Path, args: &BenchArgs, prompt: &[u32], items: &[Item]) -> Result<Peer> {
+        let job = serde_json::json!({
+            "model": model,
+            "threads": args.threads,
+            "prompt": prompt,
+            "items": items.iter().map(|it| serde_json::json!({
+                "context": it.context_tokens, "continuations": it.continuation_tokens,
+            })).collect::<Vec<_>>(),
+        });
+        let failed = |e: String| Error::new(format!("llama.cpp peer ({}): {e}", python.display()));
+        let mut child = Command::new(python)
+            .arg("-c")
+            .arg(PEER_SCRIPT)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| failed(e.to_string()))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(failed("no pipes to it".into()));
+        };
+        let mut peer = Peer { python: python.to_path_buf(), child, stdin, stdout: BufReader::new(stdout), version: String::new() };
+        let ready = peer.ask(&job.to_string())?;
+        peer.version = ready["llama_cpp_python"].as_str().unwrap_or("?").to_string();
+        Ok(peer)
     }
-    let reply: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| failed(format!("unreadable reply: {e}")))?;
-    let number = |key: &str| reply[key].as_f64().ok_or_else(|| failed(format!("no {key} in the reply")));
-    let loglikelihoods = serde_json::from_value(reply["loglikelihoods"].clone()).map_err(|e| failed(e.to_string()))?;
-    println!("  llama.cpp: llama-cpp-python {}", reply["llama_cpp_python"].as_str().unwrap_or("?"));
-    Ok(Figures { pp_tokens_per_s: number("pp_tokens_per_s")?, mc_items_per_s: number("mc_items_per_s")?, loglikelihoods })
+
+    /// Sends one line, reads one JSON line back; if the peer has stopped, its stderr is the error.
+    fn ask(&mut self, line: &str) -> Result<serde_json::Value> {
+        let failed = |e: String| Error::new(format!("llama.cpp peer ({}): {e}", self.python.display()));
+        let mut reply = String::new();
+        let sent = writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush());
+        if sent.is_err() || self.stdout.read_line(&mut reply).map_err(|e| failed(e.to_string()))? == 0 {
+            let mut stderr = String::new();
+            if let Some(mut e) = self.child.stderr.take() {
+                let _ = e.read_to_string(&mut stderr);
+            }
+            return Err(failed(format!("it stopped: {}", stderr.trim())));
+        }
+        serde_json::from_str(&reply).map_err(|e| failed(format!("unreadable reply {:?}: {e}", reply.trim())))
+    }
+
+    fn number(&mut self, command: &str, key: &str) -> Result<(f64, serde_json::Value)> {
+        let reply = self.ask(command)?;
+        let value = reply[key].as_f64().ok_or_else(|| Error::new(format!("llama.cpp peer: no {key} in its reply")))?;
+        Ok((value, reply))
+    }
+
+    fn prompt_pass(&mut self) -> Result<f64> {
+        self.number("pp", "pp_tokens_per_s").map(|(v, _)| v)
+    }
+
+    fn score_items(&mut self) -> Result<(f64, Vec<Vec<f64>>)> {
+        let (items_per_s, reply) = self.number("mc", "mc_items_per_s")?;
+        let loglikelihoods = serde_json::from_value(reply["loglikelihoods"].clone()).map_err(|e| Error::new(format!("llama.cpp peer: {e}")))?;
+        Ok((items_per_s, loglikelihoods))
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|_| self.stdin.flush());
+        let _ = self.child.wait();
+    }
 }
 
 fn median(mut values: Vec<f64>) -> f64 {

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """The llama.cpp side of `lingualens bench` (the binary embeds this file and runs it with --peer-python).
 
-Reads one JSON job on stdin:
-  {"model": GGUF, "threads": N, "runs": R, "prompt": [ids], "items": [{"context": [ids], "continuations": [[ids], ...]}]}
-and prints one JSON object: prompt-processing tokens/s (median of R runs of the whole prompt in one
-batch, logits of the last position only), multiple-choice items/s (median of R passes over the items)
-and each continuation's log-likelihood from the last pass.
+Reads one JSON job on the first line of stdin:
+  {"model": GGUF, "threads": N, "prompt": [ids], "items": [{"context": [ids], "continuations": [[ids], ...]}]}
+loads the model, warms both workloads up and prints {"llama_cpp_python": VERSION}. Then each line
+of stdin asks for one timed run, answered by one line of JSON, so that the bench can alternate our
+runs with these and a drift in the machine's speed meets both sides:
+  "pp" -> {"pp_tokens_per_s": X}: the whole prompt in one batch, logits of the last position only;
+  "mc" -> {"mc_items_per_s": X, "loglikelihoods": [[...], ...]}: one pass over the items.
+End of input (or "quit") ends it.
 
 Multiple choice is scored as `lingualens` scores it: the context in one batch (last position's
 logits), then each continuation's tokens but the last in one batch after the context's KV cache
@@ -14,7 +17,6 @@ defaults otherwise (F16 KV cache, 8-bit activations in quantized dot products): 
 user of llama.cpp gets.
 """
 import json
-import statistics
 import sys
 import time
 
@@ -50,27 +52,32 @@ def score_item(llm, context, continuations):
     return out
 
 
+def reply(obj):
+    print(json.dumps(obj), flush=True)
+
+
 def main():
-    job = json.load(sys.stdin)
-    longest = max([len(job["prompt"])] + [len(it["context"]) + max(map(len, it["continuations"])) for it in job["items"]])
+    job = json.loads(sys.stdin.readline())
+    prompt, items = job["prompt"], job["items"]
+    longest = max([len(prompt)] + [len(it["context"]) + max(map(len, it["continuations"])) for it in items])
     llm = Llama(model_path=job["model"], n_ctx=longest + 8, n_batch=longest + 8, n_ubatch=longest + 8,
                 n_threads=job["threads"], n_threads_batch=job["threads"], logits_all=False, verbose=False)
-    prompt = job["prompt"]
     decode(llm, prompt, 0, False)  # warm-up
-    pp = []
-    for _ in range(job["runs"]):
-        t0 = time.perf_counter()
-        decode(llm, prompt, 0, False)
-        pp.append(len(prompt) / (time.perf_counter() - t0))
-    score_item(llm, job["items"][0]["context"], job["items"][0]["continuations"])  # warm-up
-    mc, lls = [], []
-    for _ in range(job["runs"]):
-        t0 = time.perf_counter()
-        lls = [score_item(llm, it["context"], it["continuations"]) for it in job["items"]]
-        mc.append(len(job["items"]) / (time.perf_counter() - t0))
+    score_item(llm, items[0]["context"], items[0]["continuations"])
+    reply({"llama_cpp_python": llama_cpp.__version__})
+    for line in sys.stdin:
+        command = line.strip()
+        if command == "pp":
+            t0 = time.perf_counter()
+            decode(llm, prompt, 0, False)
+            reply({"pp_tokens_per_s": len(prompt) / (time.perf_counter() - t0)})
+        elif command == "mc":
+            t0 = time.perf_counter()
+            lls = [score_item(llm, it["context"], it["continuations"]) for it in items]
+            reply({"mc_items_per_s": len(items) / (time.perf_counter() - t0), "loglikelihoods": lls})
+        else:
+            break
     llm.close()
-    print(json.dumps({"llama_cpp_python": llama_cpp.__version__, "pp_tokens_per_s": statistics.median(pp),
-                      "mc_items_per_s": statistics.median(mc), "loglikelihoods": lls}))
 
 
 if __name__ == "__main__":

@@ -16,13 +16,25 @@ pub fn for_each_part(parts: usize, part: impl Fn(usize) + Sync) {
             return pool.run(parts, &part);
         }
     }
-    (0..parts).for_each(part);
+    // One after another, with the same promise: every part runs, then a panic is raised.
+    let mut first_panic = None;
+    for i in 0..parts {
+        if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| part(i))) {
+            first_panic.get_or_insert(panic);
+        }
+    }
+    if let Some(panic) = first_panic {
+        std::panic::resume_unwind(panic);
+    }
 }
 
-/// How many parts are worth making: the cores there are to run them.
+/// How many parts are worth making: the cores there are to run them (asked once).
 pub fn cores() -> usize {
     #[cfg(not(target_arch = "wasm32"))]
-    return std::thread::available_parallelism().map_or(1, |p| p.get());
+    {
+        static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |p| p.get()))
+    }
     #[cfg(target_arch = "wasm32")]
     1
 }
@@ -101,8 +113,13 @@ mod pool {
             // SAFETY: only the lifetime changes; `Job` explains why no call outlives `task`.
             let task: *const (dyn Fn(usize) + Sync + 'static) = unsafe { std::mem::transmute(task) };
             let job = Arc::new(Job { task, parts, next: AtomicUsize::new(0), done: AtomicUsize::new(0), panic: Mutex::new(None) });
-            *self.job.lock().unwrap_or_else(|e| e.into_inner()) = Some(job.clone());
-            self.generation.fetch_add(1, Ordering::Release);
+            {
+                // The generation moves while the lock is held, so a thread between its check and
+                // its wait cannot miss the notification.
+                let mut current = self.job.lock().unwrap_or_else(|e| e.into_inner());
+                *current = Some(job.clone());
+                self.generation.fetch_add(1, Ordering::Release);
+            }
             self.wake.notify_all();
             job.work();
             let mut spins = 0u32;

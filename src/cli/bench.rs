@@ -231,6 +231,8 @@ struct Peer {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
+    /// Its stderr, read on a thread of its own so that a chatty peer never blocks on a full pipe.
+    stderr: Option<std::thread::JoinHandle<String>>,
     version: String,
 }
 
@@ -253,10 +255,15 @@ impl Peer {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| failed(e.to_string()))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let (Some(stdin), Some(stdout), Some(mut stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take()) else {
             return Err(failed("no pipes to it".into()));
         };
-        let mut peer = Peer { python: python.to_path_buf(), child, stdin, stdout: BufReader::new(stdout), version: String::new() };
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            text
+        });
+        let mut peer = Peer { python: python.to_path_buf(), child, stdin, stdout: BufReader::new(stdout), stderr: Some(stderr), version: String::new() };
         let ready = peer.ask(&job.to_string())?;
         peer.version = ready["llama_cpp_python"].as_str().unwrap_or("?").to_string();
         Ok(peer)
@@ -268,10 +275,8 @@ impl Peer {
         let mut reply = String::new();
         let sent = writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush());
         if sent.is_err() || self.stdout.read_line(&mut reply).map_err(|e| failed(e.to_string()))? == 0 {
-            let mut stderr = String::new();
-            if let Some(mut e) = self.child.stderr.take() {
-                let _ = e.read_to_string(&mut stderr);
-            }
+            let _ = self.child.wait();
+            let stderr = self.stderr.take().and_then(|reader| reader.join().ok()).unwrap_or_default();
             return Err(failed(format!("it stopped: {}", stderr.trim())));
         }
         serde_json::from_str(&reply).map_err(|e| failed(format!("unreadable reply {:?}: {e}", reply.trim())))

@@ -35,7 +35,7 @@
 //! (see [`simd128`]); elsewhere plain Rust computes the same integers. [`check_int8_kernel`] checks
 //! the one in use against the definition; the self-test runs it, in the browser too.
 //!
-//! Why one long file (about 1,150 lines before its tests): the kernels (AVX-512 VNNI, AVX2, SIMD128,
+//! Why one long file (about 1,300 lines before its tests): the kernels (AVX-512 VNNI, AVX2, SIMD128,
 //! relaxed SIMD, portable) sit beside the one repacked layout they share and the definition each is
 //! checked against; apart, a change to the layout could miss one of them.
 
@@ -54,8 +54,12 @@ const GROUP: usize = 16;
 const MIN_MACS_PER_THREAD: usize = 1 << 21;
 
 /// Whether [`Int8Matrix::new`] takes `w`: 8-bit quants in blocks of 16 or 32, 4-bit ones in blocks
-/// of 32; offsets only with blocks of 32. Every form [`QMatrix::from_ggml`] makes is one of these.
+/// of 32; offsets only with blocks of 32; whole activation blocks of 32 in a row. Every form
+/// [`QMatrix::from_ggml`] makes is one of these.
 pub fn supports(w: &QMatrix) -> bool {
+    if !w.cols().is_multiple_of(BLOCK) {
+        return false;
+    }
     match (w.bits(), w.block()) {
         (8, 32) | (4, 32) => true,
         (8, 16) => w.offsets().is_none(),
@@ -361,7 +365,7 @@ struct Output {
     len: usize,
 }
 
-// SAFETY: each thread writes only the columns of its own groups (see `qmatmul_int8`).
+// SAFETY: each thread writes only the columns of its own groups (see `run_on_threads`).
 unsafe impl Send for Output {}
 unsafe impl Sync for Output {}
 
@@ -479,13 +483,13 @@ pub fn qmatmul_int8(x: &[f32], w: &Int8Matrix, out: &mut [f32]) {
 /// If the shapes disagree or the counts differ: programming errors, not bad input.
 pub fn qmatmul_int8_each(x: &[f32], weights: &[&Int8Matrix], outs: &mut [&mut [f32]]) {
     assert_eq!(weights.len(), outs.len(), "qmatmul_int8_each: one output per weight");
+    assert!(weights.windows(2).all(|w| w[0].cols == w[1].cols), "qmatmul_int8_each: the weights' input sizes differ");
     let kernel = Kernel::best();
     let mut input = None;
     for (w, out) in weights.iter().zip(outs.iter_mut()) {
         let threads = crate::parallel::cores().min(x.len() * w.rows / MIN_MACS_PER_THREAD).max(1);
         let Some(t) = tokens_to_multiply("qmatmul_int8", x, w.rows, w.cols, out) else { continue };
         let xq = input.get_or_insert_with(|| Int8Activations::for_kernel(kernel, x, w.cols));
-        assert!(xq.quants.len() == x.len(), "qmatmul_int8_each: the weights' input sizes differ");
         run_on_threads(kernel, threads, xq, t, w, out);
     }
 }
@@ -1126,11 +1130,13 @@ mod avx512 {
     }
 
     /// # Safety
-    /// As [`super::Kernel::run`], on a CPU with AVX-512 F/BW and VNNI; `tiles` made from `xq`
-    /// for `w`.
+    /// As [`super::Kernel::run`], on a CPU with AVX-512 F/BW and VNNI; `tiles` hold `t` tokens of
+    /// `w.cols` columns.
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
     pub(super) unsafe fn matmul_groups(tiles: &Tiles, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
         let k = w.cols;
+        // Whole blocks of 32 (`supports`), so every weight block has its activations' scale.
+        assert!(k.is_multiple_of(BLOCK));
         assert!(tiles.quants.len() == t * k && tiles.scales.len() == t * (k / BLOCK) && tiles.sums.len() == t * (k / SUM_BLOCK));
         let seeded = w.bits == 8 || w.zero != 0;
         for g0 in groups.clone().step_by(GROUPS) {
@@ -1471,6 +1477,9 @@ mod tests {
         }
         // A form no GGUF type converts to: 4-bit quants in blocks of 16.
         let w = QMatrix::new(1, 32, 4, 16, true, vec![1.0; 2], None, vec![0; 4]).unwrap();
+        assert!(!supports(&w) && Int8Matrix::new(&w).is_none());
+        // Nor rows that end inside an activation block of 32 (8-bit blocks of 16, 48 columns).
+        let w = QMatrix::new(1, 48, 8, 16, true, vec![1.0; 3], None, vec![0; 12]).unwrap();
         assert!(!supports(&w) && Int8Matrix::new(&w).is_none());
     }
 }

@@ -28,7 +28,8 @@ impl BackendKind {
 }
 
 /// What the user asked for. `Auto` means: wgpu if an adapter is there, else the CPU (natively
-/// the exact path; in the browser's worker the int8 one, see `web::worker`).
+/// the exact path; in the browser's worker the int8 one, see `web::worker`, which also times
+/// both on each loaded model where the adapter is real hardware and keeps the faster).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum BackendPreference {
@@ -40,6 +41,9 @@ pub enum BackendPreference {
     /// The CPU with 8-bit activations for quantized weights ([`Activations::Int8`]).
     #[serde(rename = "cpu-int8")]
     CpuInt8,
+    /// As `Auto` on real hardware, even where WebGPU is a software adapter: WebGPU and the CPU
+    /// are both timed on each loaded model and the faster is kept (`web::worker`).
+    Measure,
 }
 
 impl std::str::FromStr for BackendPreference {
@@ -50,7 +54,8 @@ impl std::str::FromStr for BackendPreference {
             "wgpu" | "webgpu" | "gpu" => Ok(Self::Wgpu),
             "cpu" => Ok(Self::Cpu),
             "cpu-int8" => Ok(Self::CpuInt8),
-            other => Err(format!("unknown backend {other:?}: expected auto, wgpu, cpu or cpu-int8")),
+            "measure" => Ok(Self::Measure),
+            other => Err(format!("unknown backend {other:?}: expected auto, wgpu, cpu, cpu-int8 or measure")),
         }
     }
 }
@@ -115,6 +120,10 @@ pub struct BackendInfo {
     /// "relaxed-simd", "simd128", "portable").
     #[serde(default)]
     pub int8_kernel: Option<String>,
+    /// Where the browser's worker timed WebGPU and the CPU on the loaded model to choose between
+    /// them: both speeds, in words.
+    #[serde(default)]
+    pub calibration: Option<String>,
 }
 
 impl BackendInfo {
@@ -165,6 +174,7 @@ impl ComputeDevice {
                 fallback_reason: None,
                 activations: Activations::F32,
                 int8_kernel: Some(crate::quant::int8_kernel().to_string()),
+                calibration: None,
             },
         }
     }
@@ -213,6 +223,7 @@ fn describe_wgpu(setup: &burn::tensor::wgpu::WgpuSetup) -> BackendInfo {
         fallback_reason: None,
         activations: Activations::F32,
         int8_kernel: None,
+        calibration: None,
     }
 }
 

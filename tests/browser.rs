@@ -93,13 +93,14 @@ fn cpu_backend_can_be_chosen_in_the_url_even_with_webgpu() {
 
 /// `lingualens score` through the worker: a Q4_0 GGUF fixture downloaded by the page, scored on
 /// each backend, equal to the native engine's scores within 1e-3 (the exact CPU path for wgpu and
-/// `cpu`, the int8 one for the CPU that `auto` falls back to).
-fn score_in_browser(test: &str, flags: &[&str], backend: &str) {
-    let Some(dist) = browser_or_skip(test) else { return };
+/// `cpu`, the int8 one for the CPU that `auto` falls back to and that `measure` keeps here).
+/// Returns the backend panel's `data-*` (`label`, `calibration`).
+fn score_in_browser(test: &str, flags: &[&str], backend: &str) -> Option<Value> {
+    let dist = browser_or_skip(test)?;
     let Some(fixtures) = std::env::var_os("LINGUALENS_FIXTURES").map(std::path::PathBuf::from) else {
         assert!(!common::browser_required(), "{test}: LINGUALENS_FIXTURES is not set");
         eprintln!("SKIPPED {test}: LINGUALENS_FIXTURES is not set");
-        return;
+        return None;
     };
     let models = fixtures.join("models");
     let gguf = models.join("llama3_tied/gguf/llama3_tied-Q4_0.gguf");
@@ -107,9 +108,10 @@ fn score_in_browser(test: &str, flags: &[&str], backend: &str) {
     let choices = ["84", "99", " 42", "07 and more"];
 
     // The native engine on the CPU is the reference.
-    let device = match backend {
-        "auto" => lingualens::backend::ComputeDevice::cpu_int8(),
-        _ => lingualens::backend::ComputeDevice::cpu(),
+    let on_the_int8_cpu = matches!(backend, "auto" | "measure");
+    let device = match on_the_int8_cpu {
+        true => lingualens::backend::ComputeDevice::cpu_int8(),
+        false => lingualens::backend::ComputeDevice::cpu(),
     };
     let lm = pollster::block_on(lingualens::engine::load(&gguf, &device)).unwrap();
     let owned: Vec<String> = choices.iter().map(|c| c.to_string()).collect();
@@ -129,7 +131,7 @@ fn score_in_browser(test: &str, flags: &[&str], backend: &str) {
     let outcome = browser.wait_for("the scores", done, Duration::from_secs(180));
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
     assert_eq!(outcome["status"], json!("done"), "{outcome:#}");
-    assert_eq!(outcome["backend"], json!(if backend == "auto" { "cpu-int8" } else { backend }));
+    assert_eq!(outcome["backend"], json!(if on_the_int8_cpu { "cpu-int8" } else { backend }));
     let scores: Value = serde_json::from_str(outcome["result"].as_str().unwrap()).unwrap();
     for (ours, theirs) in scores.as_array().unwrap().iter().zip(&native) {
         let ll = ours["loglikelihood"].as_f64().unwrap();
@@ -138,6 +140,9 @@ fn score_in_browser(test: &str, flags: &[&str], backend: &str) {
         assert_eq!(ours["continuation_tokens"], json!(theirs.continuation_tokens));
     }
     eprintln!("{test}: {}", scores);
+    let panel = "const el = document.getElementById('backend-info');
+        return { label: el.dataset.label || null, calibration: el.dataset.calibration || '' };";
+    Some(browser.wait_for("the backend panel", panel, Duration::from_secs(10)))
 }
 
 #[test]
@@ -153,4 +158,22 @@ fn browser_scores_a_q4_0_model_on_the_cpu_fallback_like_the_cli() {
 #[test]
 fn browser_scores_a_q4_0_model_on_the_exact_cpu_path_like_the_cli() {
     score_in_browser("browser_scores_a_q4_0_model_on_the_exact_cpu_path", &[], "cpu");
+}
+
+#[test]
+fn measure_times_webgpu_and_the_cpu_on_the_loaded_model_and_keeps_the_faster() {
+    // ?backend=measure initialises WebGPU even on SwiftShader (which Auto never chooses) and times
+    // both backends on the loaded model: the software adapter is the slower one, so the CPU is
+    // kept, the scores are the int8 CPU path's, and the panel shows both speeds.
+    let test = "measure_times_webgpu_and_the_cpu_on_the_loaded_model";
+    let Some(panel) = score_in_browser(test, &[WEBGPU_FLAG], "measure") else { return };
+    assert_eq!(panel["label"], json!("cpu-int8"), "{panel:#}");
+    let calibration = panel["calibration"].as_str().unwrap_or("");
+    let speeds: Vec<f64> = calibration
+        .split(" tokens/s")
+        .filter_map(|part| part.rsplit(' ').next()?.parse().ok())
+        .collect();
+    assert!(calibration.contains("WebGPU") && calibration.contains("the CPU") && speeds.len() == 2, "{panel:#}");
+    assert!(speeds[1] > speeds[0], "the CPU was kept, so it measured faster: {panel:#}");
+    eprintln!("{test}: {calibration}");
 }

@@ -195,6 +195,7 @@ impl ByteSource for FileSource {
 /// A browser `Blob` (a picked or dropped `File`, or a downloaded response), read by slices so
 /// the file is never copied into wasm memory whole.
 #[cfg(target_arch = "wasm32")]
+#[derive(Clone)]
 pub struct BlobSource {
     name: String,
     blob: web_sys::Blob,

@@ -33,7 +33,12 @@ use crate::tasks::yaml::{LoadOptions, OutputType, Rendered, Request};
 /// What the worker holds between requests.
 #[derive(Default)]
 struct State {
+    /// The device in use.
     device: Option<ComputeDevice>,
+    /// WebGPU, where the worker chooses by timing (`Auto` on a real adapter, or `?backend=measure`):
+    /// each GGUF model is loaded here first and timed against the CPU (see [`keep_the_faster`]);
+    /// kept while the CPU is in use, for the next model.
+    timed_gpu: Option<ComputeDevice>,
     model: Option<Rc<LanguageModel>>,
     task: Option<Rc<Prepared>>,
 }
@@ -247,12 +252,88 @@ fn folder_sources(folder: &str, names: Vec<String>, files: Vec<web_sys::Blob>) -
 }
 
 async fn load_model(state: &Rc<RefCell<State>>, source: BlobSource, backend: BackendPreference) -> Result<FromWorker, String> {
-    let compute = ensure_device(state, backend).await?;
+    ensure_device(state, backend).await?;
+    let compute = {
+        let s = state.borrow();
+        s.timed_gpu.clone().or_else(|| s.device.clone()).ok_or("no device")?
+    };
     let name = source.name().to_string();
     // The previous model's memory is freed before the next one is read.
     state.borrow_mut().model = None;
-    let lm = engine::load_gguf(source, &compute).await.map_err(|e| e.to_string())?;
+    let lm = engine::load_gguf(source.clone(), &compute).await.map_err(|e| e.to_string())?;
+    let lm = keep_the_faster(state, lm, source).await;
     Ok(install(state, name.rsplit('/').next().unwrap_or(&name).to_string(), lm))
+}
+
+/// Tokens in the pass that times a backend on a loaded model.
+const TIMED_TOKENS: usize = 64;
+
+/// Where the worker chooses by timing (`State::timed_gpu`): `lm`, loaded on WebGPU, and the same
+/// file loaded on the CPU (int8) each run one pass of [`TIMED_TOKENS`] tokens after a warm-up
+/// (WebGPU compiles its kernels on first use), and the faster is kept and becomes the worker's
+/// device; the page is sent the choice with both speeds. A file the CPU cannot hold (the
+/// browser's budget, checked from its header first) or cannot load stays on WebGPU, with the
+/// reason.
+async fn keep_the_faster(state: &Rc<RefCell<State>>, lm: LanguageModel, source: BlobSource) -> LanguageModel {
+    let Some(mut gpu) = state.borrow().timed_gpu.clone() else { return lm };
+    let gpu_speed = tokens_per_second(&lm).await;
+    let mut cpu = ComputeDevice::cpu_int8();
+    let cpu_lm = match cpu_fit(&source).await {
+        Ok(()) => engine::load_gguf(source, &cpu).await.map_err(|e| e.to_string()),
+        Err(why) => Err(why),
+    };
+    let (cpu_lm, cpu_speed) = match cpu_lm {
+        Ok(cpu_lm) => {
+            let speed = tokens_per_second(&cpu_lm).await;
+            (Some(cpu_lm), speed)
+        }
+        Err(why) => (None, Err(why)),
+    };
+    let figure = |speed: &Result<f64, String>| match speed {
+        Ok(s) => format!("{s:.0} tokens/s"),
+        Err(why) => format!("not measured ({why})"),
+    };
+    let words = format!(
+        "on this model, a {TIMED_TOKENS}-token pass: WebGPU {}, the CPU {}",
+        figure(&gpu_speed),
+        figure(&cpu_speed)
+    );
+    let chosen = match (cpu_lm, gpu_speed, cpu_speed) {
+        (Some(cpu_lm), gpu_speed, Ok(cpu_speed)) if gpu_speed.as_ref().map_or(true, |&g| cpu_speed > g) => {
+            cpu.info.fallback_reason = Some("WebGPU was slower than the CPU on this model (timed, below)".into());
+            cpu.info.calibration = Some(words);
+            Some((cpu, cpu_lm))
+        }
+        _ => {
+            gpu.info.calibration = Some(words);
+            None
+        }
+    };
+    let (device, lm) = match chosen {
+        Some((cpu, cpu_lm)) => (cpu, cpu_lm),
+        None => (gpu, lm),
+    };
+    post(&FromWorker::Backend { info: device.info.clone() });
+    state.borrow_mut().device = Some(device);
+    lm
+}
+
+/// Whether the CPU backend can hold the GGUF model in `source` within the browser's budget.
+async fn cpu_fit(source: &BlobSource) -> Result<(), String> {
+    let file = GgufFile::read(source).await.map_err(|e| e.to_string())?;
+    let needs = fit::ModelNeeds::from_gguf(&file, BackendKind::Cpu, None).map_err(|e| e.to_string())?;
+    fit::check(source.name(), &needs, &fit::Budget::browser(BackendKind::Cpu, device_memory_gib()))
+}
+
+/// Tokens per second of one pass of [`TIMED_TOKENS`] token ids through `lm`, after one warm-up.
+async fn tokens_per_second(lm: &LanguageModel) -> Result<f64, String> {
+    let vocab = lm.config.vocab_size.max(1) as u32;
+    let tokens: Vec<u32> = (0..TIMED_TOKENS as u32).map(|i| (3 + i * 7919) % vocab).collect();
+    let pass = || async { lm.model.logits_cached(&tokens, &mut crate::models::KvCache::new(), 1).await.map_err(|e| e.to_string()) };
+    pass().await?;
+    let start = web_time::Instant::now();
+    pass().await?;
+    Ok(TIMED_TOKENS as f64 / start.elapsed().as_secs_f64().max(1e-9))
 }
 
 /// `lm` becomes the worker's model; the answer says what was loaded.
@@ -523,12 +604,17 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
         (BackendPreference::CpuInt8, _) => ComputeDevice::cpu_int8(),
         (BackendPreference::Wgpu, false) => return Err("WebGPU was requested but this browser has no navigator.gpu".into()),
         (BackendPreference::Auto, false) => fallback("navigator.gpu is missing: this browser does not expose WebGPU".into()),
+        (BackendPreference::Measure, false) => fallback("navigator.gpu is missing: this browser does not expose WebGPU".into()),
         (BackendPreference::Auto, true) => match browser.as_ref().and_then(AdapterDescription::software_reason) {
             Some(reason) => fallback(reason),
             None => match ComputeDevice::wgpu().await {
                 Ok(device) => device,
                 Err(reason) => fallback(reason),
             },
+        },
+        (BackendPreference::Measure, true) => match ComputeDevice::wgpu().await {
+            Ok(device) => device,
+            Err(reason) => fallback(reason),
         },
         (BackendPreference::Wgpu, true) => ComputeDevice::wgpu().await?,
     };
@@ -544,7 +630,10 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
         a.is_fallback_adapter = b.is_fallback_adapter;
     }
     post(&FromWorker::Backend { info: compute.info.clone() });
-    state.borrow_mut().device = Some(compute.clone());
+    let timed = matches!(preference, BackendPreference::Auto | BackendPreference::Measure) && compute.info.backend == BackendKind::Wgpu;
+    let mut s = state.borrow_mut();
+    s.timed_gpu = timed.then(|| compute.clone());
+    s.device = Some(compute.clone());
     Ok(compute)
 }
 

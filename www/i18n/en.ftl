@@ -210,6 +210,7 @@ device-type = Device type
 device-kernel = Int8 matmul kernel
 device-fallback = Software fallback adapter
 device-why-not-webgpu = Why not WebGPU
+device-calibration = Timed on this model
 selftest-matches = ✓ matches
 selftest-differs = ✗ differs
 selftest-summary-passed = Self-test passed on { $device } in { $ms } ms

@@ -217,6 +217,7 @@ device-type = Gosa meeshaa
 device-kernel = Kernel matmul Int8
 device-fallback = Adaptarii bakka bu'aa sooftiweerii
 device-why-not-webgpu = Maaliif WebGPU miti
+device-calibration = Saffisa moodeela kana irratti safarame
 selftest-matches = ✓ walsima
 selftest-differs = ✗ adda
 selftest-summary-passed = Self-test { $device } irratti { $ms } ms keessatti milkaa'eera

@@ -219,6 +219,7 @@ device-type = ዓይነት መሳርሒ
 device-kernel = kernel ናይ Int8 matmul
 device-fallback = ናይ ሶፍትዌር ተተካኢ ኣዳፕተር
 device-why-not-webgpu = ስለምንታይ WebGPU ዘይኮነ
+device-calibration = ኣብዚ ሞዴል ዝተለክዐ ቅልጣፈ
 selftest-matches = ✓ ይሰማማዕ
 selftest-differs = ✗ ይፈላለ
 selftest-summary-passed = ርእሰ-ፈተሻ ኣብ { $device } ሓሊፉ ({ $ms } ms)

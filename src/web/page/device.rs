@@ -116,6 +116,9 @@ pub(super) fn show_backend(info: &BackendInfo) -> Result<(), String> {
     if let Some(reason) = &info.fallback_reason {
         rows.push(("device-why-not-webgpu", reason.clone()));
     }
+    if let Some(calibration) = &info.calibration {
+        rows.push(("device-calibration", calibration.clone()));
+    }
     for (key, value) in rows {
         // The two limits are WebGPU's own names; the rest are messages.
         let label = if key.starts_with("max") { key.to_string() } else { t(key) };
@@ -125,6 +128,7 @@ pub(super) fn show_backend(info: &BackendInfo) -> Result<(), String> {
     dom::set_data(&table, "label", info.label());
     dom::set_data(&table, "int8-kernel", info.int8_kernel.as_deref().unwrap_or(""));
     dom::set_data(&table, "architecture", &a.architecture);
+    dom::set_data(&table, "calibration", info.calibration.as_deref().unwrap_or(""));
     Ok(())
 }
 

@@ -275,9 +275,9 @@ impl Peer {
         let mut reply = String::new();
         let sent = writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush());
         if sent.is_err() || self.stdout.read_line(&mut reply).map_err(|e| failed(e.to_string()))? == 0 {
-            let _ = self.child.wait();
+            let status = self.child.wait().map_or_else(|e| e.to_string(), |s| s.to_string());
             let stderr = self.stderr.take().and_then(|reader| reader.join().ok()).unwrap_or_default();
-            return Err(failed(format!("it stopped: {}", stderr.trim())));
+            return Err(failed(format!("it stopped ({status}): {}", stderr.trim())));
         }
         serde_json::from_str(&reply).map_err(|e| failed(format!("unreadable reply {:?}: {e}", reply.trim())))
     }

@@ -28,6 +28,14 @@ pub fn for_each_part(parts: usize, part: impl Fn(usize) + Sync) {
     }
 }
 
+/// `f(i, &mut items[i])` for each item, spread over the cores as [`for_each_part`]: for parts that
+/// each write their own buffer or slice.
+pub fn for_each_mut<T: Send>(items: &mut [T], f: impl Fn(usize, &mut T) + Sync) {
+    // Each index is claimed once, so no lock is ever waited for: it only hands the item over.
+    let items: Vec<std::sync::Mutex<&mut T>> = items.iter_mut().map(std::sync::Mutex::new).collect();
+    for_each_part(items.len(), |i| f(i, &mut items[i].lock().unwrap_or_else(|e| e.into_inner())));
+}
+
 /// How many parts are worth making: the cores there are to run them (asked once).
 pub fn cores() -> usize {
     #[cfg(not(target_arch = "wasm32"))]

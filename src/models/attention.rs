@@ -7,8 +7,6 @@
 //! transposes, compute the scores the mask hides, and call `exp` for each of them. The host loop
 //! skips hidden keys and splits the heads across the cores natively. Both sum in f32.
 
-use std::sync::Mutex;
-
 use burn::tensor::{activation, Device, Tensor, TensorData};
 
 use crate::models::host_ops;
@@ -92,12 +90,8 @@ fn attention_host(q: &[f32], k: &[f32], v: &[f32], mask: &Mask, s: Shape, scale:
     };
     let threads = crate::parallel::cores().min(s.heads * s.t * s.t_k * s.d / MIN_MACS_PER_THREAD).max(1);
     let per_thread = s.heads.div_ceil(threads);
-    let parts: Vec<Mutex<&mut [f32]>> = by_head.chunks_mut(per_thread * s.t * s.d).map(Mutex::new).collect();
-    crate::parallel::for_each_part(parts.len(), |i| {
-        let mut part = parts[i].lock().unwrap_or_else(|e| e.into_inner());
-        heads(i * per_thread, &mut part)
-    });
-    drop(parts);
+    let mut parts: Vec<&mut [f32]> = by_head.chunks_mut(per_thread * s.t * s.d).collect();
+    crate::parallel::for_each_mut(&mut parts, |i, part| heads(i * per_thread, part));
 
     // [h][t][d] → [t][h·d]
     let mut out = vec![0f32; s.t * s.heads * s.d];

@@ -117,14 +117,8 @@ impl Gemma3 {
             // The last layer's keys and values of every token go into the cache; past that only
             // the rows whose logits are asked for are needed (llama.cpp skips the rest the same way).
             let rows = if layer + 1 == self.blocks.len() { last } else { t };
-            let (q, k, v) = if rows == t {
-                let [q, k, v] = Linear::forward_each([&b.q, &b.k, &b.v], h);
-                (q, k, v)
-            } else {
-                x = x.narrow(0, t - rows, rows);
-                let [k, v] = Linear::forward_each([&b.k, &b.v], h.clone());
-                (b.q.forward(h.narrow(0, t - rows, rows)), k, v)
-            };
+            let [q, k, v] = Linear::attention_inputs(&b.q, &b.k, &b.v, h, rows);
+            x = x.narrow(0, t - rows, rows);
             let q = b.q_norm.forward_heads(split_heads(q, cfg.num_heads));
             let k = b.k_norm.forward_heads(split_heads(k, cfg.num_kv_heads));
             let v = split_heads(v, cfg.num_kv_heads);

@@ -118,6 +118,18 @@ impl Linear {
         })
     }
 
+    /// A layer's q, k and v from its normed input `h` (`[t, d]`): k and v for every token (they go
+    /// into the KV cache), q for the last `rows` only (the last layer needs no more; llama.cpp skips
+    /// the rest the same way). Where it can, one quantized input serves all three.
+    pub fn attention_inputs(q: &Linear, k: &Linear, v: &Linear, h: Tensor<2>, rows: usize) -> [Tensor<2>; 3] {
+        let t = h.dims()[0];
+        if rows == t {
+            return Linear::forward_each([q, k, v], h);
+        }
+        let [k, v] = Linear::forward_each([k, v], h.clone());
+        [q.forward(h.narrow(0, t - rows, rows)), k, v]
+    }
+
     fn bias(&self) -> &Option<Tensor<1>> {
         match self {
             Linear::Float { bias, .. } | Linear::Quantized { bias, .. } | Linear::Int8 { bias, .. } | Linear::Gpu { bias, .. } => bias,

@@ -122,14 +122,8 @@ impl Llama {
             // The last layer's keys and values of every token go into the cache; past that only
             // the rows whose logits are asked for are needed (llama.cpp skips the rest the same way).
             let rows = if layer + 1 == self.blocks.len() { last } else { t };
-            let (q, k, v) = if rows == t {
-                let [q, k, v] = Linear::forward_each([&block.attn.q, &block.attn.k, &block.attn.v], h);
-                (q, k, v)
-            } else {
-                x = x.narrow(0, t - rows, rows);
-                let [k, v] = Linear::forward_each([&block.attn.k, &block.attn.v], h.clone());
-                (block.attn.q.forward(h.narrow(0, t - rows, rows)), k, v)
-            };
+            let [q, k, v] = Linear::attention_inputs(&block.attn.q, &block.attn.k, &block.attn.v, h, rows);
+            x = x.narrow(0, t - rows, rows);
             let mut q = split_heads(q, cfg.num_heads); // [h, rows, d]
             let mut k = split_heads(k, cfg.num_kv_heads); // [kv, t, d]
             let v = split_heads(v, cfg.num_kv_heads);

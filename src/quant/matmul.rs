@@ -7,8 +7,6 @@
 //! 4-token × 8-row tile of sums in registers and vectorizes over the 8 rows.
 
 use std::ops::Range;
-#[cfg(not(target_arch = "wasm32"))]
-use std::sync::Mutex;
 
 use super::QMatrix;
 
@@ -97,13 +95,9 @@ fn split_rows_across_threads(
     multiply: impl Fn(Range<usize>, &mut [f32]) + Sync,
 ) {
     let runs: Vec<Range<usize>> = (0..n).step_by(rows_per_thread).map(|start| start..(start + rows_per_thread).min(n)).collect();
-    let parts: Vec<Mutex<Vec<f32>>> = runs.iter().map(|rows| Mutex::new(vec![0f32; t * rows.len()])).collect();
-    crate::parallel::for_each_part(runs.len(), |i| {
-        let mut part = parts[i].lock().unwrap_or_else(|e| e.into_inner());
-        multiply(runs[i].clone(), &mut part);
-    });
+    let mut parts: Vec<Vec<f32>> = runs.iter().map(|rows| vec![0f32; t * rows.len()]).collect();
+    crate::parallel::for_each_mut(&mut parts, |i, part| multiply(runs[i].clone(), part));
     for (rows, part) in runs.into_iter().zip(parts) {
-        let part = part.into_inner().unwrap_or_else(|e| e.into_inner());
         for (out_row, part_row) in out.chunks_exact_mut(n).zip(part.chunks_exact(rows.len())) {
             out_row[rows.clone()].copy_from_slice(part_row);
         }

@@ -275,19 +275,16 @@ const TIMED_TOKENS: usize = 64;
 /// browser's budget, checked from its header first) or cannot load stays on WebGPU, with the
 /// reason.
 async fn keep_the_faster(state: &Rc<RefCell<State>>, lm: LanguageModel, source: BlobSource) -> LanguageModel {
-    let Some(mut gpu) = state.borrow().timed_gpu.clone() else { return lm };
+    let Some(gpu) = state.borrow().timed_gpu.clone() else { return lm };
     let gpu_speed = tokens_per_second(&lm).await;
     let mut cpu = ComputeDevice::cpu_int8();
     let cpu_lm = match cpu_fit(&source).await {
         Ok(()) => engine::load_gguf(source, &cpu).await.map_err(|e| e.to_string()),
         Err(why) => Err(why),
     };
-    let (cpu_lm, cpu_speed) = match cpu_lm {
-        Ok(cpu_lm) => {
-            let speed = tokens_per_second(&cpu_lm).await;
-            (Some(cpu_lm), speed)
-        }
-        Err(why) => (None, Err(why)),
+    let cpu_speed = match &cpu_lm {
+        Ok(cpu_lm) => tokens_per_second(cpu_lm).await,
+        Err(why) => Err(why.clone()),
     };
     let figure = |speed: &Result<f64, String>| match speed {
         Ok(s) => format!("{s:.0} tokens/s"),
@@ -298,21 +295,19 @@ async fn keep_the_faster(state: &Rc<RefCell<State>>, lm: LanguageModel, source: 
         figure(&gpu_speed),
         figure(&cpu_speed)
     );
-    let chosen = match (cpu_lm, gpu_speed, cpu_speed) {
-        (Some(cpu_lm), gpu_speed, Ok(cpu_speed)) if gpu_speed.as_ref().map_or(true, |&g| cpu_speed > g) => {
+    let cpu_faster = match (&gpu_speed, &cpu_speed) {
+        (Ok(gpu), Ok(cpu)) => cpu > gpu,
+        (Err(_), Ok(_)) => true,
+        (_, Err(_)) => false,
+    };
+    let (mut device, lm) = match cpu_lm {
+        Ok(cpu_lm) if cpu_faster => {
             cpu.info.fallback_reason = Some("WebGPU was slower than the CPU on this model (timed, below)".into());
-            cpu.info.calibration = Some(words);
-            Some((cpu, cpu_lm))
+            (cpu, cpu_lm)
         }
-        _ => {
-            gpu.info.calibration = Some(words);
-            None
-        }
+        _ => (gpu, lm),
     };
-    let (device, lm) = match chosen {
-        Some((cpu, cpu_lm)) => (cpu, cpu_lm),
-        None => (gpu, lm),
-    };
+    device.info.calibration = Some(words);
     post(&FromWorker::Backend { info: device.info.clone() });
     state.borrow_mut().device = Some(device);
     lm

@@ -28,7 +28,7 @@ pub(super) fn draw_all_rows(run: &Run) {
 /// One result row. Every text goes in as text (`dom::element`), never as markup.
 pub(super) fn draw_row(run: &Run, row: &ItemRow) -> Result<(), String> {
     let item = run.items.get(row.index).ok_or("a row for an item that does not exist")?;
-    let tr = dom::element("tr", "", "")?;
+    let tr = row_element("")?;
     let _ = tr.set_attribute("tabindex", "0");
     dom::set_data(&tr, "index", &row.index.to_string());
     dom::set_data(&tr, "item-id", &item.id);
@@ -37,8 +37,8 @@ pub(super) fn draw_row(run: &Run, row: &ItemRow) -> Result<(), String> {
     dom::set_data(&tr, "correct", if row.correct { "true" } else { "false" });
     dom::set_data(&tr, "ll", &serde_json::to_string(&row.loglikelihoods).map_err(|e| e.to_string())?);
 
-    dom::append(&tr, &dom::element("td", "num", &(row.index + 1).to_string())?)?;
-    let question = dom::element("td", "question", &item.question)?;
+    dom::append(&tr, &cell("num", &(row.index + 1).to_string())?)?;
+    let question = cell("question", &item.question)?;
     if !item.language.is_empty() {
         let _ = question.set_attribute("lang", &item.language);
     }
@@ -47,7 +47,7 @@ pub(super) fn draw_row(run: &Run, row: &ItemRow) -> Result<(), String> {
     if item.choices.is_empty() {
         return draw_text_row(run, item, row, tr);
     }
-    let options = dom::element("td", "options", "")?;
+    let options = cell("options", "")?;
     let probs = probabilities(&row.loglikelihoods);
     for (i, choice) in item.choices.iter().enumerate() {
         let mut class = String::from("option");
@@ -84,8 +84,8 @@ pub(super) fn draw_row(run: &Run, row: &ItemRow) -> Result<(), String> {
     } else {
         t_with("row-wrong", &[("chosen", letter(row.chosen).into()), ("gold", letter(item.gold).into())])
     };
-    dom::append(&tr, &dom::element("td", if row.correct { "result correct" } else { "result wrong" }, &verdict)?)?;
-    dom::append(&tr, &dom::element("td", "ms", &format!("{:.0}", row.elapsed_ms))?)?;
+    dom::append(&tr, &cell(if row.correct { "result correct" } else { "result wrong" }, &verdict)?)?;
+    dom::append(&tr, &cell("ms", &format!("{:.0}", row.elapsed_ms))?)?;
 
     insert_in_order(run, row.index, &tr)
 }
@@ -94,13 +94,13 @@ pub(super) fn draw_row(run: &Run, row: &ItemRow) -> Result<(), String> {
 /// (the continuation and its log-likelihood): `correct` is the exact match under the task's
 /// first filter, or the continuation being the greedy one.
 pub(super) fn draw_text_row(run: &Run, item: &ItemView, row: &ItemRow, tr: web_sys::Element) -> Result<(), String> {
-    let cell = dom::element("td", "options", "")?;
+    let options = cell("options", "")?;
     let line = |class: &str, text: &str| -> Result<(), String> {
         let div = dom::element("div", class, text)?;
         if !item.language.is_empty() {
             let _ = div.set_attribute("lang", &item.language);
         }
-        dom::append(&cell, &div)
+        dom::append(&options, &div)
     };
     match &row.response {
         Some(response) => {
@@ -114,10 +114,10 @@ pub(super) fn draw_text_row(run: &Run, item: &ItemView, row: &ItemRow, tr: web_s
             line("ll", &text::number(ll, NumberStyle::Decimal(3)))?;
         }
     }
-    dom::append(&tr, &cell)?;
+    dom::append(&tr, &options)?;
     let verdict = t(if row.correct { "row-correct" } else { "row-differs" });
-    dom::append(&tr, &dom::element("td", if row.correct { "result correct" } else { "result wrong" }, &verdict)?)?;
-    dom::append(&tr, &dom::element("td", "ms", &format!("{:.0}", row.elapsed_ms))?)?;
+    dom::append(&tr, &cell(if row.correct { "result correct" } else { "result wrong" }, &verdict)?)?;
+    dom::append(&tr, &cell("ms", &format!("{:.0}", row.elapsed_ms))?)?;
     insert_in_order(run, row.index, &tr)
 }
 
@@ -131,7 +131,7 @@ pub(super) fn show_generating(app: &Shared, index: usize, text: &str) -> Result<
         return Ok(());
     }
     let tr = unscored_row(item, "generating")?;
-    let response = dom::element("td", "options", "")?;
+    let response = cell("options span-2", "")?;
     let _ = response.set_attribute("colspan", "2");
     let text = dom::element("div", "response", text)?;
     if !item.language.is_empty() {
@@ -139,7 +139,7 @@ pub(super) fn show_generating(app: &Shared, index: usize, text: &str) -> Result<
     }
     dom::append(&response, &text)?;
     dom::append(&tr, &response)?;
-    dom::append(&tr, &dom::element("td", "result", "…")?)?;
+    dom::append(&tr, &cell("result", "…")?)?;
     insert_in_order(run, index, &tr)
 }
 
@@ -162,10 +162,30 @@ pub(super) fn draw_metrics(run: &Run) {
     dom::set_hidden("run-metrics", metrics.is_empty());
 }
 
+/// A row of the results table. The table is laid out as a grid per row (`www/style.css` says
+/// why), so the row and its cells carry their table roles themselves.
+fn row_element(class: &str) -> Result<web_sys::Element, String> {
+    let tr = dom::element("tr", class, "")?;
+    let _ = tr.set_attribute("role", "row");
+    Ok(tr)
+}
+
+fn cell(class: &str, text: &str) -> Result<web_sys::Element, String> {
+    let td = dom::element("td", class, text)?;
+    let _ = td.set_attribute("role", "cell");
+    Ok(td)
+}
+
 /// Rows stay in item order whatever order they arrive in (restored ones first); a row replaces
 /// the item's provisional one.
 pub(super) fn insert_in_order(run: &Run, index: usize, tr: &web_sys::Element) -> Result<(), String> {
     let body = dom::by_id("result-rows")?;
+    // Rows are drawn in item order, so when the last one drawn comes before this item, the item has
+    // no row yet and its row goes at the end: the usual case, found without a search of every row.
+    let last = body.last_element_child().and_then(|r| r.get_attribute("data-index")).and_then(|i| i.parse::<usize>().ok());
+    if last.is_none_or(|last| last < index) {
+        return dom::append(&body, tr);
+    }
     if let Ok(Some(old)) = body.query_selector(&format!("tr[data-index=\"{index}\"]")) {
         old.remove();
     }
@@ -185,13 +205,13 @@ pub(super) fn insert_in_order(run: &Run, index: usize, tr: &web_sys::Element) ->
 /// The first cells of a row without a score yet, `tr.<status>[data-status=<status>]`: its
 /// number and question.
 fn unscored_row(item: &ItemView, status: &str) -> Result<web_sys::Element, String> {
-    let tr = dom::element("tr", status, "")?;
+    let tr = row_element(status)?;
     dom::set_data(&tr, "index", &item.index.to_string());
     dom::set_data(&tr, "item-id", &item.id);
     dom::set_data(&tr, "status", status);
     dom::set_data(&tr, "ll", "[]");
-    dom::append(&tr, &dom::element("td", "num", &(item.index + 1).to_string())?)?;
-    let question = dom::element("td", "question", &item.question)?;
+    dom::append(&tr, &cell("num", &(item.index + 1).to_string())?)?;
+    let question = cell("question", &item.question)?;
     if !item.language.is_empty() {
         let _ = question.set_attribute("lang", &item.language);
     }
@@ -203,10 +223,10 @@ fn unscored_row(item: &ItemView, status: &str) -> Result<web_sys::Element, Strin
 pub(super) fn draw_failure(run: &Run, index: usize, message: &str) -> Result<(), String> {
     let item = run.items.get(index).ok_or("a failure for an item that does not exist")?;
     let tr = unscored_row(item, "failed")?;
-    let cell = dom::element("td", "options", &t_with("row-not-scored", &[("message", message.into())]))?;
-    let _ = cell.set_attribute("colspan", "2");
-    dom::append(&tr, &cell)?;
-    dom::append(&tr, &dom::element("td", "result failed", &t("row-failed"))?)?;
+    let note = cell("options span-2", &t_with("row-not-scored", &[("message", message.into())]))?;
+    let _ = note.set_attribute("colspan", "2");
+    dom::append(&tr, &note)?;
+    dom::append(&tr, &cell("result failed", &t("row-failed"))?)?;
     insert_in_order(run, index, &tr)
 }
 

@@ -318,6 +318,8 @@ fn page_run(args: &Args, task: &str) -> Result<(), String> {
     let dist = common::browser_prerequisites()?;
     let model = args.models.first().ok_or("--page-run needs --model FILE.gguf")?;
     let data = args.data.as_ref().ok_or("--page-run needs --data FOLDER")?;
+    // The file input takes absolute paths only (WebDriver refuses `../shared/…`).
+    let data = &std::fs::canonicalize(data).map_err(|e| format!("--data {}: {e}", data.display()))?;
     let name = model.file_name().map(|n| n.to_string_lossy().into_owned()).ok_or("--model names no file")?;
     let mut files = Vec::new();
     let mut folders = vec![data.clone()];
@@ -346,6 +348,14 @@ fn page_run(args: &Args, task: &str) -> Result<(), String> {
     browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.label || null;", Duration::from_secs(120));
     browser.send_keys("#task-files", &files.join("\n"));
     println!("lingualens page run: {task} with {name}, {} data files from {}", files.len(), data.display());
+    // The page's main thread: its long tasks (50 ms or more, layout included) are time taken from
+    // the workers on a machine with as many workers as cores.
+    browser.eval(
+        "window.__longTasks = { n: 0, ms: 0 };
+         new PerformanceObserver(l => { for (const e of l.getEntries()) { __longTasks.n++; __longTasks.ms += e.duration; } })
+           .observe({ type: 'longtask', buffered: false });",
+        json!([]),
+    );
     let started = Instant::now();
     browser.click("#run-start");
     let state = "const s = document.getElementById('run-summary').dataset, r = document.getElementById('run').dataset,
@@ -355,6 +365,8 @@ fn page_run(args: &Args, task: &str) -> Result<(), String> {
                           error: e.dataset.visible === 'true' ? e.textContent : null };";
     let timeout = Duration::from_secs(args.timeout_minutes * 60);
     let (mut most_workers, mut first_row) = (1, None);
+    // (seconds since the click, rows done): the pace along the run.
+    let mut progress: Vec<(f64, u64)> = Vec::new();
     let mut last_print = Instant::now();
     let last = loop {
         let now = browser.eval(state, json!([]));
@@ -362,6 +374,7 @@ fn page_run(args: &Args, task: &str) -> Result<(), String> {
         if first_row.is_none() && now["done"].as_u64().unwrap_or(0) > 0 {
             first_row = Some(started.elapsed().as_secs_f64());
         }
+        progress.push((started.elapsed().as_secs_f64(), now["done"].as_u64().unwrap_or(0)));
         if now["phase"] == json!("done") || !now["error"].is_null() {
             break now;
         }
@@ -389,5 +402,56 @@ fn page_run(args: &Args, task: &str) -> Result<(), String> {
         last["accuracy"].as_str().unwrap_or("-"),
         last["backend"].as_str().unwrap_or("?"),
     );
+    progress.push((wall, done));
+    println!("  pace by thousand rows: {}", pace_by_thousand(&progress));
+    // Each row's `ms` cell is the worker's own time on the item: beside the wall time it tells how
+    // much of the run the workers spent scoring and how much waiting for the page.
+    let worker_ms = browser.eval(
+        "return Array.from(document.querySelectorAll('#result-rows > tr')).map(r => +(r.querySelector('td.ms')?.textContent || 0));",
+        json!([]),
+    );
+    let worker_ms: Vec<f64> = worker_ms.as_array().map_or_else(Vec::new, |a| a.iter().filter_map(|v| v.as_f64()).collect());
+    println!("  the workers' own time on the items by thousand rows: {}", worker_time_by_thousand(&worker_ms));
+    println!(
+        "  the workers were scoring {:.1} % of the run's wall time ({:.0} s of {most_workers} × {wall:.0} s)",
+        worker_ms.iter().sum::<f64>() / 10.0 / (most_workers as f64 * wall),
+        worker_ms.iter().sum::<f64>() / 1e3,
+    );
+    let long = browser.eval("return window.__longTasks || null;", json!([]));
+    println!(
+        "  the page's main thread: {} long tasks, {:.1} s in all ({:.1} % of the run)",
+        long["n"],
+        long["ms"].as_f64().unwrap_or(f64::NAN) / 1e3,
+        long["ms"].as_f64().unwrap_or(f64::NAN) / 10.0 / wall,
+    );
     Ok(())
+}
+
+/// The mean worker time on an item over each thousand rows, in ms: where the pace falls with it,
+/// the items got harder (longer contexts), not the page slower.
+fn worker_time_by_thousand(ms: &[f64]) -> String {
+    ms.chunks(1000)
+        .enumerate()
+        .map(|(i, part)| format!("{}–{}: {:.0} ms", i * 1000, i * 1000 + part.len(), part.iter().sum::<f64>() / part.len() as f64))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Items/s over each thousand rows of a run, from (seconds, rows done) samples: a pace that falls
+/// as rows pile up is work the page does per row that grows with the rows already drawn.
+fn pace_by_thousand(progress: &[(f64, u64)]) -> String {
+    let done = progress.last().map_or(0, |p| p.1);
+    let first_at = |rows: u64| progress.iter().find(|p| p.1 >= rows).copied();
+    let mut parts = Vec::new();
+    let mut from = 0;
+    while from < done {
+        let to = (from + 1000).min(done);
+        if let (Some(a), Some(b)) = (first_at(from.max(1)), first_at(to)) {
+            if b.0 > a.0 {
+                parts.push(format!("{}–{}: {:.2}/s", from, to, (b.1 - a.1) as f64 / (b.0 - a.0)));
+            }
+        }
+        from = to;
+    }
+    parts.join(", ")
 }

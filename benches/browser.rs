@@ -412,10 +412,10 @@ fn page_run(args: &Args, task: &str) -> Result<(), String> {
     );
     let worker_ms: Vec<f64> = worker_ms.as_array().map_or_else(Vec::new, |a| a.iter().filter_map(|v| v.as_f64()).collect());
     println!("  the workers' own time on the items by thousand rows: {}", worker_time_by_thousand(&worker_ms));
+    let scoring_s = worker_ms.iter().sum::<f64>() / 1e3;
     println!(
-        "  the workers were scoring {:.1} % of the run's wall time ({:.0} s of {most_workers} × {wall:.0} s)",
-        worker_ms.iter().sum::<f64>() / 10.0 / (most_workers as f64 * wall),
-        worker_ms.iter().sum::<f64>() / 1e3,
+        "  the workers were scoring {:.1} % of the run's wall time ({scoring_s:.0} s of {most_workers} × {wall:.0} s)",
+        100.0 * scoring_s / (most_workers as f64 * wall),
     );
     let long = browser.eval("return window.__longTasks || null;", json!([]));
     println!(

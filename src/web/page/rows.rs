@@ -131,7 +131,7 @@ pub(super) fn show_generating(app: &Shared, index: usize, text: &str) -> Result<
         return Ok(());
     }
     let tr = unscored_row(item, "generating")?;
-    let response = cell("options span-2", "")?;
+    let response = cell("options", "")?;
     let _ = response.set_attribute("colspan", "2");
     let text = dom::element("div", "response", text)?;
     if !item.language.is_empty() {
@@ -223,7 +223,7 @@ fn unscored_row(item: &ItemView, status: &str) -> Result<web_sys::Element, Strin
 pub(super) fn draw_failure(run: &Run, index: usize, message: &str) -> Result<(), String> {
     let item = run.items.get(index).ok_or("a failure for an item that does not exist")?;
     let tr = unscored_row(item, "failed")?;
-    let note = cell("options span-2", &t_with("row-not-scored", &[("message", message.into())]))?;
+    let note = cell("options", &t_with("row-not-scored", &[("message", message.into())]))?;
     let _ = note.set_attribute("colspan", "2");
     dom::append(&tr, &note)?;
     dom::append(&tr, &cell("result failed", &t("row-failed"))?)?;

@@ -396,6 +396,34 @@ fn malformed_model_and_data_files_get_clear_errors_and_the_page_stays_usable() {
     assert_eq!(info, json!("error"));
     browser.screenshot(&screenshot_path(&format!("{test}-model.png")));
 
+    // A header that would ask for 4 GB: an array of 2^27 one-byte items, in a (sparse) file long
+    // enough to hold them. The worker refuses it by its key instead of aborting on the allocation.
+    let huge = tmp.path.join("huge-array.gguf");
+    let mut header = b"GGUF".to_vec();
+    header.extend(3u32.to_le_bytes());
+    header.extend(0u64.to_le_bytes());
+    header.extend(1u64.to_le_bytes());
+    header.extend(15u64.to_le_bytes());
+    header.extend(b"general.hostile");
+    header.extend(9u32.to_le_bytes());
+    header.extend(0u32.to_le_bytes());
+    header.extend((1u64 << 27).to_le_bytes());
+    let file = std::fs::File::create(&huge).unwrap();
+    std::io::Write::write_all(&mut &file, &header).unwrap();
+    file.set_len(header.len() as u64 + (1 << 27)).unwrap();
+    browser.eval("document.getElementById('model-file').value = ''; return true;", json!([]));
+    browser.wait_for("the start button", "return document.getElementById('run-start').disabled ? null : true;", LONG);
+    browser.send_keys("#model-file", huge.to_str().unwrap());
+    browser.click("#run-start");
+    let message = browser.wait_for(
+        "the huge array's refusal",
+        "const e = document.getElementById('error'); return e.dataset.visible === 'true' && e.textContent.includes('general.hostile') ? e.textContent : null;",
+        LONG,
+    );
+    assert!(message.as_str().unwrap().contains("huge-array.gguf") && message.as_str().unwrap().contains("at most"), "{test}: {message}");
+    let info = browser.eval("return document.getElementById('model-info').dataset.status", json!([]));
+    assert_eq!(info, json!("error"), "{test}: the model panel says so instead of staying on reading the header");
+
     // The demo model again, with a broken data file.
     browser.eval("document.getElementById('model-file').value = ''; return true;", json!([]));
     browser.send_keys("#task-files", bad_data.to_str().unwrap());

@@ -615,3 +615,36 @@ impl TapMkdir for PathBuf {
         self
     }
 }
+
+/// A GGUF of 134 MB whose header declares a metadata array of 2^27 one-byte items (the file is
+/// long enough to hold them, so its length alone does not refuse it): each item would become a
+/// 32-byte value, 4 GB at once, an allocation abort in a browser's worker. It is refused at once,
+/// by the key and the cap.
+#[test]
+fn a_gguf_declaring_a_huge_metadata_array_is_refused_by_name_not_allocated() {
+    // Its own folder: the battery's (`scratch`) is emptied by the battery while this test runs.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("hostile-array-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("huge-array.gguf");
+    let n: u64 = 1 << 27;
+    let mut header = b"GGUF".to_vec();
+    header.extend(3u32.to_le_bytes());
+    header.extend(0u64.to_le_bytes()); // tensors
+    header.extend(1u64.to_le_bytes()); // metadata pairs
+    let key = b"general.hostile";
+    header.extend((key.len() as u64).to_le_bytes());
+    header.extend(key);
+    header.extend(9u32.to_le_bytes()); // an array
+    header.extend(0u32.to_le_bytes()); // of u8
+    header.extend(n.to_le_bytes());
+    let file = std::fs::File::create(&path).unwrap();
+    std::io::Write::write_all(&mut &file, &header).unwrap();
+    file.set_len(header.len() as u64 + n).unwrap(); // sparse: the test writes 60 bytes, not 134 MB
+    let started = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_lingualens")).args(["model-info", path.to_str().unwrap()]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("huge-array.gguf") && stderr.contains("general.hostile") && stderr.contains("at most 2097152"), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(5), "refused in {:?}", started.elapsed());
+    let _ = std::fs::remove_dir_all(&dir);
+}

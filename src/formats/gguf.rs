@@ -21,6 +21,15 @@ const MAX_DIMS: u32 = 4;
 const MAX_ARRAY_DEPTH: usize = 4;
 /// ggml's GGML_MAX_NAME less its terminating zero: llama.cpp refuses longer tensor names.
 const MAX_TENSOR_NAME: usize = 63;
+/// The longest metadata array read: 8x the largest vocabulary in use (Gemma 3's 262,144 tokens,
+/// and their scores and types; Llama 3's 280,147 merges). The file's length alone does not bound
+/// an array well enough: each one-byte item becomes a `Value` of 32 bytes, so a 134 MB file
+/// declaring 2^27 items would ask for 4 GB at once, past wasm32's whole memory.
+pub const MAX_ARRAY_LEN: u64 = 1 << 21;
+/// All metadata values of one header together (array items included): with `MAX_ARRAY_LEN`,
+/// what a header may ask for in memory is bounded by a figure that fits in a browser tab
+/// (2^23 values x 32 bytes = 256 MiB, beside the strings' bytes, which the file's length bounds).
+pub const MAX_METADATA_VALUES: u64 = 1 << 23;
 
 /// A metadata value, one variant per GGUF value type.
 #[derive(Debug, Clone, PartialEq)]
@@ -268,6 +277,8 @@ struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,
     file_len: u64,
+    /// Metadata values read so far, against `MAX_METADATA_VALUES`.
+    values: u64,
 }
 
 impl<'a> Reader<'a> {
@@ -342,6 +353,13 @@ impl<'a> Reader<'a> {
                     t => return Err(format!("metadata {key}: unknown array item type {t}").into()),
                 };
                 let n = self.count(&format!("metadata {key}: array length"), min_size)?;
+                if n as u64 > MAX_ARRAY_LEN {
+                    return Err(format!("metadata {key}: an array of {n} items; lingualens reads at most {MAX_ARRAY_LEN} (a real vocabulary has under 300,000)").into());
+                }
+                self.values += n as u64;
+                if self.values > MAX_METADATA_VALUES {
+                    return Err(format!("metadata {key}: the header holds more than {MAX_METADATA_VALUES} values in all; lingualens reads at most that many").into());
+                }
                 let mut items = Vec::with_capacity(n);
                 for _ in 0..n {
                     items.push(self.value(item_type, key, depth + 1)?);
@@ -357,7 +375,7 @@ impl<'a> Reader<'a> {
 }
 
 fn parse_header(bytes: &[u8], file_len: u64) -> Result<GgufFile, ParseError> {
-    let mut r = Reader { bytes, pos: 0, file_len };
+    let mut r = Reader { bytes, pos: 0, file_len, values: 0 };
     if r.take(4)? != MAGIC {
         return Err("not a GGUF file (the first four bytes are not \"GGUF\")".to_string().into());
     }
@@ -470,6 +488,31 @@ mod tests {
         infos: Vec<u8>,
         n_tensors: u64,
         data: Vec<u8>,
+    }
+
+    #[test]
+    fn a_metadata_array_longer_than_the_cap_is_refused_before_anything_is_allocated() {
+        // 2^27 one-byte items, in a file long enough to hold them: the length check alone passes,
+        // and each item would become a 32-byte `Value` (4 GB at once).
+        let n: u64 = 1 << 27;
+        let mut value = 0u32.to_le_bytes().to_vec();
+        value.extend(n.to_le_bytes());
+        let header = Builder::new().kv("general.hostile", 9, &value).build();
+        let started = web_time::Instant::now();
+        let err = match parse_header(&header, n + header.len() as u64) {
+            Err(ParseError::Invalid(message)) => message,
+            Err(ParseError::Truncated) => panic!("expected a refusal, the header was read as truncated"),
+            Ok(_) => panic!("expected a refusal, the header was accepted"),
+        };
+        assert!(err.contains("general.hostile") && err.contains(&MAX_ARRAY_LEN.to_string()), "{err}");
+        assert!(started.elapsed().as_secs_f64() < 1.0);
+        // At the cap itself the array is read.
+        let mut value = 0u32.to_le_bytes().to_vec();
+        value.extend(MAX_ARRAY_LEN.to_le_bytes());
+        value.extend(vec![1u8; MAX_ARRAY_LEN as usize]);
+        let header = Builder::new().kv("general.long", 9, &value).build();
+        let file = parse_header(&header, header.len() as u64).map_err(|_| "parse").unwrap();
+        assert!(matches!(file.metadata.get("general.long"), Some(Value::Array(items)) if items.len() == MAX_ARRAY_LEN as usize));
     }
 
     fn string(s: &str) -> Vec<u8> {

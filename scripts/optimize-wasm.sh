@@ -64,7 +64,7 @@ fi
 externalize_start_script() {
     local html="$dir/index.html"
     awk -v out="$dir/start.js" '
-        !moved && /^<script type="module">$/ { inside = 1; print "<script type=\"module\" src=\"/start.js\"></script>"; next }
+        !moved && /^<script type="module">$/ { inside = 1; print "<script type=\"module\" src=\"./start.js\"></script>"; next }
         inside && /^<\/script>$/ { inside = 0; moved = 1; next }
         inside { print > out; next }
         { print }' "$html" >"$html.tmp"

@@ -13,6 +13,8 @@ use crate::selftest::{self, SelfTestReport};
 
 pub mod bench;
 mod eval_command;
+pub mod fetch;
+mod kit;
 
 #[derive(Parser)]
 #[command(name = "lingualens", version, about = "Evaluate small language models on low-resource-language benchmarks")]
@@ -112,6 +114,19 @@ enum Command {
         backend: BackendArg,
         #[arg(long)]
         out: std::path::PathBuf,
+    },
+    /// Put models and benchmarks inside a built site (a classroom kit): each --with-model (an id of
+    /// models/catalog.json, fetched, or a GGUF file) and --with-benchmark (an id of
+    /// datasets/catalog.json, fetched and unpacked) goes under SITE/kit/, sha256 checked, listed
+    /// in SITE/kit.json. scripts/build-site.sh runs it. Sources honour LINGUALENS_MIRROR and HF_ENDPOINT.
+    Kit {
+        /// The built site (trunk's dist/, or scripts/build-site.sh --out).
+        #[arg(long)]
+        site: std::path::PathBuf,
+        #[arg(long = "with-model")]
+        models: Vec<String>,
+        #[arg(long = "with-benchmark")]
+        benchmarks: Vec<String>,
     },
     /// Speed, not correctness: prompt-processing tokens/s and multiple-choice items/s (4 choices
     /// after a ~200-token context) of each --model on each --backend, and llama.cpp's on the same
@@ -231,6 +246,7 @@ pub fn main() -> ExitCode {
             let args = bench::BenchArgs { models, backends, peer_python, threads, prompt, context, items: items.max(1), runs: runs.max(1) };
             report(bench::run(&args))
         }
+        Command::Kit { site, models, benchmarks } => report(kit::run(&kit::KitArgs { site, models, benchmarks })),
         Command::Tokenize { model, text } => report(tokenize_command(&model, &text)),
         Command::Score { model, context, choices, backend } => report(score_command(&model, &context, &choices, backend)),
         Command::Logits { model, text, out, backend } => report(logits_command(&model, &text, &out, backend)),

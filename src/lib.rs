@@ -7,6 +7,7 @@
 pub mod error;
 
 pub mod backend;
+pub mod catalog;
 pub mod engine;
 #[cfg(feature = "engine")]
 pub mod eval;

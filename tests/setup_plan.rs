@@ -1,5 +1,5 @@
-//! The README's commands on a fresh machine: `scripts/test.sh`, `scripts/serve.sh` and
-//! `scripts/bench-browser.sh` with `--plan`, an empty `LINGUALENS_CACHE`, an empty `HOME` and a PATH
+//! The README's commands on a fresh machine: `scripts/test.sh`, `scripts/serve.sh`,
+//! `scripts/build-site.sh` and `scripts/bench-browser.sh` with `--plan`, an empty `LINGUALENS_CACHE`, an empty `HOME` and a PATH
 //! on which none of the tools they install can be found. Each must decide to install
 //! wasm-bindgen-cli and trunk, print every decision, reach its last line and exit 0.
 //!
@@ -129,6 +129,12 @@ fn the_serve_command_plans_every_install_on_a_fresh_machine() {
 fn the_browser_bench_plans_every_install_on_a_fresh_machine() {
     let bindgen = locked_wasm_bindgen();
     assert_plans("scripts/bench-browser.sh", &[&format!("wasm-bindgen-cli {bindgen}"), "trunk 0.21.14", "wasm-opt", "wllama"]);
+}
+
+#[test]
+fn the_site_builder_plans_every_install_on_a_fresh_machine() {
+    let bindgen = locked_wasm_bindgen();
+    assert_plans("scripts/build-site.sh", &[&format!("wasm-bindgen-cli {bindgen}"), "trunk 0.21.14", "wasm-opt"]);
 }
 
 /// A failing command outside plan mode names its file, line and phase (the ERR trap), instead of

@@ -3,7 +3,7 @@
 // first, so an update is seen at once; the cache only when offline). Models are not handled
 // here: the worker keeps downloaded models in Cache Storage ("lingualens-models-v1") itself.
 // Plain JavaScript because a service worker must be a script; it holds no app logic.
-const APP_CACHE = "lingualens-app-v6";
+const APP_CACHE = "lingualens-app-v7";
 // A wasm module whose one function runs i32x4.relaxed_dot_i8x16_i7x16_add_s: WebAssembly.validate
 // accepts it exactly where relaxed SIMD is there (the bytes of src/web/protocol.rs's
 // RELAXED_SIMD_PROBE; tests/bundle.rs checks that they are the same).
@@ -15,7 +15,7 @@ const SHELL = [
   "./", "index.html", "style.css", "start.js",
   "lingualens-page.js", "lingualens-page_bg.wasm",
   `${WORKER}.js`, `${WORKER}_bg.wasm`, `${WORKER}_loader.js`,
-  "fonts/NotoSans-Regular.ttf", "fonts/NotoSansEthiopic-Regular.ttf", "fonts/NotoSerifTibetan-Regular.ttf",
+  "fonts/NotoSans-Regular.woff2", "fonts/NotoSansEthiopic-Regular.woff2", "fonts/NotoSerifTibetan-Regular.woff2",
   "models/catalog.json", "datasets/tasks/demo/demo.yaml", "datasets/tasks/demo/demo.jsonl",
   "datasets/tasks/dzen/dzen_en.yaml", "datasets/tasks/dzen/dzen_dz.yaml", "datasets/tasks/dzen/dzen_dz_en.yaml",
   "datasets/tasks/dzen/dzen_en_cloze.yaml", "datasets/tasks/dzen/dzen_dz_cloze.yaml", "datasets/tasks/dzen/dzen_dz_en_cloze.yaml",

@@ -39,7 +39,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::events::EventListener;
-use serde::Deserialize;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{Element, MessageEvent, Worker};
@@ -86,26 +85,11 @@ const CATALOG: &str = "models/catalog.json";
 /// The worker's model cache (`web::download`), listed and emptied from here.
 const MODEL_CACHE: &str = "lingualens-models-v1";
 
-/// A model a user can pick from the list (`models/catalog.json`).
-#[derive(Debug, Clone, Deserialize)]
-struct CatalogEntry {
-    id: String,
-    name: String,
-    url: String,
-    #[serde(default)]
-    size_bytes: Option<u64>,
-    #[serde(default)]
-    quantization: Option<String>,
-    #[serde(default)]
-    licence: Option<String>,
-    #[serde(default)]
-    sha256: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-struct Catalog {
-    models: Vec<CatalogEntry>,
-}
+/// A model a user can pick from the list: `models/catalog.json`, and a kit's models (`kit.json`,
+/// whose ids the page writes `kit:<id>` and whose URLs are paths inside the site).
+type CatalogEntry = crate::catalog::ModelEntry;
+/// The prefix of a kit model's id in the model list.
+const KIT_MODEL: &str = "kit:";
 
 
 struct App {
@@ -116,6 +100,8 @@ struct App {
     backend: String,
     checkpoint: Option<Rc<Checkpoint>>,
     catalog: Vec<CatalogEntry>,
+    /// What the site carries for offline use (`kit.json`; empty where it has none).
+    kit: crate::catalog::KitManifest,
     /// The model the worker holds (or is loading), by identity; `loaded` once it answered.
     model_id: Option<String>,
     model_loaded: bool,
@@ -239,6 +225,7 @@ fn init() -> Result<(), String> {
         backend: String::new(),
         checkpoint: None,
         catalog: Vec::new(),
+        kit: Default::default(),
         model_id: None,
         model_loaded: false,
         pending: None,
@@ -387,21 +374,74 @@ async fn load_catalog(app: &Shared) {
             let _ = select.append_child(&option);
         }
     };
+    // A kit's models first ("on this server"), then the demo, then the catalogue's downloads.
+    let kit = load_kit().await;
+    let mut entries: Vec<CatalogEntry> = kit
+        .models
+        .iter()
+        .map(|m| CatalogEntry {
+            id: format!("{KIT_MODEL}{}", m.id),
+            name: m.name.clone(),
+            url: m.path.clone(),
+            size_bytes: Some(m.size_bytes),
+            sha256: Some(m.sha256.clone()),
+            quantization: m.quantization.clone(),
+            licence: m.licence.clone(),
+        })
+        .collect();
+    for m in &entries {
+        add(&m.id, &model_label(Some(m)));
+    }
     add("demo", &model_label(None));
-    match fetch_bytes(CATALOG).await.and_then(|b| serde_json::from_slice::<Catalog>(&b).map_err(|e| format!("{CATALOG}: {e}"))) {
+    match fetch_bytes(CATALOG).await.and_then(|b| serde_json::from_slice::<crate::catalog::ModelCatalog>(&b).map_err(|e| format!("{CATALOG}: {e}"))) {
         Ok(catalog) => {
             for m in &catalog.models {
                 add(&m.id, &model_label(Some(m)));
             }
-            app.borrow_mut().catalog = catalog.models;
+            entries.extend(catalog.models);
         }
         Err(e) => web_sys::console::warn_1(&format!("model catalog unavailable: {e}").into()),
     }
+    show_kit_note(&kit);
+    app.borrow_mut().catalog = entries;
+    app.borrow_mut().kit = kit;
     let wanted = dom::query_param("model").unwrap_or_else(|| "demo".into());
     if app.borrow().catalog.iter().any(|m| m.id == wanted) || wanted == "demo" {
         select.set_value(&wanted);
     } else {
         dom::set_value("model-url", &wanted);
+    }
+}
+
+/// The site's kit manifest (`kit.json`, written by `scripts/build-site.sh`). A site without one
+/// answers 404 (or, offline, nothing the service worker kept): no kit, said nowhere. A manifest
+/// that does not read is shown as an error, and the page goes on without it.
+async fn load_kit() -> crate::catalog::KitManifest {
+    use crate::catalog::{KitManifest, KIT_MANIFEST};
+    let Ok(response) = JsFuture::from(gloo::utils::window().fetch_with_str(KIT_MANIFEST)).await else { return KitManifest::default() };
+    let Ok(response) = response.dyn_into::<web_sys::Response>() else { return KitManifest::default() };
+    if !response.ok() {
+        return KitManifest::default();
+    }
+    let bytes = match response.array_buffer() {
+        Ok(promise) => match JsFuture::from(promise).await {
+            Ok(buffer) => js_sys::Uint8Array::new(&buffer).to_vec(),
+            Err(_) => return KitManifest::default(),
+        },
+        Err(_) => return KitManifest::default(),
+    };
+    KitManifest::parse(&bytes).unwrap_or_else(|e| {
+        show_error(&e.to_string());
+        KitManifest::default()
+    })
+}
+
+/// Under the task menu: the benchmarks the kit holds, whose tasks then need no files.
+fn show_kit_note(kit: &crate::catalog::KitManifest) {
+    let names: Vec<&str> = kit.benchmarks.iter().map(|b| b.name.as_str()).collect();
+    dom::set_hidden("kit-note", names.is_empty());
+    if !names.is_empty() {
+        text::show("kit-note", key_with("kit-note", vec![("benchmarks", names.join("; ").into())]));
     }
 }
 
@@ -529,7 +569,8 @@ fn model_label(entry: Option<&CatalogEntry>) -> String {
     let size = m.size_bytes.map(|b| format!(", {} MB", text::number(b as f64 / 1e6, NumberStyle::Integer))).unwrap_or_default();
     let licence = m.licence.as_deref().map(|l| format!(", {l}")).unwrap_or_default();
     let details = format!("{}{size}{licence}", m.quantization.as_deref().unwrap_or("GGUF"));
-    t_with("model-catalog-entry", &[("name", m.name.as_str().into()), ("details", details.into())])
+    let message = if m.id.starts_with(KIT_MODEL) { "model-on-server" } else { "model-catalog-entry" };
+    t_with(message, &[("name", m.name.as_str().into()), ("details", details.into())])
 }
 
 /// The page in another language, at once: the static text, every message it wrote, the rows, the

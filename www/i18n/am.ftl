@@ -12,6 +12,7 @@
 # በጣም እርግጠኛ ያልሆንባቸው መለያዎች፦ col-greedy, col-tolerance, fertility-heading,
 # order-rotations, order-shuffles, setting-shots, device-fallback, parallel-hint,
 # position-warning-cloze, status-finished-kept, classroom-step-question።
+# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note.
 
 ## Header and setup
 
@@ -66,6 +67,8 @@ demo-note = ይህ አብሮ የተሰራው ማሳያ ነው፦ የዘፈቀደ
 model-demo = የማሳያ ሞዴል (የዘፈቀደ ክብደቶች፣ 0.2 ሚሊዮን ፓራሜትሮች፣ በመተግበሪያው ውስጥ)
 # A catalogue model in the list: its name, then its quantization, size and licence.
 model-catalog-entry = { $name } ({ $details }) — ይወርዳል
+model-on-server = { $name } ({ $details }) — በዚህ ሰርቨር ላይ
+kit-note = ያለ በይነመረብ ለመጠቀም በዚህ ሰርቨር ላይ ያሉ፦ { $benchmarks }። ተግባሮቻቸው ምንም ፋይል አያስፈልጋቸውም።
 size-unknown = መጠኑ አይታወቅም
 cache-delete = ፋይሉን { $file } ከመሸጎጫው ሰርዝ
 

@@ -11,6 +11,7 @@
 # རྫོང་ཁ་ཁ་སྐད་ཅན་གྱི་མི་ཅིག་གིས་ ད་ཚུན་ ཞིབ་དཔྱད་མ་འབད་བས། ནོར་བཅོས་ཚུ་ལུ་ དགའ་བསུ་ཞུ་ཨིན།
 # མང་ཚིག་གི་དབྱེ་བ: རྫོང་ཁ་ནང་ CLDR "other" རྐྱངམ་ཅིག་ཨིན་མི་ལས་ གྱངས་ཁ་ཚུ་ ཚིག་རྐྱང་སྦེ་ བྲིས་ཡོད།
 # ངེས་པ་ཉུང་ཤོས་ཡོད་མི་ ID ཚུ: གོང་ལུ་ ཨིང་ལིཤ་ནང་ བྲིས་ཡོད་མི་ ཐོ་ཡིག་དེ་ཨིན།
+# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note.
 
 ## Header and setup
 
@@ -65,6 +66,8 @@ demo-note = འདི་ ནང་འཁོད་ཀྱི་ དཔེ་སྟ
 model-demo = དཔེ་སྟོན་དཔེ་གཞི (ལྗིད་ཚད་ཚོད་མེད། ཚད་བཟུང་ ས་ཡ་ ༠.༢། ཉེར་མཁོ་ནང་ཡོདཔ)
 # A catalogue model in the list: its name, then its quantization, size and licence.
 model-catalog-entry = { $name } ({ $details }) — ཕབ་ལེན་འབད་དགོ
+model-on-server = { $name } ({ $details }) — སར་བར་འདི་གུ་ཡོདཔ
+kit-note = ཡོངས་འབྲེལ་མེད་རུང་ ལག་ལེན་འཐབ་ནི་ལུ་ སར་བར་འདི་གུ་ཡོདཔ: { $benchmarks }། དེ་གི་ལཱ་ཚུ་ལུ་ ཡིག་སྣོད་མི་དགོ།
 size-unknown = ཚད་མ་ཤེས
 cache-delete = { $file } འདི་ གསོག་མཛོད་ནང་ལས་ བཏོན་གཏང
 

@@ -58,6 +58,8 @@ demo-note = This is the built-in demo: a tiny model with random weights (models/
 model-demo = Demo model (random weights, 0.2 M parameters, in the app)
 # A catalogue model in the list: its name, then its quantization, size and licence.
 model-catalog-entry = { $name } ({ $details }) — downloads
+model-on-server = { $name } ({ $details }) — on this server
+kit-note = On this server, for use without the internet: { $benchmarks }. Their tasks need no files.
 size-unknown = size unknown
 cache-delete = Delete { $file } from the cache
 

@@ -14,6 +14,7 @@
 # Эң ишенимсиз котормолор: fertility-heading, col-greedy, col-uniform, col-tolerance,
 # order-rotations, status-checking-fit, status-not-fit, device-fallback, жана "worker"
 # сөзүнүн "фондук процесс" деп которулушу.
+# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note.
 
 ## Header and setup
 
@@ -68,6 +69,8 @@ demo-note = Бул колдонмонун ичиндеги демо: кокус 
 model-demo = Демо модель (кокус салмактар, 0,2 млн параметр, колдонмонун ичинде)
 # A catalogue model in the list: its name, then its quantization, size and licence.
 model-catalog-entry = { $name } ({ $details }) — жүктөлүп алынат
+model-on-server = { $name } ({ $details }) — ушул серверде
+kit-note = Интернетсиз колдонуу үчүн ушул серверде: { $benchmarks }. Алардын тапшырмаларына файл керек эмес.
 size-unknown = көлөмү белгисиз
 cache-delete = { $file } файлын кэштен өчүрүү
 

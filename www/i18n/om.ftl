@@ -10,6 +10,7 @@
 # Ergaawwan (id) itti shakkii qabnu: fertility-heading, parallel-hint, parallel-common, col-greedy,
 # order-rotations, order-shuffles, col-tolerance, device-fallback, status-drop-unused,
 # bias-heading, demo-note.
+# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note.
 
 ## Header and setup
 
@@ -64,6 +65,8 @@ demo-note = Kun agarsiisa appii keessatti ijaarame: moodeela baay'ee xiqqaa ulfa
 model-demo = Moodeela agarsiisaa (ulfaatina akka carraa, parameetira 0.2 M, appii keessatti)
 # A catalogue model in the list: its name, then its quantization, size and licence.
 model-catalog-entry = { $name } ({ $details }) — ni buufama
+model-on-server = { $name } ({ $details }) — sarvara kana irra
+kit-note = Interneetii malee itti fayyadamuuf sarvara kana irra jiru: { $benchmarks }. Hojiiwwan isaanii faayilii hin barbaadan.
 size-unknown = hammi hin beekamu
 cache-delete = { $file } kuusaa keessaa haqi
 

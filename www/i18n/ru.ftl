@@ -14,6 +14,7 @@
 # Наименее уверенные переводы: task-legend, setting-shots, order-rotations, button-export-jsonl,
 # model-catalog-entry, col-greedy, col-uniform, fertility-heading, parallel-hint,
 # status-finished-kept, classroom-votes-label.
+# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note.
 
 ## Header and setup
 
@@ -68,6 +69,8 @@ demo-note = Это встроенное демо: крошечная модел�
 model-demo = Демо-модель (случайные веса, 0,2 млн параметров, встроена в приложение)
 # Модель из каталога в списке: её название, затем квантование, размер и лицензия.
 model-catalog-entry = { $name } ({ $details }) — будет скачана
+model-on-server = { $name } ({ $details }) — на этом сервере
+kit-note = На этом сервере, для работы без интернета: { $benchmarks }. Их задачам файлы не нужны.
 size-unknown = размер неизвестен
 cache-delete = Удалить { $file } из кэша
 

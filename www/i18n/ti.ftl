@@ -9,6 +9,7 @@
 # ገና ብወዲ ቋንቋ ኣይተመርመረን። ምእራማት ብሓጎስ ንቕበል።
 # ዝተጠቕምናሎም ናይ ብዙሕ ቁጽሪ መደባት (CLDR): one (0ን 1ን) ከምኡ'ውን other።
 # ብዝያዳ ዘይተረጋገጽናሎም መለለዪታት: ኣብ ላዕሊ ብእንግሊዝኛ ዘሎ ዝርዝር ርአ።
+# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note.
 
 ## Header and setup
 
@@ -63,6 +64,8 @@ demo-note = እዚ እቲ ኣብ ውሽጢ ዘሎ መርኣያ እዩ: ብዕድ
 model-demo = ሞዴል መርኣያ (ብዕድል ዝተዋህቡ ክብደታት፣ 0.2 M ፓራሜተራት፣ ኣብቲ ኣፕ)
 # A catalogue model in the list: its name, then its quantization, size and licence.
 model-catalog-entry = { $name } ({ $details }) — ይወርድ
+model-on-server = { $name } ({ $details }) — ኣብዚ ሰርቨር
+kit-note = ብዘይ ኢንተርነት ንምጥቃም ኣብዚ ሰርቨር ዘለዉ፦ { $benchmarks }። ዕማማቶም ፋይል ኣየድልዮምን።
 size-unknown = ዓቐን ኣይፍለጥን
 cache-delete = { $file } ካብ ካሽ ደምስስ
 

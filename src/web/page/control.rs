@@ -82,7 +82,8 @@ pub(super) async fn prepare(app: &Shared) -> Result<(), String> {
         a.model_hash = None;
         a.load_request = Some((load.clone(), files.clone()));
     }
-    let files = task_files().await?;
+    let kit = app.borrow().kit.clone();
+    let files = task_files(&kit).await?;
     if app.borrow().driver.phase != Phase::Preparing {
         return Ok(()); // the model failed while the task's files were read
     }

@@ -264,7 +264,7 @@ pub(super) fn attach(message: &JsValue, request: &ToWorker, files: &[web_sys::Fi
 }
 
 /// The built-in demo, a built-in task with the user's data, or the user's files.
-pub(super) async fn task_files() -> Result<TaskFiles, String> {
+pub(super) async fn task_files(kit: &crate::catalog::KitManifest) -> Result<TaskFiles, String> {
     let task = dom::value("task-select");
     if task == "demo" {
         let mut files = Vec::new();
@@ -284,6 +284,14 @@ pub(super) async fn task_files() -> Result<TaskFiles, String> {
     // can use (its README or licence is not data).
     let mut chosen: Vec<(String, web_sys::File)> = dom::files("task-files").into_iter().map(|f| (f.name(), f)).collect();
     chosen.extend(dom::files("task-folder").into_iter().map(|f| (relative_path(&f), f)).filter(|(path, _)| is_task_file(path)));
+    if chosen.is_empty() && builtin.is_some() {
+        if let Some(benchmark) = kit.benchmark_for(&task) {
+            for file in &benchmark.files {
+                files.push(NamedFile { name: file.name.clone(), bytes: kit_file(file).await? });
+            }
+            return TaskFiles::from_files(files).map_err(|e| e.to_string());
+        }
+    }
     if chosen.is_empty() {
         return Err(match builtin {
             Some(_) => format!("{task} reads your copy of its data: choose the DZEN CSV files, or the folder holding DZEN/ and DZEN-Few_Shots/, first"),
@@ -295,6 +303,24 @@ pub(super) async fn task_files() -> Result<TaskFiles, String> {
         files.push(NamedFile { name, bytes: js_sys::Uint8Array::new(&buffer).to_vec() });
     }
     TaskFiles::from_files(files).map_err(|e| e.to_string())
+}
+
+/// A benchmark file of the site's kit, used only if it is the file the manifest names (its size
+/// and sha256): an altered or damaged copy is refused by its path.
+async fn kit_file(file: &crate::catalog::KitFile) -> Result<Vec<u8>, String> {
+    use sha2::Digest;
+    let bytes = fetch_bytes(&file.path).await?;
+    let digest = crate::scoring::outputs::hex(&sha2::Sha256::digest(&bytes));
+    if bytes.len() as u64 != file.size_bytes || !digest.eq_ignore_ascii_case(&file.sha256) {
+        return Err(format!(
+            "{}: {} bytes with sha256 {digest}, where this site's kit.json says {} bytes with sha256 {}: the file on the server was changed or damaged, so it is not used (build the kit again: scripts/build-site.sh)",
+            file.path,
+            bytes.len(),
+            file.size_bytes,
+            file.sha256
+        ));
+    }
+    Ok(bytes)
 }
 
 pub(super) async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {

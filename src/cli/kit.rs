@@ -1,0 +1,168 @@
+//! `lingualens kit`: puts models and benchmark files inside a built site, with a manifest
+//! (`kit.json`), so that a classroom's server offers them first and the class never needs the
+//! internet. Catalogue models and benchmarks are fetched (`cli::fetch`, sha256 checked); a model
+//! file given by path is copied. The page checks every file against the manifest before it uses it.
+//!
+//! Layout, all paths relative so the site works under any path of any server:
+//!   kit.json                         the manifest (`catalog::KitManifest`)
+//!   kit/models/<file>.gguf           each model
+//!   kit/benchmarks/<id>/<name>       each benchmark's files, by the names its tasks read
+
+use std::path::{Path, PathBuf};
+
+use crate::catalog::{self, KitBenchmark, KitFile, KitManifest, KitModel, KIT_MANIFEST};
+use crate::cli::fetch;
+use crate::formats::gguf::GgufFile;
+use crate::formats::model_info::ModelInfo;
+use crate::formats::source::FileSource;
+use crate::{bail, Error, Result};
+
+pub struct KitArgs {
+    pub site: PathBuf,
+    pub models: Vec<String>,
+    pub benchmarks: Vec<String>,
+}
+
+pub fn run(args: &KitArgs) -> Result<()> {
+    if !args.site.join("index.html").is_file() {
+        bail!("{}: no index.html here: build the site first (scripts/build-site.sh)", args.site.display());
+    }
+    let mut manifest = KitManifest {
+        about: "What this site holds for offline use, written by `lingualens kit` (scripts/build-site.sh). The page offers these first and checks each file's size and sha256 before it uses it.".into(),
+        ..Default::default()
+    };
+    for wanted in &args.models {
+        let model = add_model(&args.site, wanted)?;
+        eprintln!("kit: model {} ({} bytes) -> {}", model.id, model.size_bytes, model.path);
+        manifest.models.push(model);
+    }
+    for wanted in &args.benchmarks {
+        let benchmark = add_benchmark(&args.site, wanted)?;
+        eprintln!("kit: benchmark {} ({} files) for {}", benchmark.id, benchmark.files.len(), benchmark.tasks.join(", "));
+        manifest.benchmarks.push(benchmark);
+    }
+    let path = args.site.join(KIT_MANIFEST);
+    if manifest.models.is_empty() && manifest.benchmarks.is_empty() {
+        // A site with nothing bundled has no manifest: the page then offers the catalogue alone.
+        let _ = std::fs::remove_file(&path);
+        return Ok(());
+    }
+    let json = serde_json::to_string_pretty(&manifest).map_err(|e| Error::new(format!("{KIT_MANIFEST}: {e}")))?;
+    write(&path, json.as_bytes())
+}
+
+/// A catalogue id (fetched) or a GGUF file's path (copied).
+fn add_model(site: &Path, wanted: &str) -> Result<KitModel> {
+    let as_path = Path::new(wanted);
+    let (file, source, entry) = if as_path.is_file() {
+        (as_path.to_path_buf(), format!("file {}", file_name(as_path)), None)
+    } else {
+        let catalog = catalog::model_catalog()?;
+        let Some(entry) = catalog.models.into_iter().find(|m| m.id == wanted) else {
+            let ids: Vec<String> = catalog::model_catalog()?.models.into_iter().map(|m| m.id).collect();
+            bail!("--with-model {wanted}: neither a file nor a model of models/catalog.json ({})", ids.join(", "));
+        };
+        let path = fetch::fetch_cached(&entry.url, entry.size_bytes, entry.sha256.as_deref()).map_err(|e| e.context(format!("--with-model {wanted}")))?;
+        (path, entry.url.clone(), Some(entry))
+    };
+    // The header must read as a model lingualens runs: a kit never ships a file the page refuses.
+    let info = FileSource::open(&file)
+        .and_then(|source| pollster::block_on(GgufFile::read(&source)))
+        .map(|gguf| ModelInfo::from_gguf(&gguf))
+        .map_err(|e| e.context(format!("--with-model {wanted}")))?;
+    let name = file_name(&file);
+    let relative = format!("kit/models/{name}");
+    copy(&file, &site.join(&relative))?;
+    let (sha256, size_bytes) = fetch::file_sha256(&site.join(&relative))?;
+    let stem = name.strip_suffix(".gguf").unwrap_or(&name).to_string();
+    let quantization = info.tensor_types.iter().max_by_key(|(_, c)| c.parameters).map(|(t, _)| t.clone());
+    Ok(match entry {
+        Some(e) => KitModel { id: e.id, name: e.name, path: relative, size_bytes, sha256, quantization: e.quantization.or(quantization), licence: e.licence, source },
+        None => KitModel { id: stem.clone(), name: info.name.unwrap_or(stem), path: relative, size_bytes, sha256, quantization, licence: None, source },
+    })
+}
+
+/// A benchmark of datasets/catalog.json: its files fetched (sha256 checked) and, for an archive,
+/// unpacked, each kept under `kit/benchmarks/<id>/` by the name its tasks read.
+fn add_benchmark(site: &Path, wanted: &str) -> Result<KitBenchmark> {
+    let catalog = catalog::benchmark_catalog()?;
+    let ids: Vec<String> = catalog.benchmarks.iter().map(|b| b.id.clone()).collect();
+    let Some(entry) = catalog.benchmarks.into_iter().find(|b| b.id == wanted) else {
+        bail!("--with-benchmark {wanted}: not a benchmark of datasets/catalog.json ({})", ids.join(", "));
+    };
+    let mut files = Vec::new();
+    let mut sources = Vec::new();
+    for source in &entry.files {
+        let path = fetch::fetch_cached(&source.url, source.size_bytes, source.sha256.as_deref()).map_err(|e| e.context(format!("--with-benchmark {wanted}")))?;
+        sources.push(format!("{} sha256 {}", source.url, source.sha256.as_deref().unwrap_or("not pinned")));
+        let named: Vec<(String, Vec<u8>)> = match source.unpack.as_deref() {
+            Some("zip") => unzip(&path)?,
+            None => vec![(catalog::file_name_of(&source.url), read(&path)?)],
+            Some(other) => bail!("datasets/catalog.json: {wanted}: unpack {other:?} is not known (zip)"),
+        };
+        for (name, bytes) in named {
+            let relative = format!("kit/benchmarks/{}/{name}", entry.id);
+            write(&site.join(&relative), &bytes)?;
+            let sha256 = crate::scoring::outputs::hex(&<sha2::Sha256 as sha2::Digest>::digest(&bytes));
+            files.push(KitFile { name, path: relative, size_bytes: bytes.len() as u64, sha256 });
+        }
+    }
+    Ok(KitBenchmark { id: entry.id, name: entry.name, tasks: entry.tasks, files, licence: entry.licence, citation: entry.citation, sources })
+}
+
+/// Every file of a zip archive with its path in it (folders are implied). A name that would leave
+/// the folder (`../x`, an absolute path) or a damaged entry (its CRC) is an error naming it.
+fn unzip(path: &Path) -> Result<Vec<(String, Vec<u8>)>> {
+    use std::io::Read;
+    let label = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| Error::new(format!("{label}: cannot be opened: {e}")))?;
+    let mut archive = zip::ZipArchive::new(file).map_err(|e| Error::new(format!("{label}: not a zip archive: {e}")))?;
+    let mut out = Vec::new();
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).map_err(|e| Error::new(format!("{label}: entry {i}: {e}")))?;
+        if entry.is_dir() {
+            continue;
+        }
+        let name = entry.name().to_string();
+        let Some(safe) = entry.enclosed_name() else { bail!("{label}: {name:?} is not a path inside the archive") };
+        let safe = safe.to_string_lossy().replace('\\', "/");
+        // Archives made on macOS carry resource forks; they are not data.
+        if safe.starts_with("__MACOSX/") {
+            continue;
+        }
+        // The declared size bounds the allocation; a lie is caught by the CRC check at the end.
+        const MAX_ENTRY: u64 = 256 << 20;
+        if entry.size() > MAX_ENTRY {
+            bail!("{label}: {name}: {} bytes, more than a benchmark file may hold ({MAX_ENTRY})", entry.size());
+        }
+        let mut bytes = Vec::with_capacity(entry.size() as usize);
+        entry.by_ref().take(MAX_ENTRY + 1).read_to_end(&mut bytes).map_err(|e| Error::new(format!("{label}: {name}: {e}")))?;
+        out.push((safe, bytes));
+    }
+    if out.is_empty() {
+        bail!("{label}: the archive holds no files");
+    }
+    Ok(out)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+fn read(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| Error::new(format!("{}: cannot be read: {e}", path.display())))
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Error::new(format!("{}: cannot be created: {e}", dir.display())))?;
+    }
+    std::fs::write(path, bytes).map_err(|e| Error::new(format!("{}: cannot be written: {e}", path.display())))
+}
+
+fn copy(from: &Path, to: &Path) -> Result<()> {
+    if let Some(dir) = to.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Error::new(format!("{}: cannot be created: {e}", dir.display())))?;
+    }
+    std::fs::copy(from, to).map(|_| ()).map_err(|e| Error::new(format!("{} -> {}: cannot be copied: {e}", from.display(), to.display())))
+}

@@ -1,0 +1,350 @@
+//! The site as a school's IT person hosts it: `scripts/build-site.sh` builds it with a classroom
+//! kit (a model given as a file, DZEN fetched from its public release through a mirror that stands
+//! in for GitHub), and Python's `python3 -m http.server` — no special headers, no `Range` —
+//! serves it under `/lingualens/`. In headless Chromium: the self-test and the demo pass, the kit's
+//! model runs on the kit's DZEN files, nothing is asked of any other host, and with the server
+//! stopped a reload still runs. A kit with no model runs the demo; a kit file altered after the
+//! build is refused by its name. Natively: `lingualens kit` refuses a download that is not the
+//! catalogue's file and keeps nothing of it.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{browser_or_skip, free_port, screenshot_path, Browser, StaticServer, TempDir};
+use serde_json::{json, Value};
+
+const LONG: Duration = Duration::from_secs(240);
+/// Where datasets/catalog.json's DZEN archive lives, as a mirror lays it out (`MIRROR/HOST/PATH`).
+const DZEN_RELEASE_PATH: &str = "raw.githubusercontent.com/kraritt/llm_dzongkha_evaluation/a31d973bac71b3a7fbe711c20ce4056c557669ce";
+const KIT_MODEL_FILE: &str = "classroom-model-Q8_0.gguf";
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared/datasets/dzen-release` (DZEN's zip, byte for byte), or a plain skip.
+fn dzen_release_or_skip(test: &str) -> Option<PathBuf> {
+    let shared = std::env::var_os("LINGUALENS_SHARED").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared"));
+    let dir = shared.join("datasets/dzen-release");
+    if !dir.is_dir() {
+        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "{test}: shared/datasets/dzen-release is missing");
+        eprintln!("SKIPPED {test}: shared/datasets/dzen-release is missing (set LINGUALENS_SHARED)");
+        return None;
+    }
+    Some(dir)
+}
+
+/// A mirror that serves DZEN's release where the catalogue's URL points, under its host's name.
+fn dzen_mirror(release: &Path, tmp: &TempDir) -> StaticServer {
+    let empty = tmp.path.join("mirror-root");
+    std::fs::create_dir_all(&empty).unwrap();
+    StaticServer::start_with_mounts(empty, vec![(DZEN_RELEASE_PATH.into(), release.to_path_buf())])
+}
+
+/// `scripts/build-site.sh --bundle DIST --out SITE …` with its downloads through `mirror` and a
+/// download cache of the test's own (so every download really happens). Returns its output.
+fn build_site(test: &str, dist: &Path, site: &Path, args: &[&str], mirror: &StaticServer, cache: &Path) -> String {
+    let output = Command::new("bash")
+        .arg(repo().join("scripts/build-site.sh"))
+        .args(["--bundle", dist.to_str().unwrap(), "--out", site.to_str().unwrap()])
+        .args(args)
+        .env("LINGUALENS_BIN", env!("CARGO_BIN_EXE_lingualens"))
+        .env("LINGUALENS_MIRROR", mirror.url(""))
+        .env("LINGUALENS_CACHE", cache)
+        .output()
+        .expect("run scripts/build-site.sh");
+    let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "{test}: scripts/build-site.sh failed:\n{text}");
+    text
+}
+
+/// `python3 -m http.server` over `root`: what a school laptop or a plain host serves, with its
+/// request log (stderr) kept to read.
+struct PythonServer {
+    port: u16,
+    child: Child,
+    log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl PythonServer {
+    fn start(root: &Path) -> PythonServer {
+        let port = free_port();
+        let mut child = Command::new("python3")
+            .args(["-m", "http.server", &port.to_string(), "--bind", "127.0.0.1", "--directory", root.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start python3 -m http.server");
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let lines = log.clone();
+        let stderr = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                lines.lock().unwrap().push(line);
+            }
+        });
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "python3 -m http.server did not come up");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        PythonServer { port, child, log }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}/{}", self.port, path.trim_start_matches('/'))
+    }
+
+    /// Each logged request as (method and path, status).
+    fn requests(&self) -> Vec<(String, String)> {
+        let line = regex::Regex::new(r#""([A-Z]+ \S+) HTTP/[0-9.]+" (\d{3})"#).unwrap();
+        self.log.lock().unwrap().iter().filter_map(|l| line.captures(l).map(|c| (c[1].to_string(), c[2].to_string()))).collect()
+    }
+
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for PythonServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Chromium with every host name but 127.0.0.1 resolved to `sentinel`: a request to any other
+/// host (the Hub, a font CDN, telemetry) lands there and is logged instead of leaving the machine.
+fn browser_with_sentinel(sentinel: &StaticServer) -> Browser {
+    Browser::start(&[&format!("--host-resolver-rules=MAP * 127.0.0.1:{}, EXCLUDE 127.0.0.1", sentinel.port)])
+}
+
+/// What reached the sentinel from the page, leaving out Chromium's own component updater and
+/// network-time requests (`/service/update2/json`, `/time/1/current`), which Debian's Chromium
+/// sends whatever page it shows, even with `--disable-component-update`.
+fn asked_of_other_hosts(sentinel: &StaticServer) -> Vec<String> {
+    sentinel
+        .requests("")
+        .into_iter()
+        .map(|(path, _)| path)
+        .filter(|p| !p.starts_with("/service/update2/") && !p.starts_with("/time/1/current"))
+        .collect()
+}
+
+const FINISHED: &str = "
+    const err = document.getElementById('error');
+    if (err.dataset.visible === 'true') return { error: err.textContent };
+    const s = document.getElementById('run-summary').dataset;
+    if (!(+s.total > 0 && s.done === s.total && document.getElementById('run').dataset.phase === 'done')) return null;
+    const rows = [...document.querySelectorAll('#result-rows tr')].map(tr => ({ id: tr.dataset.itemId, ll: JSON.parse(tr.dataset.ll) }));
+    return { done: +s.done, accuracy: s.accuracy, rows };";
+
+const SELFTEST: &str = "
+    const el = document.getElementById('selftest');
+    return (!el || el.dataset.status === 'pending') ? null : el.dataset.status;";
+
+fn finish(browser: &Browser, test: &str, what: &str) -> Value {
+    let outcome = browser.wait_for(what, FINISHED, LONG);
+    assert!(outcome.get("error").is_none(), "{test}: {what}: the page shows an error: {outcome}");
+    outcome
+}
+
+fn wait_for_error(browser: &Browser, what: &str) -> String {
+    let script = "const e = document.getElementById('error'); return e.dataset.visible === 'true' ? e.textContent : null;";
+    browser.wait_for(what, script, LONG).as_str().unwrap_or("").to_string()
+}
+
+fn kit_model(tmp: &TempDir) -> PathBuf {
+    // The demo's weights under another name: a model the site carries, not the built-in demo.
+    let model = tmp.path.join(KIT_MODEL_FILE);
+    std::fs::copy(repo().join("models/demo/lingualens-demo-Q8_0.gguf"), &model).unwrap();
+    model
+}
+
+#[test]
+fn the_site_runs_under_a_subpath_of_a_plain_static_server_with_its_kit_and_then_offline() {
+    let test = "site_under_a_subpath";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let Some(release) = dzen_release_or_skip(test) else { return };
+    let tmp = TempDir::new("site-subpath");
+    let mirror = dzen_mirror(&release, &tmp);
+    let model = kit_model(&tmp);
+    let site = tmp.path.join("www/lingualens");
+    let printed = build_site(test, &dist, &site, &["--with-model", model.to_str().unwrap(), "--with-benchmark", "dzen"], &mirror, &tmp.path.join("cache"));
+    eprintln!("{test}: {}", printed.lines().filter(|l| l.starts_with("first visit") || l.starts_with("the whole site")).collect::<Vec<_>>().join("; "));
+
+    // The kit as written: the model and DZEN's 30 CSVs, each with its sha256; the zip beside it.
+    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(site.join("kit.json")).unwrap()).unwrap();
+    assert_eq!(manifest["models"][0]["path"], json!(format!("kit/models/{KIT_MODEL_FILE}")), "{manifest:#}");
+    let files = manifest["benchmarks"][0]["files"].as_array().unwrap();
+    assert_eq!(files.len(), 30, "DZEN/ and DZEN-Few_Shots/ hold 15 CSVs each: {manifest:#}");
+    assert!(files.iter().all(|f| site.join(f["path"].as_str().unwrap()).is_file()), "{manifest:#}");
+    assert_eq!(mirror.requests("/raw.githubusercontent.com/").len(), 1, "the release was fetched once, through the mirror");
+    assert!(tmp.path.join("www/lingualens.zip").is_file() && printed.contains("first visit of the demo:"), "{printed}");
+
+    let mut server = PythonServer::start(&tmp.path.join("www"));
+    let sentinel = StaticServer::start(tmp.path.join("mirror-root"));
+    let browser = browser_with_sentinel(&sentinel);
+    browser.set_window_size(1366, 768);
+    let base = server.url("lingualens/");
+
+    // No parameters: the self-test and the demo, as at the root of a server.
+    browser.goto(&base);
+    let demo = finish(&browser, test, "the demo");
+    assert_eq!(demo["done"], json!(21), "{test}: {demo}");
+    assert_eq!(browser.wait_for("the self-test", SELFTEST, LONG), json!("pass"), "{test}");
+    // The service worker's scope is the site's folder; from now on it keeps what the page fetches.
+    let scope = browser.wait_for(
+        "the service worker to take over",
+        "return navigator.serviceWorker.controller ? navigator.serviceWorker.getRegistration().then(r => r.scope) : null;",
+        LONG,
+    );
+    assert_eq!(scope, json!(base), "{test}");
+    // The kit's model is offered first, on this server; DZEN's tasks need no files.
+    let offered = browser.eval(
+        "const o = document.getElementById('model-select').options[0];
+         const n = document.getElementById('kit-note');
+         return { value: o.value, label: o.textContent, note: n.hidden ? null : n.textContent };",
+        json!([]),
+    );
+    assert_eq!(offered["value"], json!("kit:classroom-model-Q8_0"), "{test}: {offered}");
+    assert!(offered["label"].as_str().unwrap_or("").contains("on this server"), "{test}: {offered}");
+    assert!(offered["note"].as_str().unwrap_or("").contains("DZEN"), "{test}: {offered}");
+
+    // The kit's model on the kit's DZEN, picked by a link as a teacher would share it.
+    browser.goto(&format!("{base}?model=kit:classroom-model-Q8_0&task=dzen_en&limit=5&run=1"));
+    let run = finish(&browser, test, "the kit's model on the kit's DZEN");
+    assert_eq!(run["done"], json!(5), "{test}: {run}");
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+
+    let requests = server.requests();
+    let outside: Vec<&(String, String)> = requests.iter().filter(|(r, _)| !r.split(' ').nth(1).unwrap_or("").starts_with("/lingualens/")).collect();
+    let failed: Vec<&(String, String)> = requests.iter().filter(|(r, status)| r.contains("/lingualens/") && !matches!(status.as_str(), "200" | "304")).collect();
+    assert!(failed.is_empty(), "{test}: requests under /lingualens/ that failed: {failed:?}");
+    assert!(requests.iter().any(|(r, _)| r.contains("/lingualens/kit/models/")), "{test}: the model came from the kit: {requests:?}");
+    eprintln!("{test}: {} requests to the site, outside /lingualens/: {outside:?}", requests.len());
+
+    // The server stops: a reload runs from what the first visit kept (the app from the service
+    // worker, the model from the worker's cache, the DZEN files the service worker kept).
+    server.stop();
+    browser.goto(&format!("{base}?model=kit:classroom-model-Q8_0&task=dzen_dz_cloze&limit=3&run=1"));
+    let offline = finish(&browser, test, "a run with the server stopped");
+    assert_eq!(offline["done"], json!(3), "{test}: {offline}");
+    assert_eq!(asked_of_other_hosts(&sentinel), Vec::<String>::new(), "{test}: the page asked another host");
+}
+
+#[test]
+fn a_kit_without_a_model_runs_the_demo_and_a_kit_file_altered_after_the_build_is_refused_by_name() {
+    let test = "site_altered_kit";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let Some(release) = dzen_release_or_skip(test) else { return };
+    let tmp = TempDir::new("site-altered");
+    let mirror = dzen_mirror(&release, &tmp);
+    let cache = tmp.path.join("cache");
+
+    // A kit of DZEN alone: the page's own demo still runs, and the model list starts with it.
+    let benchmark_only = tmp.path.join("a/lingualens");
+    build_site(test, &dist, &benchmark_only, &["--with-benchmark", "dzen"], &mirror, &cache);
+    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(benchmark_only.join("kit.json")).unwrap()).unwrap();
+    assert_eq!(manifest["models"], json!([]), "{manifest:#}");
+    let sentinel = StaticServer::start(tmp.path.join("mirror-root"));
+    {
+        let server = PythonServer::start(&tmp.path.join("a"));
+        let browser = browser_with_sentinel(&sentinel);
+        browser.goto(&server.url("lingualens/"));
+        let demo = finish(&browser, test, "the demo on a kit without a model");
+        assert_eq!(demo["done"], json!(21), "{test}: {demo}");
+        let first = browser.eval("return document.getElementById('model-select').options[0].value", json!([]));
+        assert_eq!(first, json!("demo"), "{test}");
+    }
+
+    // A kit with a model whose files are then changed on the server: each is refused by its path.
+    let site = tmp.path.join("b/lingualens");
+    let model = kit_model(&tmp);
+    build_site(test, &dist, &site, &["--with-model", model.to_str().unwrap(), "--with-benchmark", "dzen"], &mirror, &cache);
+    let server = PythonServer::start(&tmp.path.join("b"));
+    let alter = |path: &Path| {
+        let mut bytes = std::fs::read(path).unwrap();
+        let at = bytes.len() - 10; // past the header: the download itself is what must catch it
+        bytes[at] ^= 0x55;
+        std::fs::write(path, bytes).unwrap();
+    };
+    alter(&site.join("kit/benchmarks/dzen/DZEN/8th-Math.csv"));
+    let browser = browser_with_sentinel(&sentinel);
+    browser.goto(&server.url("lingualens/?model=demo&task=dzen_en&limit=3&run=1"));
+    let error = wait_for_error(&browser, "the altered CSV's refusal");
+    assert!(error.contains("kit/benchmarks/dzen/DZEN/8th-Math.csv") && error.contains("changed or damaged"), "{test}: {error}");
+
+    alter(&site.join(format!("kit/models/{KIT_MODEL_FILE}")));
+    browser.goto(&server.url("lingualens/?model=kit:classroom-model-Q8_0&task=demo&run=1"));
+    let error = wait_for_error(&browser, "the altered model's refusal");
+    assert!(error.contains(&format!("kit/models/{KIT_MODEL_FILE}")) && error.contains("sha256"), "{test}: {error}");
+    let usable = browser.eval("return document.getElementById('run-start').disabled", json!([]));
+    assert_eq!(usable, json!(false), "{test}: the page stays usable after the refusal");
+    assert_eq!(asked_of_other_hosts(&sentinel), Vec::<String>::new(), "{test}: the page asked another host");
+}
+
+/// `lingualens kit` alone, on a folder that stands for a built site.
+fn kit_command(site: &Path, args: &[&str], mirror: &str, cache: &Path) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+        .args(["kit", "--site", site.to_str().unwrap()])
+        .args(args)
+        .env("LINGUALENS_MIRROR", mirror)
+        .env("LINGUALENS_CACHE", cache)
+        .output()
+        .unwrap();
+    (output.status.success(), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn the_kit_command_refuses_what_is_not_the_catalogues_file_and_keeps_nothing_of_it() {
+    let tmp = TempDir::new("kit-refusals");
+    let site = tmp.path.join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    std::fs::write(site.join("index.html"), "<!doctype html>").unwrap();
+    let cache = tmp.path.join("cache");
+    // A mirror whose DZEN archive is some other file, and one that has nothing.
+    let wrong = tmp.path.join("wrong");
+    std::fs::create_dir_all(&wrong).unwrap();
+    std::fs::write(wrong.join("1652_Multilingual_Question_Ans_Supplementary Material.zip"), vec![7u8; 426_280]).unwrap();
+    let root = tmp.path.join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    let altered = StaticServer::start_with_mounts(root.clone(), vec![(DZEN_RELEASE_PATH.into(), wrong)]);
+    let empty = StaticServer::start(root);
+
+    let (ok, said) = kit_command(&site, &["--with-benchmark", "dzen"], &altered.url(""), &cache);
+    assert!(!ok && said.contains("sha256 is") && said.contains("the catalogue says 0058369b") && said.contains("not kept"), "{said}");
+    let (ok, said) = kit_command(&site, &["--with-benchmark", "dzen"], &empty.url(""), &cache);
+    assert!(!ok && said.contains("HTTP 404"), "{said}");
+    let kept: Vec<PathBuf> = walk(&cache).into_iter().filter(|p| p.is_file()).collect();
+    assert!(kept.is_empty(), "nothing half-downloaded or wrong is kept: {kept:?}");
+    assert!(!site.join("kit.json").exists() && !site.join("kit").exists(), "no manifest for a kit that failed");
+
+    let (ok, said) = kit_command(&site, &["--with-model", "no-such-model"], &empty.url(""), &cache);
+    assert!(!ok && said.contains("no-such-model") && said.contains("qwen3-0.6b-q8_0"), "the catalogue's ids are listed: {said}");
+    let (ok, said) = kit_command(&site, &["--with-benchmark", "no-such-benchmark"], &empty.url(""), &cache);
+    assert!(!ok && said.contains("no-such-benchmark") && said.contains("dzen"), "{said}");
+    let not_a_model = tmp.path.join("notes.gguf");
+    std::fs::write(&not_a_model, b"not a model").unwrap();
+    let (ok, said) = kit_command(&site, &["--with-model", not_a_model.to_str().unwrap()], &empty.url(""), &cache);
+    assert!(!ok && said.contains("notes.gguf"), "a file the page could not load is not put in the kit: {said}");
+    let (ok, said) = kit_command(&tmp.path.join("nowhere"), &["--with-benchmark", "dzen"], &empty.url(""), &cache);
+    assert!(!ok && said.contains("no index.html"), "{said}");
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else { return out };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        }
+        out.push(path);
+    }
+    out
+}

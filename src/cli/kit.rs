@@ -58,8 +58,8 @@ fn add_model(site: &Path, wanted: &str) -> Result<KitModel> {
         (as_path.to_path_buf(), format!("file {}", file_name(as_path)), None)
     } else {
         let catalog = catalog::model_catalog()?;
+        let ids: Vec<String> = catalog.models.iter().map(|m| m.id.clone()).collect();
         let Some(entry) = catalog.models.into_iter().find(|m| m.id == wanted) else {
-            let ids: Vec<String> = catalog::model_catalog()?.models.into_iter().map(|m| m.id).collect();
             bail!("--with-model {wanted}: neither a file nor a model of models/catalog.json ({})", ids.join(", "));
         };
         let path = fetch::fetch_cached(&entry.url, entry.size_bytes, entry.sha256.as_deref()).map_err(|e| e.context(format!("--with-model {wanted}")))?;

@@ -12,6 +12,7 @@ use crate::formats::source::FileSource;
 use crate::selftest::{self, SelfTestReport};
 
 pub mod bench;
+mod benchmark_data;
 mod eval_command;
 pub mod fetch;
 mod kit;
@@ -114,6 +115,10 @@ enum Command {
         backend: BackendArg,
         #[arg(long)]
         out: std::path::PathBuf,
+        /// Never download: a built-in task given no --data reads its benchmark's files only from
+        /// what an earlier run kept in ~/.cache/lingualens/data (else it says what is missing).
+        #[arg(long)]
+        offline: bool,
     },
     /// Put models and benchmarks inside a built site (a classroom kit): each --with-model (an id of
     /// models/catalog.json, fetched, or a GGUF file) and --with-benchmark (an id of
@@ -180,6 +185,9 @@ enum Command {
         /// (lm-eval reads relative paths from its working directory); default: --out, absolute.
         #[arg(long)]
         data_root: Option<String>,
+        /// Never download (as for `eval`).
+        #[arg(long)]
+        offline: bool,
     },
     /// Describe a model file: architecture, hyperparameters, tensor types, parameters, bytes.
     ModelInfo {
@@ -229,15 +237,15 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Selftest { backend, json } => selftest_command(backend, json),
         Command::ModelInfo { path, json } => model_info_command(&path, json),
-        Command::ExportTask { task, data, overrides, override_file, out, data_root } => {
-            report(eval_command::export(&eval_command::ExportArgs { task, data, overrides, override_file, out, data_root }))
+        Command::ExportTask { task, data, overrides, override_file, out, data_root, offline } => {
+            report(eval_command::export(&eval_command::ExportArgs { task, data, overrides, override_file, out, data_root, offline }))
         }
-        Command::Eval { model, task, data, fewshot_data, gen_kwargs, overrides, override_file, limit, shots, seed, order, by, backend, out } => {
+        Command::Eval { model, task, data, fewshot_data, gen_kwargs, overrides, override_file, limit, shots, seed, order, by, backend, out, offline } => {
             report((|| {
                 let order = order.parse().map_err(|e: crate::Error| e.context("--order"))?;
                 let options = crate::eval::RunOptions { limit, shots, seed, order };
                 let gen_kwargs = crate::tasks::yaml::parse_gen_kwargs(&gen_kwargs)?;
-                let args = eval_command::EvalArgs { model, task, data, fewshot_data, gen_kwargs, overrides, override_file, options, by, out };
+                let args = eval_command::EvalArgs { model, task, data, fewshot_data, gen_kwargs, overrides, override_file, options, by, out, offline };
                 eval_command::run(&args, &device(backend)?)
             })())
         }

@@ -1,6 +1,10 @@
-//! `lingualens data check` and `lingualens model-info` as a user runs them: the binary, real files.
+//! `lingualens data check` and `lingualens model-info` as a user runs them: the binary, real files;
+//! and a built-in task run with no `--data`, its benchmark fetched from the stand-in for GitHub
+//! (tools/standin/server.py serving DZEN's real release zip where the catalogue's URL points).
 
-use std::path::PathBuf;
+mod common;
+
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
@@ -71,4 +75,146 @@ fn model_info_rejects_a_file_that_is_not_gguf() {
     let _ = std::fs::remove_file(&path);
     assert!(!ok);
     assert!(stderr.contains("not a GGUF file") && stderr.contains("lingualens-not-gguf"), "{stderr}");
+}
+
+/// `lingualens ARGS` with downloads through `mirror` into the download cache `cache`.
+fn lingualens_fetching(args: &[&str], mirror: &str, cache: &Path) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+        .args(args)
+        .env("LINGUALENS_MIRROR", mirror)
+        .env("LINGUALENS_CACHE", cache)
+        .env_remove("HF_ENDPOINT")
+        .output()
+        .expect("run lingualens");
+    (out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+const DZEN_ZIP: &str = "1652_Multilingual_Question_Ans_Supplementary Material.zip";
+
+#[test]
+fn a_builtin_task_given_no_data_fetches_its_benchmark_continues_a_broken_download_and_then_runs_offline() {
+    let Some(shared) = shared() else { return };
+    let tmp = common::TempDir::new("fetch-dzen");
+    let root = tmp.path.join("mirror");
+    std::fs::create_dir_all(&root).unwrap();
+    let release = shared.join("datasets/dzen-release");
+    // The first download is cut after 100,000 of its 426,280 bytes, as a dropped connection would.
+    let standin = common::StandIn::start(&root, &[(common::DZEN_RELEASE_PATH, &release)], &["--truncate-once", "Material.zip=100000"]);
+    let mirror = standin.url("");
+    let cache = tmp.path.join("cache");
+    let fetched = tmp.path.join("export-fetched");
+    let args = ["export-task", "dzen_dz_cloze", "--out", fetched.to_str().unwrap()];
+
+    let (ok, text) = lingualens_fetching(&args, &mirror, &cache);
+    assert!(!ok, "a broken download must fail the run:\n{text}");
+    assert!(text.contains("stopped at 100000 bytes") && text.contains("100000 bytes that arrived are kept"), "{text}");
+    assert!(!cache.join("data/dzen").exists(), "nothing half-downloaded is used");
+
+    let (ok, text) = lingualens_fetching(&args, &mirror, &cache);
+    assert!(ok, "the second try continues the download:\n{text}");
+    let asked: Vec<_> = standin.requests().into_iter().filter(|(p, _, _)| p.ends_with("Material.zip")).collect();
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert_eq!((asked[1].1.as_deref(), asked[1].2), (Some("bytes=100000-"), 206), "the rest asked for with Range: {asked:?}");
+
+    // The same documents as from the user's own copy of the CSVs.
+    let given = tmp.path.join("export-given");
+    let dzen = shared.join("datasets/dzen");
+    let (ok, _, text) = lingualens(&["export-task", "dzen_dz_cloze", "--data", dzen.to_str().unwrap(), "--out", given.to_str().unwrap()]);
+    assert!(ok, "{text}");
+    for file in ["dzen_dz_cloze.test.jsonl", "dzen_dz_cloze.few_shot.jsonl"] {
+        let (a, b) = (read(&fetched.join(file)), read(&given.join(file)));
+        assert!(a.lines().count() > 2000 || file.contains("few_shot"), "{file}: {} lines", a.lines().count());
+        assert!(a == b, "{file}: the fetched data gives other documents than the shared CSVs");
+    }
+
+    // With the stand-in gone, --offline runs from what was kept, and the results name the file.
+    drop(standin);
+    let model = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/demo/lingualens-demo-Q8_0.gguf");
+    let run = |data: Option<&Path>, out: &Path| {
+        let mut args = vec!["eval", "--model", model.to_str().unwrap(), "--task", "dzen_dz_cloze", "--limit", "5", "--out", out.to_str().unwrap()];
+        match data {
+            Some(d) => args.extend(["--data", d.to_str().unwrap()]),
+            None => args.push("--offline"),
+        }
+        lingualens_fetching(&args, "http://127.0.0.1:9/", &cache)
+    };
+    let (offline, from_files) = (tmp.path.join("run-offline"), tmp.path.join("run-files"));
+    let (ok, text) = run(None, &offline);
+    assert!(ok, "--offline with the data kept:\n{text}");
+    let (ok, text) = run(Some(&dzen), &from_files);
+    assert!(ok, "{text}");
+    let results: Value = serde_json::from_str(&read(&offline.join("results_dzen_dz_cloze.json"))).unwrap();
+    let sources = results["config"]["data_sources"].as_array().expect("config.data_sources");
+    assert_eq!(sources.len(), 1, "{sources:?}");
+    assert!(sources[0]["url"].as_str().unwrap().ends_with("Supplementary%20Material.zip"), "{sources:?}");
+    let (sha, _) = sha256_file(&release.join(DZEN_ZIP));
+    assert_eq!(sources[0]["sha256"].as_str(), Some(sha.as_str()));
+    assert_eq!(sources[0]["size_bytes"].as_u64(), Some(426_280));
+    let given: Value = serde_json::from_str(&read(&from_files.join("results_dzen_dz_cloze.json"))).unwrap();
+    assert!(given["config"].get("data_sources").is_none(), "files given with --data are the user's, not a download");
+    assert_eq!(results["results"], given["results"], "the same 5 items score the same");
+    assert_eq!(read(&offline.join("items_dzen_dz_cloze.csv")), read(&from_files.join("items_dzen_dz_cloze.csv")));
+}
+
+#[test]
+fn offline_with_nothing_kept_a_wrong_file_and_a_missing_file_each_say_so_and_keep_nothing() {
+    if shared().is_none() {
+        return;
+    }
+    let tmp = common::TempDir::new("fetch-refused");
+    let cache = tmp.path.join("cache");
+    let out = tmp.path.join("out");
+    let args = ["export-task", "dzen_en", "--out", out.to_str().unwrap()];
+    let offline: Vec<&str> = args.iter().copied().chain(["--offline"]).collect();
+
+    let (ok, text) = lingualens_fetching(&offline, "http://127.0.0.1:9/", &cache);
+    assert!(!ok, "{text}");
+    assert!(text.contains("--offline") && text.contains("Supplementary%20Material.zip (426280 bytes)") && text.contains("--data"), "{text}");
+
+    // A file of the right size that is not the release.
+    let root = tmp.path.join("mirror");
+    let wrong = tmp.path.join("wrong");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&wrong).unwrap();
+    std::fs::write(wrong.join(DZEN_ZIP), vec![7u8; 426_280]).unwrap();
+    let standin = common::StandIn::start(&root, &[(common::DZEN_RELEASE_PATH, &wrong)], &[]);
+    let (ok, text) = lingualens_fetching(&args, &standin.url(""), &cache);
+    assert!(!ok, "{text}");
+    assert!(text.contains("sha256 is") && text.contains("the file was not kept"), "{text}");
+    drop(standin);
+
+    // Nothing at the URL.
+    let standin = common::StandIn::start(&root, &[], &[]);
+    let (ok, text) = lingualens_fetching(&args, &standin.url(""), &cache);
+    assert!(!ok, "{text}");
+    assert!(text.contains("HTTP 404") && text.contains("not found"), "{text}");
+
+    let kept: Vec<PathBuf> = walk(&cache);
+    assert!(kept.is_empty(), "nothing is kept of a refused download: {kept:?}");
+}
+
+fn sha256_file(path: &Path) -> (String, u64) {
+    let out = Command::new("sha256sum").arg(path).output().expect("sha256sum");
+    let text = String::from_utf8_lossy(&out.stdout);
+    (text.split_whitespace().next().unwrap_or("").to_string(), std::fs::metadata(path).map(|m| m.len()).unwrap_or(0))
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(d) = pending.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files
 }

@@ -14,12 +14,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{browser_or_skip, free_port, screenshot_path, Browser, StaticServer, TempDir};
+use common::{browser_or_skip, free_port, DZEN_RELEASE_PATH, screenshot_path, Browser, StaticServer, TempDir};
 use serde_json::{json, Value};
 
 const LONG: Duration = Duration::from_secs(240);
-/// Where datasets/catalog.json's DZEN archive lives, as a mirror lays it out (`MIRROR/HOST/PATH`).
-const DZEN_RELEASE_PATH: &str = "raw.githubusercontent.com/kraritt/llm_dzongkha_evaluation/a31d973bac71b3a7fbe711c20ce4056c557669ce";
 const KIT_MODEL_FILE: &str = "classroom-model-Q8_0.gguf";
 
 fn repo() -> PathBuf {

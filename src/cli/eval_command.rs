@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value as Json;
 
+use crate::cli::benchmark_data::{self, Download};
 use crate::engine::LanguageModel;
+use crate::scoring::pyjson::PyJson;
 use crate::error::{Error, Result};
 use crate::eval::generation;
 use crate::eval::{self, ChoiceOrder, RunOptions, ScoreOptions};
@@ -38,6 +40,8 @@ pub struct EvalArgs {
     /// Document fields to break results down by (default: an item's language and metadata).
     pub by: Vec<String>,
     pub out: PathBuf,
+    /// `--offline`: a built-in task's catalogue data only from what is kept, never downloaded.
+    pub offline: bool,
 }
 
 fn io(p: &Path, e: std::io::Error) -> Error {
@@ -66,6 +70,7 @@ pub struct ExportArgs {
     pub out: PathBuf,
     /// The folder `data_files` point into; `out`, made absolute, by default.
     pub data_root: Option<String>,
+    pub offline: bool,
 }
 
 pub fn export(args: &ExportArgs) -> Result<()> {
@@ -73,7 +78,8 @@ pub fn export(args: &ExportArgs) -> Result<()> {
     for warning in &spec.warnings {
         eprintln!("warning: {warning}");
     }
-    let data = load_data(&spec, &task_path, &args.data, &[], &[], 1)?;
+    let (given, _) = data_files(&spec, &args.data, args.offline)?;
+    let data = load_data(&spec, &task_path, &given, &[], &[], 1)?;
     std::fs::create_dir_all(&args.out).map_err(|e| io(&args.out, e))?;
     let root = match &args.data_root {
         Some(r) => r.clone(),
@@ -111,7 +117,8 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
         return Err(Error::new(format!("--order {}: choice orders apply to multiple-choice tasks, and {} is not one", args.options.order, spec.task)));
     }
     let shots = args.options.shots.or(spec.num_fewshot).unwrap_or(0);
-    let data = load_data(&spec, &task_path, &args.data, &args.fewshot_data, &args.by, shots)?;
+    let (given, sources) = data_files(&spec, &args.data, args.offline)?;
+    let data = load_data(&spec, &task_path, &given, &args.fewshot_data, &args.by, shots)?;
     if data.docs.is_empty() {
         return Err(Error::new(format!(
             "{}: no documents to evaluate in the `{}` split of the data given",
@@ -156,7 +163,7 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
     let model = args.model.display().to_string();
     let order = args.options.order.to_string();
-    let results = ResultsFile::for_run(RunDescription {
+    let mut results = ResultsFile::for_run(RunDescription {
         task: &spec.task,
         output_type: spec.output_type.name(),
         metrics,
@@ -171,6 +178,20 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
         start_unix: now - started.elapsed().as_secs_f64(),
         end_unix: now,
     });
+    if !sources.is_empty() {
+        // Where the data came from, so that a result names the exact files it was measured on.
+        let list = sources
+            .iter()
+            .map(|s| {
+                PyJson::dict([
+                    ("url", PyJson::str(&s.url)),
+                    ("sha256", s.sha256.as_deref().map(PyJson::str).unwrap_or(PyJson::Null)),
+                    ("size_bytes", s.size_bytes.map(|b| PyJson::Int(b as i64)).unwrap_or(PyJson::Null)),
+                ])
+            })
+            .collect();
+        results.config.push(("data_sources".into(), PyJson::List(list)));
+    }
     let results_path = args.out.join(format!("results_{}.json", spec.task));
     std::fs::write(&results_path, results.to_json()).map_err(|e| io(&results_path, e))?;
     let csv_path = args.out.join(format!("items_{}.csv", spec.task));
@@ -284,6 +305,21 @@ struct TaskData {
 
 /// `shots`: the number of few-shot examples the run asks for (a few-shot file is read only then,
 /// or where it is at hand). `fewshot_data`: `--fewshot-data`, the pool instead of the task's split.
+/// The files a run reads: `--data` where given; else, for a built-in task of the benchmark
+/// catalogue, its data fetched or kept (`cli::benchmark_data`), with the downloads it came from.
+fn data_files(spec: &TaskSpec, data: &[PathBuf], offline: bool) -> Result<(Vec<PathBuf>, Vec<Download>)> {
+    if !data.is_empty() {
+        return Ok((data.to_vec(), Vec::new()));
+    }
+    match benchmark_data::data_for_task(&spec.task, offline)? {
+        Some(kept) => {
+            eprintln!("{}: data of {} from {}", spec.task, kept.benchmark, kept.dir.display());
+            Ok((vec![kept.dir], kept.sources))
+        }
+        None => Ok((Vec::new(), Vec::new())),
+    }
+}
+
 fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], fewshot_data: &[PathBuf], by: &[String], shots: usize) -> Result<TaskData> {
     match &spec.source {
         DataSource::Items { loader, .. } => {

@@ -33,20 +33,15 @@ pub fn effective_url(url: &str) -> String {
 
 /// The file at `url` in the download cache, fetched if it is not there yet. `sha256` and `size`,
 /// where known, are checked (also on a cached copy's size, and its hash once it is fetched);
-/// a mismatch is an error naming the URL, and the bytes are not kept.
+/// a mismatch is an error naming the URL, and the bytes are not kept. A download that stops
+/// (a dropped connection, a server that goes away) keeps what arrived in `NAME.part`, and the
+/// next call continues it with a `Range` request; it is renamed to its name only once it checks.
 pub fn fetch_cached(url: &str, size: Option<u64>, sha256: Option<&str>) -> Result<PathBuf> {
     let name = file_name_of(url);
     if name.is_empty() || name == "." || name == ".." {
         bail!("{url}: the URL names no file");
     }
-    // Keyed by the expected hash where there is one (the same file from another URL is the same
-    // file), else by the URL.
-    let key = match sha256 {
-        Some(h) => h.to_ascii_lowercase(),
-        None => hex(&Sha256::digest(url.as_bytes()))[..32].to_string(),
-    };
-    let dir = cache_dir().join("downloads").join(key);
-    let path = dir.join(&name);
+    let path = cached_path(url, sha256);
     if path.is_file() {
         let have = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         if size.is_none_or(|s| s == have) {
@@ -54,13 +49,22 @@ pub fn fetch_cached(url: &str, size: Option<u64>, sha256: Option<&str>) -> Resul
         }
         let _ = std::fs::remove_file(&path);
     }
-    std::fs::create_dir_all(&dir).map_err(|e| Error::new(format!("{}: cannot be created: {e}", dir.display())))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::new(format!("{}: cannot be created: {e}", dir.display())))?;
     let from = effective_url(url);
     let part = dir.join(format!("{name}.part"));
-    let digest = download(&from, &part, size).map_err(|e| {
-        let _ = std::fs::remove_file(&part);
-        e
-    })?;
+    let digest = match download(&from, &part, size) {
+        Ok(digest) => digest,
+        Err(Stopped::KeepPart(e)) => {
+            let kept = std::fs::metadata(&part).map(|m| m.len()).unwrap_or(0);
+            let hint = if kept > 0 { format!("; the {kept} bytes that arrived are kept and the next try continues from there") } else { String::new() };
+            return Err(Error::new(format!("{e}{hint}")));
+        }
+        Err(Stopped::Discard(e)) => {
+            let _ = std::fs::remove_file(&part);
+            return Err(e);
+        }
+    };
     if let Some(expected) = sha256 {
         if !digest.eq_ignore_ascii_case(expected) {
             let _ = std::fs::remove_file(&part);
@@ -71,50 +75,150 @@ pub fn fetch_cached(url: &str, size: Option<u64>, sha256: Option<&str>) -> Resul
     Ok(path)
 }
 
-/// `url` written to `to`, with its sha256. A status other than 200, a body shorter or longer than
-/// `size`, or a connection that drops are errors naming the URL.
-fn download(url: &str, to: &Path, size: Option<u64>) -> Result<String> {
-    eprintln!("fetching {url}");
-    let response = ureq::get(url)
+/// Where `url`'s download is kept (fetched or not): keyed by the expected hash where there is one
+/// (the same file from another URL is the same file), else by the URL.
+pub fn cached_path(url: &str, sha256: Option<&str>) -> PathBuf {
+    let key = match sha256 {
+        Some(h) => h.to_ascii_lowercase(),
+        None => hex(&Sha256::digest(url.as_bytes()))[..32].to_string(),
+    };
+    cache_dir().join("downloads").join(key).join(file_name_of(url))
+}
+
+/// Why a download stopped: with the bytes so far worth continuing from (the connection), or not
+/// (the server answered something else than the file).
+enum Stopped {
+    KeepPart(Error),
+    Discard(Error),
+}
+
+/// `url` written to `to`, with its sha256. Bytes already in `to` (an earlier, interrupted try)
+/// are hashed again and the rest asked for with `Range: bytes=N-`; a server that answers with
+/// the whole file (200) or another range starts it over. A status other than 200/206, or a body
+/// longer or shorter than `size`, discards the bytes; a connection that drops keeps them.
+fn download(url: &str, to: &Path, size: Option<u64>) -> std::result::Result<String, Stopped> {
+    let keep = |m: String| Stopped::KeepPart(Error::new(m));
+    let discard = |m: String| Stopped::Discard(Error::new(m));
+    let written = |e: std::io::Error| discard(format!("{}: cannot be written: {e}", to.display()));
+    let mut hasher = Sha256::new();
+    let mut loaded: u64 = 0;
+    if to.is_file() {
+        let mut held = std::fs::File::open(to).map_err(written)?;
+        let mut buffer = vec![0u8; 1 << 20];
+        loop {
+            let n = held.read(&mut buffer).map_err(written)?;
+            if n == 0 {
+                break;
+            }
+            hasher.update(&buffer[..n]);
+            loaded += n as u64;
+        }
+        if size.is_some_and(|s| loaded >= s) {
+            // Nothing left to ask for (or more than the file): start over.
+            hasher = Sha256::new();
+            loaded = 0;
+        }
+    }
+    let mut request = ureq::get(url);
+    if loaded > 0 {
+        eprintln!("fetching {url} from byte {loaded}");
+        request = request.header("Range", &format!("bytes={loaded}-"));
+    } else {
+        eprintln!("fetching {url}");
+    }
+    let response = request
         .config()
         .http_status_as_error(false)
         .build()
         .call()
-        .map_err(|e| Error::new(format!("{url}: cannot be fetched: {e}")))?;
-    let status = response.status();
-    if status.as_u16() != 200 {
-        let hint = match status.as_u16() {
-            404 => " (not found: the catalogue's URL or the mirror is wrong)",
-            401 | 403 => " (refused: a gated or private file)",
-            _ => "",
-        };
-        bail!("{url}: HTTP {status}{hint}");
+        .map_err(|e| keep(format!("{url}: cannot be fetched: {e}")))?;
+    let status = response.status().as_u16();
+    let continues = status == 206
+        && response
+            .headers()
+            .get("content-range")
+            .and_then(|v| v.to_str().ok())
+            .and_then(crate::formats::source::ContentRange::parse)
+            .is_some_and(|r| r.first == loaded);
+    if !continues {
+        if status != 200 {
+            let hint = match status {
+                404 => " (not found: the catalogue's URL or the mirror is wrong)",
+                401 | 403 => " (refused: a gated or private file)",
+                416 => " (the server has fewer bytes than were kept: the file changed)",
+                _ => "",
+            };
+            return Err(discard(format!("{url}: HTTP {}{hint}", response.status())));
+        }
+        hasher = Sha256::new();
+        loaded = 0;
     }
+    let mut out = std::fs::OpenOptions::new().create(true).append(continues).write(true).truncate(!continues).open(to).map_err(written)?;
     let mut body = response.into_body();
     let mut reader = body.with_config().limit(u64::MAX).reader();
-    let mut out = std::fs::File::create(to).map_err(|e| Error::new(format!("{}: cannot be written: {e}", to.display())))?;
-    let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 1 << 20];
-    let mut loaded: u64 = 0;
     loop {
-        let n = reader.read(&mut buffer).map_err(|e| Error::new(format!("{url}: the download stopped at {loaded} bytes: {e}")))?;
+        let n = match reader.read(&mut buffer) {
+            Ok(n) => n,
+            Err(e) => {
+                let _ = out.flush();
+                return Err(keep(format!("{url}: the download stopped at {loaded} bytes: {e}")));
+            }
+        };
         if n == 0 {
             break;
         }
         loaded += n as u64;
         if size.is_some_and(|s| loaded > s) {
-            bail!("{url}: more than the {} bytes the catalogue says; the file was not kept", size.unwrap_or(0));
+            return Err(discard(format!("{url}: more than the {} bytes the catalogue says; the file was not kept", size.unwrap_or(0))));
         }
         hasher.update(&buffer[..n]);
-        out.write_all(&buffer[..n]).map_err(|e| Error::new(format!("{}: cannot be written: {e}", to.display())))?;
+        out.write_all(&buffer[..n]).map_err(written)?;
     }
-    out.flush().map_err(|e| Error::new(format!("{}: cannot be written: {e}", to.display())))?;
+    out.flush().map_err(written)?;
     if let Some(s) = size {
-        if s != loaded {
-            bail!("{url}: downloaded {loaded} bytes, the catalogue says {s}; the file was not kept");
+        if loaded < s {
+            // A body that ended early without an error (a server that closed the connection
+            // after a Content-Length it did not send): what arrived may still be continued.
+            return Err(keep(format!("{url}: downloaded {loaded} bytes, the catalogue says {s}")));
         }
     }
     Ok(hex(&hasher.finalize()))
+}
+
+/// Every file of a zip archive with its path in it (folders are implied). A name that would leave
+/// the folder (`../x`, an absolute path) or a damaged entry (its CRC) is an error naming it.
+pub fn unzip(path: &Path) -> Result<Vec<(String, Vec<u8>)>> {
+    use std::io::Read;
+    let label = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| Error::new(format!("{label}: cannot be opened: {e}")))?;
+    let mut archive = zip::ZipArchive::new(file).map_err(|e| Error::new(format!("{label}: not a zip archive: {e}")))?;
+    let mut out = Vec::new();
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).map_err(|e| Error::new(format!("{label}: entry {i}: {e}")))?;
+        if entry.is_dir() {
+            continue;
+        }
+        let name = entry.name().to_string();
+        let Some(safe) = entry.enclosed_name() else { bail!("{label}: {name:?} is not a path inside the archive") };
+        let safe = safe.to_string_lossy().replace('\\', "/");
+        // Archives made on macOS carry resource forks; they are not data.
+        if safe.starts_with("__MACOSX/") {
+            continue;
+        }
+        // The declared size bounds the allocation; a lie is caught by the CRC check at the end.
+        const MAX_ENTRY: u64 = 256 << 20;
+        if entry.size() > MAX_ENTRY {
+            bail!("{label}: {name}: {} bytes, more than a benchmark file may hold ({MAX_ENTRY})", entry.size());
+        }
+        let mut bytes = Vec::with_capacity(entry.size() as usize);
+        entry.by_ref().take(MAX_ENTRY + 1).read_to_end(&mut bytes).map_err(|e| Error::new(format!("{label}: {name}: {e}")))?;
+        out.push((safe, bytes));
+    }
+    if out.is_empty() {
+        bail!("{label}: the archive holds no files");
+    }
+    Ok(out)
 }
 
 /// The sha256 and size of a local file, read 1 MiB at a time.

@@ -495,3 +495,67 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.path);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The stand-in for GitHub and the Hugging Face Hub (tools/standin/server.py)
+
+/// Where datasets/catalog.json's DZEN archive lives, as a mirror lays it out (`MIRROR/HOST/PATH`).
+pub const DZEN_RELEASE_PATH: &str = "raw.githubusercontent.com/kraritt/llm_dzongkha_evaluation/a31d973bac71b3a7fbe711c20ce4056c557669ce";
+
+/// `tools/standin/server.py` started on a free port, stopped on drop: the hosts the catalogue
+/// names, served from folders laid out as a mirror (`ROOT/HOST/PATH`), with their redirects,
+/// ranges, ETags and CORS, and faults the test asks for.
+pub struct StandIn {
+    child: std::process::Child,
+    pub port: u16,
+    log: PathBuf,
+}
+
+impl StandIn {
+    /// `root` as the mirror, each `(url path, dir)` mounted, and the server's own flags
+    /// (`--truncate-once SUFFIX=N`, `--no-cors PREFIX`).
+    pub fn start(root: &Path, mounts: &[(&str, &Path)], flags: &[&str]) -> StandIn {
+        let dir = root.parent().unwrap_or(root).to_path_buf();
+        let id = std::process::id() as u64 * 1000 + std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_millis() as u64;
+        let port_file = dir.join(format!("standin-{id}.port"));
+        let log = dir.join(format!("standin-{id}.log"));
+        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/standin/server.py");
+        let mut command = std::process::Command::new("python3");
+        command.arg(&script).arg("--root").arg(root).arg("--port-file").arg(&port_file).arg("--log").arg(&log);
+        for (path, folder) in mounts {
+            command.arg("--mount").arg(format!("{path}={}", folder.display()));
+        }
+        command.args(flags).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+        let child = command.spawn().expect("start python3 tools/standin/server.py");
+        let started = std::time::Instant::now();
+        let port = loop {
+            if let Some(port) = std::fs::read_to_string(&port_file).ok().and_then(|p| p.trim().parse().ok()) {
+                break port;
+            }
+            assert!(started.elapsed() < Duration::from_secs(20), "tools/standin/server.py did not start");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        StandIn { child, port, log }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}/{}", self.port, path.trim_start_matches('/'))
+    }
+
+    /// Every request so far: (path with query, its `Range` header, the status answered).
+    pub fn requests(&self) -> Vec<(String, Option<String>, u16)> {
+        std::fs::read_to_string(&self.log)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .map(|v| (v["path"].as_str().unwrap_or("").to_string(), v["range"].as_str().map(str::to_string), v["status"].as_u64().unwrap_or(0) as u16))
+            .collect()
+    }
+}
+
+impl Drop for StandIn {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

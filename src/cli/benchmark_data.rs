@@ -1,0 +1,103 @@
+//! A built-in task's data fetched from where its authors published it: `lingualens eval --task
+//! dzen_en` with no `--data` finds the benchmark of `datasets/catalog.json` whose tasks include
+//! it, downloads its files (`cli::fetch`: sha256 checked, continued after an interruption),
+//! unpacks an archive, and keeps the result in `$LINGUALENS_CACHE/data/<benchmark>/` for every
+//! later run, offline too. `--offline` never downloads: it uses what is kept or says what is
+//! missing.
+//!
+//! The folder is complete or absent: files are unpacked into a folder of their own and renamed
+//! into place only when all of them are there, with `SOURCES` naming the downloads they came from.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::catalog::{self, BenchmarkEntry};
+use crate::cli::fetch;
+use crate::{bail, Error, Result};
+
+/// The file in a kept folder that names its downloads; a folder without it is not used.
+const SOURCES: &str = ".lingualens-sources.json";
+
+/// One download a run's data came from, as the results file records it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Download {
+    pub url: String,
+    /// The sha256 the download was checked against; `None` where the catalogue has none.
+    pub sha256: Option<String>,
+    pub size_bytes: Option<u64>,
+}
+
+/// A benchmark's data as kept: the folder to read, and the downloads it came from.
+pub struct KeptData {
+    pub benchmark: String,
+    pub dir: PathBuf,
+    pub sources: Vec<Download>,
+}
+
+/// The benchmark of the catalogue that serves `task`, if any.
+pub fn benchmark_for(task: &str) -> Result<Option<BenchmarkEntry>> {
+    Ok(catalog::benchmark_catalog()?.benchmarks.into_iter().find(|b| b.tasks.iter().any(|t| t == task)))
+}
+
+/// `task`'s data from the catalogue: kept, or fetched now (unless `offline`). `None` where the
+/// catalogue has no benchmark for the task.
+pub fn data_for_task(task: &str, offline: bool) -> Result<Option<KeptData>> {
+    let Some(entry) = benchmark_for(task)? else { return Ok(None) };
+    let sources: Vec<Download> = entry.files.iter().map(|f| Download { url: f.url.clone(), sha256: f.sha256.clone(), size_bytes: f.size_bytes }).collect();
+    let dir = fetch::cache_dir().join("data").join(&entry.id);
+    if kept_sources(&dir).as_ref() == Some(&sources) {
+        return Ok(Some(KeptData { benchmark: entry.id, dir, sources }));
+    }
+    if offline {
+        let wanted: Vec<String> = sources.iter().map(|s| format!("{} ({})", s.url, s.size_bytes.map(|b| format!("{b} bytes")).unwrap_or_else(|| "size unknown".into()))).collect();
+        bail!(
+            "{task}: --offline, and the data of {} is not kept in {} yet; run once without --offline to fetch {}, or give the files with --data",
+            entry.id,
+            dir.display(),
+            wanted.join(", ")
+        );
+    }
+    eprintln!("{task}: fetching the data of {} ({} file(s)) into {}", entry.id, entry.files.len(), dir.display());
+    let unpacking = dir.with_file_name(format!("{}.unpacking-{}", entry.id, std::process::id()));
+    let _ = std::fs::remove_dir_all(&unpacking);
+    let filled = fill(&entry, &unpacking, &sources);
+    if let Err(e) = filled {
+        let _ = std::fs::remove_dir_all(&unpacking);
+        return Err(e.context(format!("{task}: the data of {}", entry.id)));
+    }
+    // Another folder of the same benchmark (an older catalogue's) is replaced whole.
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::rename(&unpacking, &dir).map_err(|e| Error::new(format!("{}: cannot be renamed to {}: {e}", unpacking.display(), dir.display())))?;
+    Ok(Some(KeptData { benchmark: entry.id, dir, sources }))
+}
+
+/// The benchmark's files downloaded (or taken from the download cache) and written into `dir`,
+/// archives unpacked, and `SOURCES` last.
+fn fill(entry: &BenchmarkEntry, dir: &Path, sources: &[Download]) -> Result<()> {
+    for source in &entry.files {
+        let path = fetch::fetch_cached(&source.url, source.size_bytes, source.sha256.as_deref())?;
+        let named: Vec<(String, Vec<u8>)> = match source.unpack.as_deref() {
+            Some("zip") => fetch::unzip(&path)?,
+            None => vec![(catalog::file_name_of(&source.url), std::fs::read(&path).map_err(|e| Error::new(format!("{}: cannot be read: {e}", path.display())))?)],
+            Some(other) => bail!("datasets/catalog.json: {}: unpack {other:?} is not known (zip)", entry.id),
+        };
+        for (name, bytes) in named {
+            write(&dir.join(&name), &bytes)?;
+        }
+    }
+    let json = serde_json::to_string_pretty(sources).map_err(|e| Error::new(format!("{SOURCES}: {e}")))?;
+    write(&dir.join(SOURCES), json.as_bytes())
+}
+
+/// The downloads a kept folder says it holds; `None` for a folder that is absent or incomplete.
+fn kept_sources(dir: &Path) -> Option<Vec<Download>> {
+    serde_json::from_slice(&std::fs::read(dir.join(SOURCES)).ok()?).ok()
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| Error::new(format!("{}: cannot be created: {e}", parent.display())))?;
+    }
+    std::fs::write(path, bytes).map_err(|e| Error::new(format!("{}: cannot be written: {e}", path.display())))
+}

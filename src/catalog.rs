@@ -66,6 +66,21 @@ pub struct SourceFile {
     pub unpack: Option<String>,
 }
 
+/// One download a run's data came from, as the results file records it (`config.data_sources`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SourceRecord {
+    pub url: String,
+    /// The sha256 the download was checked against; `None` where the catalogue has none.
+    pub sha256: Option<String>,
+    pub size_bytes: Option<u64>,
+}
+
+impl SourceFile {
+    pub fn record(&self) -> SourceRecord {
+        SourceRecord { url: self.url.clone(), sha256: self.sha256.clone(), size_bytes: self.size_bytes }
+    }
+}
+
 #[derive(Debug, Clone, Deserialize)]
 pub struct BenchmarkCatalog {
     pub benchmarks: Vec<BenchmarkEntry>,

@@ -348,3 +348,104 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// The DZEN files of a page run, from the stand-in (`tools/standin/server.py`) at the URL the
+/// catalogue names under `?mirror=`, with the first download cut off part-way.
+fn dzen_standin(release: &Path, tmp: &TempDir, flags: &[&str]) -> common::StandIn {
+    let root = tmp.path.join("standin-root");
+    std::fs::create_dir_all(&root).unwrap();
+    common::StandIn::start(&root, &[(DZEN_RELEASE_PATH, release)], flags)
+}
+
+/// The option log-likelihoods of the CLI's samples for `task` on the demo model (`cpu-int8`, as
+/// the page computes) over the shared DZEN CSVs, first `limit` documents.
+fn cli_lls(tmp: &TempDir, task: &str, limit: usize) -> Vec<Vec<f64>> {
+    let dzen = repo().join("../shared/datasets/dzen");
+    let dzen = std::env::var_os("LINGUALENS_SHARED").map(|s| PathBuf::from(s).join("datasets/dzen")).unwrap_or(dzen);
+    let out = tmp.path.join(format!("cli-{task}"));
+    let model = repo().join("models/demo/lingualens-demo-Q8_0.gguf");
+    let limit = limit.to_string();
+    let status = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+        // The page's CPU path is the int8 one.
+        .args(["eval", "--model", model.to_str().unwrap(), "--task", task, "--data", dzen.to_str().unwrap(), "--limit", &limit, "--backend", "cpu-int8", "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    std::fs::read_to_string(out.join(format!("samples_{task}.jsonl")))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            // lm-eval logs each response as strings: ["-12.34", "False"].
+            v["filtered_resps"].as_array().unwrap().iter().map(|r| r[0].as_f64().or_else(|| r[0].as_str()?.parse().ok()).unwrap()).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_dzen_task_picked_with_no_file_fetches_its_release_runs_as_the_cli_does_and_then_offline() {
+    let test = "dzen_fetched_by_the_page";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let Some(release) = dzen_release_or_skip(test) else { return };
+    let tmp = TempDir::new("site-fetch");
+    // The connection drops after 100,000 of the zip's 426,280 bytes; the worker continues it.
+    let standin = dzen_standin(&release, &tmp, &["--truncate-once", "Material.zip=100000"]);
+    let app = StaticServer::start(dist.clone());
+    let sentinel = StaticServer::start(tmp.path.clone());
+    let browser = browser_with_sentinel(&sentinel);
+    let mirror = common::url_encode(&standin.url(""));
+    let link = |task: &str, limit: usize| app.url(&format!("?model=demo&task={task}&limit={limit}&run=1&mirror={mirror}"));
+
+    browser.goto(&link("dzen_dz_cloze", 5));
+    let run = finish(&browser, test, "dzen_dz_cloze with no file given");
+    assert_eq!(run["done"], json!(5), "{test}: {run}");
+    let asked: Vec<_> = standin.requests().into_iter().filter(|(p, _, _)| p.ends_with("Material.zip")).collect();
+    // Chromium's HTTP cache may turn the worker's `bytes=100000-` into its own validation ranges
+    // (`bytes=100000-100000`, then the rest), all from the byte where the connection dropped.
+    assert!(
+        asked.len() >= 2 && asked[1..].iter().all(|(_, range, status)| range.as_deref().is_some_and(|r| r.starts_with("bytes=100000-")) && *status == 206),
+        "{test}: the download was continued with Range from byte 100000: {asked:?}"
+    );
+    // The same option log-likelihoods as the CLI over the shared CSVs.
+    let cli = cli_lls(&tmp, "dzen_dz_cloze", 5);
+    let page: Vec<Vec<f64>> = run["rows"].as_array().unwrap().iter().map(|r| r["ll"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()).collect();
+    assert_eq!(page.len(), cli.len(), "{test}: {run}");
+    for (i, (p, c)) in page.iter().zip(&cli).enumerate() {
+        assert_eq!(p.len(), c.len(), "{test}: item {i}: {p:?} / {c:?}");
+        // The same prompts over the same documents: the int8 paths of wasm and of the CLI round
+        // activations apart by a few 1e-4 of a log-likelihood (seen: 0.11 of -266); another
+        // document or prompt is off by whole units.
+        assert!(p.iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-3 * b.abs().max(1.0)), "{test}: item {i}: page {p:?}, CLI {c:?}");
+    }
+    // Kept beside the models, listed with the models.
+    let listed = browser.wait_for(
+        "the release listed among the kept files",
+        "const t = document.getElementById('cached-models')?.textContent || ''; return t.includes('Material.zip') ? t : null;",
+        LONG,
+    );
+    assert!(listed.as_str().unwrap_or("").contains("Material.zip"), "{test}: {listed}");
+
+    // The stand-in gone: another DZEN task runs from what was kept.
+    drop(standin);
+    browser.goto(&link("dzen_en_cloze", 3));
+    let offline = finish(&browser, test, "dzen_en_cloze with the source gone");
+    assert_eq!(offline["done"], json!(3), "{test}: {offline}");
+    assert_eq!(asked_of_other_hosts(&sentinel), Vec::<String>::new(), "{test}: the page asked another host");
+
+    // A fresh browser (nothing kept) where the source serves another file: refused by name.
+    drop(browser);
+    let wrong = tmp.path.join("wrong");
+    std::fs::create_dir_all(&wrong).unwrap();
+    std::fs::write(wrong.join("1652_Multilingual_Question_Ans_Supplementary Material.zip"), vec![7u8; 426_280]).unwrap();
+    let altered = dzen_standin(&wrong, &tmp, &[]);
+    let browser = Browser::start(&[]);
+    browser.goto(&app.url(&format!("?model=demo&task=dzen_en&limit=3&run=1&mirror={}", common::url_encode(&altered.url("")))));
+    let error = wait_for_error(&browser, "the altered release refused");
+    assert!(error.contains("Material.zip") && error.contains("sha256") && error.contains("not kept"), "{test}: {error}");
+    // And a source that has nothing there.
+    drop(altered);
+    let empty = common::StandIn::start(&tmp.path.join("standin-root"), &[], &[]);
+    browser.goto(&app.url(&format!("?model=demo&task=dzen_en&limit=3&run=1&mirror={}", common::url_encode(&empty.url("")))));
+    let error = wait_for_error(&browser, "a missing release refused");
+    assert!(error.contains("Material.zip") && error.contains("404"), "{test}: {error}");
+}

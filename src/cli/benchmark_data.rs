@@ -10,29 +10,18 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
-use crate::catalog::{self, BenchmarkEntry};
+use crate::catalog::{self, BenchmarkEntry, SourceRecord};
 use crate::cli::fetch;
 use crate::{bail, Error, Result};
 
 /// The file in a kept folder that names its downloads; a folder without it is not used.
 const SOURCES: &str = ".lingualens-sources.json";
 
-/// One download a run's data came from, as the results file records it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Download {
-    pub url: String,
-    /// The sha256 the download was checked against; `None` where the catalogue has none.
-    pub sha256: Option<String>,
-    pub size_bytes: Option<u64>,
-}
-
 /// A benchmark's data as kept: the folder to read, and the downloads it came from.
 pub struct KeptData {
     pub benchmark: String,
     pub dir: PathBuf,
-    pub sources: Vec<Download>,
+    pub sources: Vec<SourceRecord>,
 }
 
 /// The benchmark of the catalogue that serves `task`, if any.
@@ -44,7 +33,7 @@ pub fn benchmark_for(task: &str) -> Result<Option<BenchmarkEntry>> {
 /// catalogue has no benchmark for the task.
 pub fn data_for_task(task: &str, offline: bool) -> Result<Option<KeptData>> {
     let Some(entry) = benchmark_for(task)? else { return Ok(None) };
-    let sources: Vec<Download> = entry.files.iter().map(|f| Download { url: f.url.clone(), sha256: f.sha256.clone(), size_bytes: f.size_bytes }).collect();
+    let sources: Vec<SourceRecord> = entry.files.iter().map(|f| f.record()).collect();
     let dir = fetch::cache_dir().join("data").join(&entry.id);
     if kept_sources(&dir).as_ref() == Some(&sources) {
         return Ok(Some(KeptData { benchmark: entry.id, dir, sources }));
@@ -74,7 +63,7 @@ pub fn data_for_task(task: &str, offline: bool) -> Result<Option<KeptData>> {
 
 /// The benchmark's files downloaded (or taken from the download cache) and written into `dir`,
 /// archives unpacked, and `SOURCES` last.
-fn fill(entry: &BenchmarkEntry, dir: &Path, sources: &[Download]) -> Result<()> {
+fn fill(entry: &BenchmarkEntry, dir: &Path, sources: &[SourceRecord]) -> Result<()> {
     for source in &entry.files {
         let path = fetch::fetch_cached(&source.url, source.size_bytes, source.sha256.as_deref())?;
         let named: Vec<(String, Vec<u8>)> = match source.unpack.as_deref() {
@@ -91,7 +80,7 @@ fn fill(entry: &BenchmarkEntry, dir: &Path, sources: &[Download]) -> Result<()> 
 }
 
 /// The downloads a kept folder says it holds; `None` for a folder that is absent or incomplete.
-fn kept_sources(dir: &Path) -> Option<Vec<Download>> {
+fn kept_sources(dir: &Path) -> Option<Vec<SourceRecord>> {
     serde_json::from_slice(&std::fs::read(dir.join(SOURCES)).ok()?).ok()
 }
 

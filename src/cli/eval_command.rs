@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value as Json;
 
-use crate::cli::benchmark_data::{self, Download};
+use crate::catalog::SourceRecord;
+use crate::cli::benchmark_data;
 use crate::engine::LanguageModel;
-use crate::scoring::pyjson::PyJson;
 use crate::error::{Error, Result};
 use crate::eval::generation;
 use crate::eval::{self, ChoiceOrder, RunOptions, ScoreOptions};
@@ -178,20 +178,7 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
         start_unix: now - started.elapsed().as_secs_f64(),
         end_unix: now,
     });
-    if !sources.is_empty() {
-        // Where the data came from, so that a result names the exact files it was measured on.
-        let list = sources
-            .iter()
-            .map(|s| {
-                PyJson::dict([
-                    ("url", PyJson::str(&s.url)),
-                    ("sha256", s.sha256.as_deref().map(PyJson::str).unwrap_or(PyJson::Null)),
-                    ("size_bytes", s.size_bytes.map(|b| PyJson::Int(b as i64)).unwrap_or(PyJson::Null)),
-                ])
-            })
-            .collect();
-        results.config.push(("data_sources".into(), PyJson::List(list)));
-    }
+    results.add_data_sources(&sources);
     let results_path = args.out.join(format!("results_{}.json", spec.task));
     std::fs::write(&results_path, results.to_json()).map_err(|e| io(&results_path, e))?;
     let csv_path = args.out.join(format!("items_{}.csv", spec.task));
@@ -307,7 +294,7 @@ struct TaskData {
 /// or where it is at hand). `fewshot_data`: `--fewshot-data`, the pool instead of the task's split.
 /// The files a run reads: `--data` where given; else, for a built-in task of the benchmark
 /// catalogue, its data fetched or kept (`cli::benchmark_data`), with the downloads it came from.
-fn data_files(spec: &TaskSpec, data: &[PathBuf], offline: bool) -> Result<(Vec<PathBuf>, Vec<Download>)> {
+fn data_files(spec: &TaskSpec, data: &[PathBuf], offline: bool) -> Result<(Vec<PathBuf>, Vec<SourceRecord>)> {
     if !data.is_empty() {
         return Ok((data.to_vec(), Vec::new()));
     }

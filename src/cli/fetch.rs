@@ -186,39 +186,10 @@ fn download(url: &str, to: &Path, size: Option<u64>) -> std::result::Result<Stri
     Ok(hex(&hasher.finalize()))
 }
 
-/// Every file of a zip archive with its path in it (folders are implied). A name that would leave
-/// the folder (`../x`, an absolute path) or a damaged entry (its CRC) is an error naming it.
+/// Every file of the zip archive at `path` (`formats::archive::unzip`).
 pub fn unzip(path: &Path) -> Result<Vec<(String, Vec<u8>)>> {
-    use std::io::Read;
-    let label = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|e| Error::new(format!("{label}: cannot be opened: {e}")))?;
-    let mut archive = zip::ZipArchive::new(file).map_err(|e| Error::new(format!("{label}: not a zip archive: {e}")))?;
-    let mut out = Vec::new();
-    for i in 0..archive.len() {
-        let mut entry = archive.by_index(i).map_err(|e| Error::new(format!("{label}: entry {i}: {e}")))?;
-        if entry.is_dir() {
-            continue;
-        }
-        let name = entry.name().to_string();
-        let Some(safe) = entry.enclosed_name() else { bail!("{label}: {name:?} is not a path inside the archive") };
-        let safe = safe.to_string_lossy().replace('\\', "/");
-        // Archives made on macOS carry resource forks; they are not data.
-        if safe.starts_with("__MACOSX/") {
-            continue;
-        }
-        // The declared size bounds the allocation; a lie is caught by the CRC check at the end.
-        const MAX_ENTRY: u64 = 256 << 20;
-        if entry.size() > MAX_ENTRY {
-            bail!("{label}: {name}: {} bytes, more than a benchmark file may hold ({MAX_ENTRY})", entry.size());
-        }
-        let mut bytes = Vec::with_capacity(entry.size() as usize);
-        entry.by_ref().take(MAX_ENTRY + 1).read_to_end(&mut bytes).map_err(|e| Error::new(format!("{label}: {name}: {e}")))?;
-        out.push((safe, bytes));
-    }
-    if out.is_empty() {
-        bail!("{label}: the archive holds no files");
-    }
-    Ok(out)
+    let bytes = std::fs::read(path).map_err(|e| Error::new(format!("{}: cannot be read: {e}", path.display())))?;
+    crate::formats::archive::unzip(&path.display().to_string(), &bytes)
 }
 
 /// The sha256 and size of a local file, read 1 MiB at a time.

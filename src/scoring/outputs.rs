@@ -425,6 +425,26 @@ impl ResultsFile {
         }
     }
 
+    /// Where the run's data came from (`config.data_sources`: each download's URL, sha256 and
+    /// size), so that a result names the exact files it was measured on; nothing for files the
+    /// user gave.
+    pub fn add_data_sources(&mut self, sources: &[crate::catalog::SourceRecord]) {
+        if sources.is_empty() {
+            return;
+        }
+        let list = sources
+            .iter()
+            .map(|s| {
+                PyJson::dict([
+                    ("url", PyJson::str(&s.url)),
+                    ("sha256", s.sha256.as_deref().map(PyJson::str).unwrap_or(PyJson::Null)),
+                    ("size_bytes", s.size_bytes.map(|b| PyJson::Int(b as i64)).unwrap_or(PyJson::Null)),
+                ])
+            })
+            .collect();
+        self.config.push(("data_sources".into(), PyJson::List(list)));
+    }
+
     /// The results as lm-eval's `EvaluationTracker.save_results_aggregated` writes them.
     pub fn to_json(&self) -> String {
         self.to_pyjson().dumps_indent(2)

@@ -47,6 +47,12 @@ pub async fn cached_blob(url: &str) -> Option<Blob> {
 /// resumed_from)` is called as bytes arrive; `resumed_from` is where a download interrupted by an
 /// earlier page (a reload, a closed tab) was taken up, 0 for a fresh one.
 pub async fn model_blob(url: &str, check: &ModelCheck, progress: impl Fn(u64, Option<u64>, u64)) -> Result<(Blob, bool), String> {
+    file_blob(url, url, check, progress).await
+}
+
+/// As `model_blob`, for a file kept under `url` (its catalogue URL) and fetched from `from` (the
+/// same URL, or the mirror's copy of it): a benchmark's files, beside the models.
+pub async fn file_blob(url: &str, from: &str, check: &ModelCheck, progress: impl Fn(u64, Option<u64>, u64)) -> Result<(Blob, bool), String> {
     let cache = open_cache().await;
     if let Some(blob) = cached_blob(url).await {
         // A cached copy is used only if it is still the file the catalog names: its size, and its
@@ -78,7 +84,7 @@ pub async fn model_blob(url: &str, check: &ModelCheck, progress: impl Fn(u64, Op
     let progress = |loaded, total| progress(loaded, total, resumed_from);
     let mut last_error = String::new();
     for _ in 0..ATTEMPTS {
-        match fetch_from(url, loaded).await {
+        match fetch_from(from, loaded).await {
             Ok((response, restart, length)) => {
                 if restart && loaded > 0 {
                     // The server ignored the Range request: start over.

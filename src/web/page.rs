@@ -46,7 +46,7 @@ use web_sys::{Element, MessageEvent, Worker};
 use super::checkpoint::Checkpoint;
 use super::driver::{Driver, Effect, Event, Fault, Phase};
 use super::dom;
-use super::protocol::{Facet, FertilityRow, FromWorker, ItemRow, ItemView, ModelCheck, ModelSource, RunSettings, Stage, ToWorker, RELAXED_SIMD_PROBE, RELAXED_WORKER_SCRIPT, WORKER_SCRIPT};
+use super::protocol::{Facet, FertilityRow, FromWorker, ItemRow, ItemView, ModelCheck, ModelSource, RemoteData, RunSettings, Stage, ToWorker, RELAXED_SIMD_PROBE, RELAXED_WORKER_SCRIPT, WORKER_SCRIPT};
 use super::dropped::{is_gguf, is_task_file, sort_dropped, top_level_files};
 use super::run::{probabilities, run_key, CollapsedPosition, Run};
 use crate::backend::{BackendInfo, BackendPreference};
@@ -138,7 +138,8 @@ struct App {
     /// (a catalog model comes from Cache Storage then, a picked file from the same `File`).
     load_request: Option<(ToWorker, Vec<web_sys::File>)>,
     /// The last task's files, to prepare the task again in a replacement worker.
-    task_files: Option<TaskFiles>,
+    /// The task's files and the benchmark files the worker fetches for it (`RemoteData`).
+    task_files: Option<(TaskFiles, Vec<RemoteData>)>,
     /// `?crash_helper=1`: crash the first helper worker on the first item it is asked for, once.
     crash_helper: bool,
     /// The run's rows whose IndexedDB transaction has committed (restored ones included): only

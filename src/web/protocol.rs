@@ -72,7 +72,17 @@ pub enum ToWorker {
     },
     /// Read a task and its documents and render every prompt; answered by `TaskReady`.
     /// `ticket` comes back in the answer, so a late answer to an earlier request is told apart.
-    PrepareTask { ticket: u32, files: TaskFiles, settings: RunSettings },
+    /// `fetch`: a built-in task's benchmark files, downloaded by the worker first (with
+    /// `DataDownload` progress, checked, kept in Cache Storage, an archive unpacked) and added
+    /// to `files`: the page cannot fetch them itself, its Content-Security-Policy allows only its
+    /// own origin.
+    PrepareTask {
+        ticket: u32,
+        files: TaskFiles,
+        settings: RunSettings,
+        #[serde(default)]
+        fetch: Vec<RemoteData>,
+    },
     /// Score item `index` of the prepared task with the loaded model; answered by `ItemScored`.
     ScoreItem { index: usize },
     /// The prompt of item `index` cut into the model's tokens; answered by `Tokens`.
@@ -88,6 +98,19 @@ pub enum ToWorker {
     /// Never answer again (a loop that does not end), on purpose: the page's `?hang_item=N`
     /// sends it before item N, once, so that tests can drive the watchdog.
     Hang,
+}
+
+/// One benchmark file of `datasets/catalog.json` to download: kept under its catalogue `url`,
+/// fetched from `fetch_url` (the same, or through the page's `?mirror=`), and used only if it is
+/// `check`'s size and sha256.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RemoteData {
+    pub url: String,
+    pub fetch_url: String,
+    pub check: ModelCheck,
+    /// `zip`: the download is an archive of the benchmark's files.
+    #[serde(default)]
+    pub unpack: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -126,6 +149,15 @@ pub enum FromWorker {
         from_cache: bool,
         #[serde(default)]
         resumed_from: u64,
+    },
+    /// A benchmark file's download (`PrepareTask`'s `fetch`): file `file` of `files`, by name.
+    DataDownload {
+        name: String,
+        loaded: u64,
+        total: Option<u64>,
+        file: usize,
+        files: usize,
+        from_cache: bool,
     },
     Scores { backend: String, choices: Vec<ContinuationScore> },
     /// `documents`: how many the task has before the filters and the sample; `facets`: the

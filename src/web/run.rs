@@ -72,6 +72,10 @@ pub struct Run {
     /// in no metric, not checkpointed (a reloaded page tries them again).
     #[serde(default)]
     pub failed: BTreeMap<usize, String>,
+    /// The downloads the task's data came from (a catalogue benchmark fetched by the worker), for
+    /// the results file; empty for the user's files.
+    #[serde(default)]
+    pub data_sources: Vec<crate::catalog::SourceRecord>,
     #[serde(skip)]
     tally: Tally,
 }
@@ -184,6 +188,7 @@ impl Run {
             items,
             rows: BTreeMap::new(),
             failed: BTreeMap::new(),
+            data_sources: Vec::new(),
             tally: Tally::default(),
         }
     }
@@ -309,7 +314,7 @@ impl Run {
     /// lm-evaluation-harness's results JSON for the rows so far: every metric the samples log,
     /// with its standard error, as the CLI writes it.
     pub fn results_json(&self, backend: &str, start_unix: f64, end_unix: f64) -> Result<String> {
-        Ok(ResultsFile::for_run(RunDescription {
+        let mut results = ResultsFile::for_run(RunDescription {
             task: &self.task,
             output_type: &self.output_type,
             metrics: self.metrics()?,
@@ -323,8 +328,9 @@ impl Run {
             choice_order: &self.settings.order,
             start_unix,
             end_unix,
-        })
-        .to_json())
+        });
+        results.add_data_sources(&self.data_sources);
+        Ok(results.to_json())
     }
 
     /// A run rebuilt from a samples JSONL file this app (or lm-eval, for multiple-choice tasks)
@@ -732,6 +738,17 @@ pub(crate) mod tests {
                 lls[0], lls[1], lls[2]
             ),
         }
+    }
+
+    #[test]
+    fn the_results_file_names_the_downloads_the_data_came_from_and_nothing_for_given_files() {
+        let mut run = Run::new("m", "t", "f", RunSettings::default(), (0..1).map(|i| item(i, "en", 0)).collect());
+        run.record(row(0, [-1.0, -2.0, -3.0], 0));
+        let given: serde_json::Value = serde_json::from_str(&run.results_json("cpu", 0.0, 1.0).unwrap()).unwrap();
+        assert!(given["config"].get("data_sources").is_none(), "{given}");
+        run.data_sources = vec![crate::catalog::SourceRecord { url: "https://h/r.zip".into(), sha256: Some("ab".repeat(32)), size_bytes: Some(9) }];
+        let fetched: serde_json::Value = serde_json::from_str(&run.results_json("cpu", 0.0, 1.0).unwrap()).unwrap();
+        assert_eq!(fetched["config"]["data_sources"], serde_json::json!([{ "url": "https://h/r.zip", "sha256": "ab".repeat(32), "size_bytes": 9 }]));
     }
 
     #[test]

@@ -18,7 +18,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use serde_json::Value as Json;
 
-use super::protocol::{FromWorker, ItemRow, ItemView, ModelSource, RunSettings, Stage, ToWorker};
+use super::protocol::{FromWorker, ItemRow, ItemView, ModelSource, RemoteData, RunSettings, Stage, ToWorker};
 use super::run;
 use crate::backend::{AdapterDescription, BackendKind, BackendPreference, ComputeDevice};
 use crate::engine::{self, LanguageModel};
@@ -27,7 +27,7 @@ use crate::formats::gguf::GgufFile;
 use crate::formats::source::{BlobSource, ByteSource, UrlPrefixSource};
 use crate::models::fit;
 use crate::selftest;
-use crate::tasks::bundle::TaskFiles;
+use crate::tasks::bundle::{NamedFile, TaskFiles};
 use crate::tasks::yaml::{LoadOptions, OutputType, Rendered, Request};
 
 /// What the worker holds between requests.
@@ -155,7 +155,10 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
             Ok(sources) => check_model_folder(state, folder, sources, backend, budget_mib).await,
             Err(e) => Err(e),
         },
-        ToWorker::PrepareTask { ticket, files, settings } => prepare_task(state, ticket, &files, &settings),
+        ToWorker::PrepareTask { ticket, mut files, settings, fetch } => match fetch_data(&fetch, &mut files).await {
+            Ok(()) => prepare_task(state, ticket, &files, &settings),
+            Err(e) => Err(e),
+        },
         ToWorker::ScoreItem { index } => score_item(state, index).await,
         ToWorker::Tokenize { index } => tokenize(state, index),
         ToWorker::Fertility => fertility(state),
@@ -166,6 +169,31 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
         },
     };
     post(&outcome.unwrap_or_else(|message| FromWorker::Error { stage, message, ticket }));
+}
+
+/// A built-in task's benchmark files downloaded (or taken from Cache Storage: `download::file_blob`
+/// checks them against the catalogue's size and sha256 and keeps them beside the models), an
+/// archive unpacked, and added to `files.data` by the names the task's loader reads.
+async fn fetch_data(fetch: &[RemoteData], files: &mut TaskFiles) -> Result<(), String> {
+    for (i, remote) in fetch.iter().enumerate() {
+        let name = crate::catalog::file_name_of(&remote.url);
+        let progress = |loaded, total, _resumed_from| post(&FromWorker::DataDownload { name: name.clone(), loaded, total, file: i + 1, files: fetch.len(), from_cache: false });
+        let (blob, from_cache) = super::download::file_blob(&remote.url, &remote.fetch_url, &remote.check, progress).await?;
+        let size = blob.size() as u64;
+        post(&FromWorker::DataDownload { name: name.clone(), loaded: size, total: Some(size), file: i + 1, files: fetch.len(), from_cache });
+        let buffer = wasm_bindgen_futures::JsFuture::from(blob.array_buffer()).await.map_err(|_| format!("{name}: cannot be read from the browser's storage"))?;
+        let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+        match remote.unpack.as_deref() {
+            Some("zip") => {
+                for (path, bytes) in crate::formats::archive::unzip(&name, &bytes).map_err(|e| e.to_string())? {
+                    files.data.push(NamedFile { name: path, bytes });
+                }
+            }
+            None => files.data.push(NamedFile { name, bytes }),
+            Some(other) => return Err(format!("{name}: unpack {other:?} is not known (zip)")),
+        }
+    }
+    Ok(())
 }
 
 /// Reads the model's header from `source` and checks what it needs on the worker's backend

@@ -12,7 +12,7 @@
 # በጣም እርግጠኛ ያልሆንባቸው መለያዎች፦ col-greedy, col-tolerance, fertility-heading,
 # order-rotations, order-shuffles, setting-shots, device-fallback, parallel-hint,
 # position-warning-cloze, status-finished-kept, classroom-step-question።
-# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note.
+# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note, data-download, data-download-cache.
 
 ## Header and setup
 
@@ -215,6 +215,8 @@ download-done = { $mb } MB ወርዷል፣ ተረጋግጧል። በመጫን �
 download-progress-total = ከ{ $total } MB ውስጥ { $mb } MB በማውረድ ላይ · { $rate } MB/s · { $seconds } ሰከንድ ቀርቷል
 download-progress-rate = { $mb } MB በማውረድ ላይ · { $rate } MB/s
 download-resumed = (ከዚህ በፊት ከተቀመጡት { $mb } MB ቀጥሏል)
+data-download = የመለኪያው ውሂብ በመውረድ ላይ፦ { $name } (ፋይል { $file } ከ { $files })፦ { $kb } ከ { $total } KB
+data-download-cache = የመለኪያው ውሂብ ከዚህ አሳሽ ማከማቻ፦ { $name } (ፋይል { $file } ከ { $files }፣ { $kb } KB)፣ ተረጋግጧል።
 
 ## Device panel
 

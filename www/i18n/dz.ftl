@@ -11,7 +11,7 @@
 # རྫོང་ཁ་ཁ་སྐད་ཅན་གྱི་མི་ཅིག་གིས་ ད་ཚུན་ ཞིབ་དཔྱད་མ་འབད་བས། ནོར་བཅོས་ཚུ་ལུ་ དགའ་བསུ་ཞུ་ཨིན།
 # མང་ཚིག་གི་དབྱེ་བ: རྫོང་ཁ་ནང་ CLDR "other" རྐྱངམ་ཅིག་ཨིན་མི་ལས་ གྱངས་ཁ་ཚུ་ ཚིག་རྐྱང་སྦེ་ བྲིས་ཡོད།
 # ངེས་པ་ཉུང་ཤོས་ཡོད་མི་ ID ཚུ: གོང་ལུ་ ཨིང་ལིཤ་ནང་ བྲིས་ཡོད་མི་ ཐོ་ཡིག་དེ་ཨིན།
-# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note.
+# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note, data-download, data-download-cache.
 
 ## Header and setup
 
@@ -199,6 +199,8 @@ download-done = { $mb } MB ཕབ་ལེན་འབད་དེ་ བརྟ�
 download-progress-total = { $total } MB ལས་ { $mb } ཕབ་ལེན་འབད་དོ · { $rate } MB/s · སྐར་ཆ་ { $seconds } ལུས་ཡོད
 download-progress-rate = { $mb } MB ཕབ་ལེན་འབད་དོ · { $rate } MB/s
 download-resumed = (ཧེ་མ་ སྲུང་བཞག་འབད་མི་ { $mb } MB ལས་ འཕྲོ་མཐུད་ཡོད)
+data-download = ཚད་ལེན་གྱི་གནད་སྡུད་ ཕབ་ལེན་འབད་དོ། { $name } (ཡིག་སྣོད་ { $files } ལས་ { $file }): KB { $total } ལས་ { $kb }
+data-download-cache = ཚད་ལེན་གྱི་གནད་སྡུད་ བརའུ་ཟར་འདི་གི་མཛོད་ལས། { $name } (ཡིག་སྣོད་ { $files } ལས་ { $file }, KB { $kb }), བདེན་དཔྱད་འབད་ཡི།
 
 ## Device panel
 

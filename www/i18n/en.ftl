@@ -23,12 +23,12 @@ task-legend = Benchmark
 task-label = Task
 task-demo = Demo: 21 questions in 6 languages
 task-files = My files (below)
-task-dzen-en-cloze = DZEN, English questions, each option's text scored (for small models; DZEN CSVs below)
-task-dzen-dz-cloze = DZEN, Dzongkha questions, each option's text scored (DZEN CSVs below)
-task-dzen-dz-en-cloze = DZEN, Dzongkha with the English appended, each option's text scored (DZEN CSVs below)
-task-dzen-en = DZEN, English questions (give the DZEN CSVs below)
-task-dzen-dz = DZEN, Dzongkha questions (give the DZEN CSVs below)
-task-dzen-dz-en = DZEN, Dzongkha with the English translation appended (DZEN CSVs below)
+task-dzen-en-cloze = DZEN, English questions, each option's text scored (for small models; fetched, 0.4 MB, or your CSVs below)
+task-dzen-dz-cloze = DZEN, Dzongkha questions, each option's text scored (fetched, 0.4 MB, or your CSVs below)
+task-dzen-dz-en-cloze = DZEN, Dzongkha with the English appended, each option's text scored (fetched, 0.4 MB, or your CSVs below)
+task-dzen-en = DZEN, English questions (fetched from its release, 0.4 MB, or your CSVs below)
+task-dzen-dz = DZEN, Dzongkha questions (fetched from its release, 0.4 MB, or your CSVs below)
+task-dzen-dz-en = DZEN, Dzongkha with the English translation appended (fetched, 0.4 MB, or your CSVs below)
 task-data-file = Data file (CSV, JSON, JSONL, Parquet), optionally with an lm-eval task YAML
 task-data-folder = or a data folder (DZEN: the folder holding DZEN/ and DZEN-Few_Shots/)
 setting-limit = Limit
@@ -205,6 +205,8 @@ download-done = Downloaded { $mb } MB, checked. Loading…
 download-progress-total = Downloading { $mb } of { $total } MB · { $rate } MB/s · { $seconds } s left
 download-progress-rate = Downloading { $mb } MB · { $rate } MB/s
 download-resumed = (continued from { $mb } MB saved before)
+data-download = Fetching the benchmark's data: { $name } (file { $file } of { $files }): { $kb } of { $total } KB
+data-download-cache = The benchmark's data from this browser's storage: { $name } (file { $file } of { $files }, { $kb } KB), checked.
 
 ## Device panel
 

@@ -14,7 +14,7 @@
 # Эң ишенимсиз котормолор: fertility-heading, col-greedy, col-uniform, col-tolerance,
 # order-rotations, status-checking-fit, status-not-fit, device-fallback, жана "worker"
 # сөзүнүн "фондук процесс" деп которулушу.
-# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note.
+# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note, data-download, data-download-cache.
 
 ## Header and setup
 
@@ -217,6 +217,8 @@ download-done = { $mb } МБ жүктөлүп алынды, текшерилди
 download-progress-total = { $total } МБ ичинен { $mb } МБ жүктөлүп алынууда · { $rate } МБ/с · { $seconds } с калды
 download-progress-rate = { $mb } МБ жүктөлүп алынууда · { $rate } МБ/с
 download-resumed = (мурда сакталган { $mb } МБдан уланды)
+data-download = Бенчмарктын маалыматы жүктөлүүдө: { $name } ({ $files } файлдын { $file }-си): { $total } КБдан { $kb }
+data-download-cache = Бенчмарктын маалыматы бул браузердин сактагычынан: { $name } ({ $files } файлдын { $file }-си, { $kb } КБ), текшерилди.
 
 ## Device panel
 

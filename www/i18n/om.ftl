@@ -10,7 +10,7 @@
 # Ergaawwan (id) itti shakkii qabnu: fertility-heading, parallel-hint, parallel-common, col-greedy,
 # order-rotations, order-shuffles, col-tolerance, device-fallback, status-drop-unused,
 # bias-heading, demo-note.
-# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note.
+# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note, data-download, data-download-cache.
 
 ## Header and setup
 
@@ -213,6 +213,8 @@ download-done = { $mb } MB buufameera, mirkanaa'eera. Fe'amaa jira…
 download-progress-total = { $total } MB keessaa { $mb } buufachaa jira · { $rate } MB/s · { $seconds } s hafe
 download-progress-rate = { $mb } MB buufachaa jira · { $rate } MB/s
 download-resumed = ({ $mb } MB kanaan dura kuufame irraa itti fufe)
+data-download = Daataan madaallii buufamaa jira: { $name } (faayila { $file } keessaa { $files }): { $kb } keessaa { $total } KB
+data-download-cache = Daataan madaallii kuusaa biraawzara kanaa irraa: { $name } (faayila { $file } keessaa { $files }, { $kb } KB), mirkanaa'eera.
 
 ## Device panel
 

@@ -14,7 +14,7 @@
 # Наименее уверенные переводы: task-legend, setting-shots, order-rotations, button-export-jsonl,
 # model-catalog-entry, col-greedy, col-uniform, fertility-heading, parallel-hint,
 # status-finished-kept, classroom-votes-label.
-# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note.
+# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note, data-download, data-download-cache.
 
 ## Header and setup
 
@@ -257,6 +257,8 @@ download-done = Скачано { $mb } МБ, проверено. Загрузк�
 download-progress-total = Скачивание: { $mb } из { $total } МБ · { $rate } МБ/с · осталось { $seconds } с
 download-progress-rate = Скачивание: { $mb } МБ · { $rate } МБ/с
 download-resumed = (продолжено с { $mb } МБ, сохранённых ранее)
+data-download = Загрузка данных бенчмарка: { $name } (файл { $file } из { $files }): { $kb } из { $total } КБ
+data-download-cache = Данные бенчмарка из хранилища браузера: { $name } (файл { $file } из { $files }, { $kb } КБ), проверены.
 
 ## Device panel
 

@@ -9,7 +9,7 @@
 # ገና ብወዲ ቋንቋ ኣይተመርመረን። ምእራማት ብሓጎስ ንቕበል።
 # ዝተጠቕምናሎም ናይ ብዙሕ ቁጽሪ መደባት (CLDR): one (0ን 1ን) ከምኡ'ውን other።
 # ብዝያዳ ዘይተረጋገጽናሎም መለለዪታት: ኣብ ላዕሊ ብእንግሊዝኛ ዘሎ ዝርዝር ርአ።
-# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note.
+# Added on 2026-12-03, machine-drafted like the rest and least sure too: model-on-server, kit-note, data-download, data-download-cache.
 
 ## Header and setup
 
@@ -215,6 +215,8 @@ download-done = { $mb } MB ወሪዱ፣ ተፈቲሹ። ይጽዕን ኣሎ…
 download-progress-total = { $mb } ካብ { $total } MB ይወርድ ኣሎ · { $rate } MB/s · { $seconds } s ተሪፉ
 download-progress-rate = { $mb } MB ይወርድ ኣሎ · { $rate } MB/s
 download-resumed = (ካብቲ ቅድም ዝተዓቀበ { $mb } MB ቀጺሉ)
+data-download = ዳታ መመዘኒ ይውርድ ኣሎ፦ { $name } (ፋይል { $file } ካብ { $files })፦ { $kb } ካብ { $total } KB
+data-download-cache = ዳታ መመዘኒ ካብ መኽዘን እዚ ብራውዘር፦ { $name } (ፋይል { $file } ካብ { $files }፣ { $kb } KB)፣ ተረጋጊጹ።
 
 ## Device panel
 

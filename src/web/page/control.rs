@@ -83,7 +83,7 @@ pub(super) async fn prepare(app: &Shared) -> Result<(), String> {
         a.load_request = Some((load.clone(), files.clone()));
     }
     let kit = app.borrow().kit.clone();
-    let files = task_files(&kit).await?;
+    let (files, fetch) = task_files(&kit).await?;
     if app.borrow().driver.phase != Phase::Preparing {
         return Ok(()); // the model failed while the task's files were read
     }
@@ -92,11 +92,11 @@ pub(super) async fn prepare(app: &Shared) -> Result<(), String> {
         let mut a = app.borrow_mut();
         a.tickets += 1;
         a.pending = Some((a.tickets, model_id, settings.clone()));
-        a.task_files = Some(files.clone());
+        a.task_files = Some((files.clone(), fetch.clone()));
         a.driver.update(Event::RowKept);
         a.tickets
     };
-    post(&worker, &ToWorker::PrepareTask { ticket, files, settings })
+    post(&worker, &ToWorker::PrepareTask { ticket, files, settings, fetch })
 }
 
 /// Asks the worker whether the model `load` would load fits (`CheckModel`, which reads only the

@@ -263,15 +263,17 @@ pub(super) fn attach(message: &JsValue, request: &ToWorker, files: &[web_sys::Fi
     Ok(())
 }
 
-/// The built-in demo, a built-in task with the user's data, or the user's files.
-pub(super) async fn task_files(kit: &crate::catalog::KitManifest) -> Result<TaskFiles, String> {
+/// The built-in demo, a built-in task with the user's data, or the user's files; and, for a
+/// built-in task given no files where the site has no kit of its benchmark, the benchmark's
+/// files of `datasets/catalog.json` for the worker to fetch (through `?mirror=` where given).
+pub(super) async fn task_files(kit: &crate::catalog::KitManifest) -> Result<(TaskFiles, Vec<RemoteData>), String> {
     let task = dom::value("task-select");
     if task == "demo" {
         let mut files = Vec::new();
         for path in DEMO_TASK {
             files.push(NamedFile { name: path.rsplit('/').next().unwrap_or(path).into(), bytes: fetch_bytes(path).await? });
         }
-        return TaskFiles::from_files(files).map_err(|e| e.to_string());
+        return TaskFiles::from_files(files).map(|t| (t, Vec::new())).map_err(|e| e.to_string());
     }
     let builtin = DATA_TASKS.iter().find(|(name, _)| *name == task).map(|(_, paths)| paths);
     let mut files = Vec::new();
@@ -289,7 +291,12 @@ pub(super) async fn task_files(kit: &crate::catalog::KitManifest) -> Result<Task
             for file in &benchmark.files {
                 files.push(NamedFile { name: file.name.clone(), bytes: kit_file(file).await? });
             }
-            return TaskFiles::from_files(files).map_err(|e| e.to_string());
+            return TaskFiles::from_files(files).map(|t| (t, Vec::new())).map_err(|e| e.to_string());
+        }
+    }
+    if chosen.is_empty() && builtin.is_some() {
+        if let Some(fetch) = catalogue_data(&task)? {
+            return TaskFiles::from_files(files).map(|t| (t, fetch)).map_err(|e| e.to_string());
         }
     }
     if chosen.is_empty() {
@@ -302,7 +309,27 @@ pub(super) async fn task_files(kit: &crate::catalog::KitManifest) -> Result<Task
         let buffer = JsFuture::from(file.array_buffer()).await.map_err(|_| format!("{name}: cannot be read"))?;
         files.push(NamedFile { name, bytes: js_sys::Uint8Array::new(&buffer).to_vec() });
     }
-    TaskFiles::from_files(files).map_err(|e| e.to_string())
+    TaskFiles::from_files(files).map(|t| (t, Vec::new())).map_err(|e| e.to_string())
+}
+
+/// The files of the catalogue benchmark that serves built-in task `task`, as the worker fetches
+/// them: kept under their catalogue URL, fetched through the page's `?mirror=URL` where given.
+fn catalogue_data(task: &str) -> Result<Option<Vec<RemoteData>>, String> {
+    let catalog = crate::catalog::benchmark_catalog().map_err(|e| e.to_string())?;
+    let Some(entry) = catalog.benchmarks.into_iter().find(|b| b.tasks.iter().any(|t| t == task)) else { return Ok(None) };
+    let mirror = dom::query_param("mirror");
+    Ok(Some(
+        entry
+            .files
+            .into_iter()
+            .map(|f| RemoteData {
+                fetch_url: crate::catalog::mirrored(&f.url, mirror.as_deref()),
+                url: f.url,
+                check: ModelCheck { size: f.size_bytes, sha256: f.sha256 },
+                unpack: f.unpack,
+            })
+            .collect(),
+    ))
 }
 
 /// A benchmark file of the site's kit, used only if it is the file the manifest names (its size

@@ -198,20 +198,20 @@ fn on_helper_message(app: &Shared, id: u32, message: FromWorker) {
 
 /// The model request and the run's task, sent to a helper that has just started.
 fn prepare(app: &Shared, id: u32) -> Result<(), String> {
-    let (worker, load, files, task, settings) = {
+    let (worker, load, files, task, settings, fetch) = {
         let a = app.borrow();
         let h = a.helpers.iter().find(|h| h.id == id).ok_or("gone")?;
-        let (Some((load, files)), Some(task), Some(run)) = (a.load_request.clone(), a.task_files.clone(), a.run.as_ref()) else {
+        let (Some((load, files)), Some((task, fetch)), Some(run)) = (a.load_request.clone(), a.task_files.clone(), a.run.as_ref()) else {
             return Err("no model or task to give it".into());
         };
         // The CPU path the main worker is on, named: a helper must not decide differently.
         let backend = if a.backend == "cpu-int8" { BackendPreference::CpuInt8 } else { BackendPreference::Cpu };
-        (h.worker.clone(), with_backend(load, backend), files, task, run.settings.clone())
+        (h.worker.clone(), with_backend(load, backend), files, task, run.settings.clone(), fetch)
     };
     let message = serde_wasm_bindgen::to_value(&load).map_err(|e| e.to_string())?;
     attach(&message, &load, &files)?;
     worker.post_message(&message).map_err(|e| format!("cannot message it: {e:?}"))?;
-    send(&worker, &ToWorker::PrepareTask { ticket: 0, files: task, settings })
+    send(&worker, &ToWorker::PrepareTask { ticket: 0, files: task, settings, fetch })
 }
 
 fn with_backend(load: ToWorker, backend: BackendPreference) -> ToWorker {

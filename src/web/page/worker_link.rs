@@ -126,22 +126,22 @@ pub(super) fn replace_worker(app: &Shared) -> Result<(), String> {
 
 /// In a replacement worker: the crashed worker's model and task again, under a new ticket.
 pub(super) fn recover_run(app: &Shared) -> Result<(), String> {
-    let (worker, load, files, task, settings, ticket) = {
+    let (worker, load, files, task, settings, ticket, fetch) = {
         let mut a = app.borrow_mut();
-        let (Some((load, files)), Some(task), Some(run)) = (a.load_request.clone(), a.task_files.clone(), a.run.as_ref()) else {
+        let (Some((load, files)), Some((task, fetch)), Some(run)) = (a.load_request.clone(), a.task_files.clone(), a.run.as_ref()) else {
             return Err("nothing to recover: no model or task was loaded".into());
         };
         let (model, settings) = (run.model.clone(), run.settings.clone());
         a.tickets += 1;
         a.pending = Some((a.tickets, model, settings.clone()));
-        (a.worker.clone(), load, files, task, settings, a.tickets)
+        (a.worker.clone(), load, files, task, settings, a.tickets, fetch)
     };
     say(key("status-reloading-after-crash"));
     trace(&format!(">{}", message_name(&load)));
     let message = serde_wasm_bindgen::to_value(&load).map_err(|e| e.to_string())?;
     attach(&message, &load, &files)?;
     worker.post_message(&message).map_err(|e| format!("cannot message the worker: {e:?}"))?;
-    post(&worker, &ToWorker::PrepareTask { ticket, files: task, settings })
+    post(&worker, &ToWorker::PrepareTask { ticket, files: task, settings, fetch })
 }
 
 /// The last requests and replies, kept on `<body data-trace>` for tests and bug reports.
@@ -200,6 +200,20 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             show_download(app, loaded, total, from_cache, resumed_from);
             Ok(())
         }
+        FromWorker::DataDownload { name, loaded, total, file, files, from_cache } => {
+            if total == Some(loaded) {
+                // Kept now: listed with the models, with its Delete button.
+                spawn_local(show_cached_models());
+            }
+            let kb = |b: u64| Arg::Number(b as f64 / 1e3, NumberStyle::Integer);
+            let (file, files) = (Arg::Number(file as f64, NumberStyle::Integer), Arg::Number(files as f64, NumberStyle::Integer));
+            say(if from_cache {
+                key_with("data-download-cache", vec![("name", name.into()), ("file", file), ("files", files), ("kb", kb(loaded))])
+            } else {
+                key_with("data-download", vec![("name", name.into()), ("file", file), ("files", files), ("kb", kb(loaded)), ("total", total.map(kb).unwrap_or_else(|| "?".into()))])
+            });
+            Ok(())
+        }
         FromWorker::ModelLoaded { name, architecture, layers, vocab_size, sha256 } => {
             {
                 let mut a = app.borrow_mut();
@@ -254,6 +268,10 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             }
             let mut run = Run::new(&model, &task, &fingerprint, settings, items);
             run.output_type = output_type;
+            if let Some((_, fetch)) = &app.borrow().task_files {
+                // The catalogue's URL and the size and sha256 the download was checked against.
+                run.data_sources = fetch.iter().map(|r| crate::catalog::SourceRecord { url: r.url.clone(), sha256: r.check.sha256.clone(), size_bytes: r.check.size }).collect();
+            }
             // A picked file's answers are kept under its bytes' hash, not its name.
             if let Some(hash) = app.borrow().model_hash.clone() {
                 run.key = run_key(&format!("sha256:{hash}"), &fingerprint, &run.settings);

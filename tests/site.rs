@@ -448,4 +448,17 @@ fn a_dzen_task_picked_with_no_file_fetches_its_release_runs_as_the_cli_does_and_
     browser.goto(&app.url(&format!("?model=demo&task=dzen_en&limit=3&run=1&mirror={}", common::url_encode(&empty.url("")))));
     let error = wait_for_error(&browser, "a missing release refused");
     assert!(error.contains("Material.zip") && error.contains("404"), "{test}: {error}");
+
+    // The release picked by hand, as a teacher who downloaded the zip gives it: unpacked in the
+    // worker, nothing fetched (the source still has nothing).
+    let before = empty.requests().len();
+    browser.goto(&app.url(&format!("?model=demo&task=dzen_en&limit=3&mirror={}", common::url_encode(&empty.url("")))));
+    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+    // chromedriver takes only a canonical path.
+    let zip = std::fs::canonicalize(release.join("1652_Multilingual_Question_Ans_Supplementary Material.zip")).unwrap();
+    browser.send_keys("#task-files", zip.to_str().unwrap());
+    browser.click("#run-start");
+    let picked = finish(&browser, test, "dzen_en over the picked zip");
+    assert_eq!(picked["done"], json!(3), "{test}: {picked}");
+    assert_eq!(empty.requests().len(), before, "{test}: a picked zip needs no download");
 }

@@ -77,6 +77,23 @@ impl TaskFiles {
         Ok(TaskFiles { yaml: tasks.into_iter().next(), data })
     }
 
+    /// Each `.zip` among the data files replaced by the files it holds, by their paths in it
+    /// (DZEN's release given whole: `DZEN/8th-Math.csv`, …), as `formats::archive` reads them.
+    pub fn unpack_archives(&mut self) -> Result<()> {
+        let mut data = Vec::with_capacity(self.data.len());
+        for file in std::mem::take(&mut self.data) {
+            if file.name.to_ascii_lowercase().ends_with(".zip") {
+                for (name, bytes) in crate::formats::archive::unzip(&file.name, &file.bytes)? {
+                    data.push(NamedFile { name, bytes });
+                }
+            } else {
+                data.push(file);
+            }
+        }
+        self.data = data;
+        Ok(())
+    }
+
     fn find(&self, name: &str) -> Option<&NamedFile> {
         let wanted = base_name(name);
         self.data.iter().find(|f| base_name(&f.name) == wanted)
@@ -310,6 +327,22 @@ mod tests {
     }
 
     const JSONL: &str = "{\"question\":\"2+2?\",\"choices\":[\"3\",\"4\"],\"answer\":1}\n{\"question\":\"<b>x</b>\",\"choices\":[\"a\",\"b\",\"c\"],\"answer\":0}\n";
+
+    #[test]
+    fn a_zip_among_the_data_files_is_replaced_by_the_files_it_holds() {
+        let mut zipped = std::io::Cursor::new(Vec::new());
+        let mut writer = zip::ZipWriter::new(&mut zipped);
+        writer.start_file("DZEN/8th-Math.csv", zip::write::SimpleFileOptions::default()).unwrap();
+        std::io::Write::write_all(&mut writer, b"q,a\n").unwrap();
+        writer.finish().unwrap();
+        let mut files = TaskFiles { yaml: None, data: vec![file("other.jsonl", JSONL), NamedFile { name: "Release.ZIP".into(), bytes: zipped.into_inner() }] };
+        files.unpack_archives().unwrap();
+        let names: Vec<&str> = files.data.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["other.jsonl", "DZEN/8th-Math.csv"]);
+        assert_eq!(files.data[1].bytes, b"q,a\n");
+        let mut broken = TaskFiles { yaml: None, data: vec![file("broken.zip", "not a zip")] };
+        assert!(broken.unpack_archives().unwrap_err().to_string().starts_with("broken.zip: not a zip archive"));
+    }
 
     #[test]
     fn a_data_file_alone_runs_under_the_generic_task() {

@@ -20,7 +20,8 @@ pub struct DroppedFiles {
 
 /// The task files the benchmark input accepts (`accept` of `#task-files` in index.html); an
 /// lm-eval include file (`dzen_common_yaml`, no extension) counts too.
-const TASK_EXTENSIONS: [&str; 6] = ["csv", "json", "jsonl", "parquet", "yaml", "yml"];
+/// `zip`: a benchmark release as its authors publish it (DZEN's), unpacked in the worker.
+const TASK_EXTENSIONS: [&str; 7] = ["csv", "json", "jsonl", "parquet", "yaml", "yml", "zip"];
 
 /// Files of a Hugging Face model folder that are not weights: taken as the model's, not as data.
 const HF_MODEL_FILES: [&str; 6] = [

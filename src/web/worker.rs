@@ -155,7 +155,7 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
             Ok(sources) => check_model_folder(state, folder, sources, backend, budget_mib).await,
             Err(e) => Err(e),
         },
-        ToWorker::PrepareTask { ticket, mut files, settings, fetch } => match fetch_data(&fetch, &mut files).await {
+        ToWorker::PrepareTask { ticket, mut files, settings, fetch } => match fetch_data(&fetch, &mut files).await.and_then(|()| files.unpack_archives().map_err(|e| e.to_string())) {
             Ok(()) => prepare_task(state, ticket, &files, &settings),
             Err(e) => Err(e),
         },

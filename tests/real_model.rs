@@ -10,8 +10,8 @@
 //!
 //! And a benchmark's items end to end: `lingualens eval` on 12 English DZEN items (a task YAML with
 //! dzen_en's prompt) against `lm-eval run --model hf` on the weights transformers dequantized from the
-//! same GGUF: the same requests, per-sample log-likelihoods within 2e-4 (or 2e-5 relative), the same
-//! is_greedy, acc and acc_norm, on the CPU and on wgpu.
+//! same GGUF: the same requests, per-sample log-likelihoods within 1e-3 (the logits' own bound; about
+//! 2e-4 is seen), the same is_greedy, acc and acc_norm, on the CPU and on wgpu.
 
 mod common;
 

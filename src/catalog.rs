@@ -86,6 +86,13 @@ pub struct BenchmarkCatalog {
     pub benchmarks: Vec<BenchmarkEntry>,
 }
 
+impl BenchmarkCatalog {
+    /// The benchmark whose built-in tasks include `task`, if any.
+    pub fn benchmark_for(self, task: &str) -> Option<BenchmarkEntry> {
+        self.benchmarks.into_iter().find(|b| b.tasks.iter().any(|t| t == task))
+    }
+}
+
 pub fn model_catalog() -> Result<ModelCatalog> {
     serde_json::from_str(MODEL_CATALOG_JSON).map_err(|e| format!("models/catalog.json: {e}").into())
 }

@@ -24,15 +24,10 @@ pub struct KeptData {
     pub sources: Vec<SourceRecord>,
 }
 
-/// The benchmark of the catalogue that serves `task`, if any.
-pub fn benchmark_for(task: &str) -> Result<Option<BenchmarkEntry>> {
-    Ok(catalog::benchmark_catalog()?.benchmarks.into_iter().find(|b| b.tasks.iter().any(|t| t == task)))
-}
-
 /// `task`'s data from the catalogue: kept, or fetched now (unless `offline`). `None` where the
 /// catalogue has no benchmark for the task.
 pub fn data_for_task(task: &str, offline: bool) -> Result<Option<KeptData>> {
-    let Some(entry) = benchmark_for(task)? else { return Ok(None) };
+    let Some(entry) = catalog::benchmark_catalog()?.benchmark_for(task) else { return Ok(None) };
     let sources: Vec<SourceRecord> = entry.files.iter().map(|f| f.record()).collect();
     let dir = fetch::cache_dir().join("data").join(&entry.id);
     if kept_sources(&dir).as_ref() == Some(&sources) {
@@ -65,28 +60,15 @@ pub fn data_for_task(task: &str, offline: bool) -> Result<Option<KeptData>> {
 /// archives unpacked, and `SOURCES` last.
 fn fill(entry: &BenchmarkEntry, dir: &Path, sources: &[SourceRecord]) -> Result<()> {
     for source in &entry.files {
-        let path = fetch::fetch_cached(&source.url, source.size_bytes, source.sha256.as_deref())?;
-        let named: Vec<(String, Vec<u8>)> = match source.unpack.as_deref() {
-            Some("zip") => fetch::unzip(&path)?,
-            None => vec![(catalog::file_name_of(&source.url), std::fs::read(&path).map_err(|e| Error::new(format!("{}: cannot be read: {e}", path.display())))?)],
-            Some(other) => bail!("datasets/catalog.json: {}: unpack {other:?} is not known (zip)", entry.id),
-        };
-        for (name, bytes) in named {
-            write(&dir.join(&name), &bytes)?;
+        for (name, bytes) in fetch::source_files(source)? {
+            fetch::write(&dir.join(&name), &bytes)?;
         }
     }
     let json = serde_json::to_string_pretty(sources).map_err(|e| Error::new(format!("{SOURCES}: {e}")))?;
-    write(&dir.join(SOURCES), json.as_bytes())
+    fetch::write(&dir.join(SOURCES), json.as_bytes())
 }
 
 /// The downloads a kept folder says it holds; `None` for a folder that is absent or incomplete.
 fn kept_sources(dir: &Path) -> Option<Vec<SourceRecord>> {
     serde_json::from_slice(&std::fs::read(dir.join(SOURCES)).ok()?).ok()
-}
-
-fn write(path: &Path, bytes: &[u8]) -> Result<()> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Error::new(format!("{}: cannot be created: {e}", parent.display())))?;
-    }
-    std::fs::write(path, bytes).map_err(|e| Error::new(format!("{}: cannot be written: {e}", path.display())))
 }

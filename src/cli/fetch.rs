@@ -186,10 +186,20 @@ fn download(url: &str, to: &Path, size: Option<u64>) -> std::result::Result<Stri
     Ok(hex(&hasher.finalize()))
 }
 
-/// Every file of the zip archive at `path` (`formats::archive::unzip`).
-pub fn unzip(path: &Path) -> Result<Vec<(String, Vec<u8>)>> {
-    let bytes = std::fs::read(path).map_err(|e| Error::new(format!("{}: cannot be read: {e}", path.display())))?;
-    crate::formats::archive::unzip(&path.display().to_string(), &bytes)
+/// One file of a catalogue benchmark, fetched (or taken from the download cache) and unpacked
+/// (`formats::archive::unpacked`): the files it stands for, by the names its tasks read.
+pub fn source_files(source: &crate::catalog::SourceFile) -> Result<Vec<(String, Vec<u8>)>> {
+    let path = fetch_cached(&source.url, source.size_bytes, source.sha256.as_deref())?;
+    let bytes = std::fs::read(&path).map_err(|e| Error::new(format!("{}: cannot be read: {e}", path.display())))?;
+    crate::formats::archive::unpacked(source.unpack.as_deref(), &file_name_of(&source.url), bytes)
+}
+
+/// `bytes` written to `path`, its folders made first.
+pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| Error::new(format!("{}: cannot be created: {e}", parent.display())))?;
+    }
+    std::fs::write(path, bytes).map_err(|e| Error::new(format!("{}: cannot be written: {e}", path.display())))
 }
 
 /// The sha256 and size of a local file, read 1 MiB at a time.

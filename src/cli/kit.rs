@@ -48,7 +48,7 @@ pub fn run(args: &KitArgs) -> Result<()> {
         return Ok(());
     }
     let json = serde_json::to_string_pretty(&manifest).map_err(|e| Error::new(format!("{KIT_MANIFEST}: {e}")))?;
-    write(&path, json.as_bytes())
+    fetch::write(&path, json.as_bytes())
 }
 
 /// A catalogue id (fetched) or a GGUF file's path (copied).
@@ -93,16 +93,11 @@ fn add_benchmark(site: &Path, wanted: &str) -> Result<KitBenchmark> {
     let mut files = Vec::new();
     let mut sources = Vec::new();
     for source in &entry.files {
-        let path = fetch::fetch_cached(&source.url, source.size_bytes, source.sha256.as_deref()).map_err(|e| e.context(format!("--with-benchmark {wanted}")))?;
+        let named = fetch::source_files(source).map_err(|e| e.context(format!("--with-benchmark {wanted}")))?;
         sources.push(format!("{} sha256 {}", source.url, source.sha256.as_deref().unwrap_or("not pinned")));
-        let named: Vec<(String, Vec<u8>)> = match source.unpack.as_deref() {
-            Some("zip") => fetch::unzip(&path)?,
-            None => vec![(catalog::file_name_of(&source.url), read(&path)?)],
-            Some(other) => bail!("datasets/catalog.json: {wanted}: unpack {other:?} is not known (zip)"),
-        };
         for (name, bytes) in named {
             let relative = format!("kit/benchmarks/{}/{name}", entry.id);
-            write(&site.join(&relative), &bytes)?;
+            fetch::write(&site.join(&relative), &bytes)?;
             let sha256 = crate::scoring::outputs::hex(&<sha2::Sha256 as sha2::Digest>::digest(&bytes));
             files.push(KitFile { name, path: relative, size_bytes: bytes.len() as u64, sha256 });
         }
@@ -112,17 +107,6 @@ fn add_benchmark(site: &Path, wanted: &str) -> Result<KitBenchmark> {
 
 fn file_name(path: &Path) -> String {
     path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
-}
-
-fn read(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| Error::new(format!("{}: cannot be read: {e}", path.display())))
-}
-
-fn write(path: &Path, bytes: &[u8]) -> Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| Error::new(format!("{}: cannot be created: {e}", dir.display())))?;
-    }
-    std::fs::write(path, bytes).map_err(|e| Error::new(format!("{}: cannot be written: {e}", path.display())))
 }
 
 fn copy(from: &Path, to: &Path) -> Result<()> {

@@ -46,6 +46,16 @@ pub fn unzip(label: &str, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>> {
     Ok(out)
 }
 
+/// A downloaded catalogue file as the files it stands for (`datasets/catalog.json`'s `unpack`):
+/// an archive's (`zip`) by their paths in it, else the file itself under `name`.
+pub fn unpacked(unpack: Option<&str>, name: &str, bytes: Vec<u8>) -> Result<Vec<(String, Vec<u8>)>> {
+    match unpack {
+        Some("zip") => unzip(name, &bytes),
+        None => Ok(vec![(name.to_string(), bytes)]),
+        Some(other) => bail!("{name}: unpack {other:?} is not known (zip)"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

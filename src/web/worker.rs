@@ -183,14 +183,8 @@ async fn fetch_data(fetch: &[RemoteData], files: &mut TaskFiles) -> Result<(), S
         post(&FromWorker::DataDownload { name: name.clone(), loaded: size, total: Some(size), file: i + 1, files: fetch.len(), from_cache });
         let buffer = wasm_bindgen_futures::JsFuture::from(blob.array_buffer()).await.map_err(|_| format!("{name}: cannot be read from the browser's storage"))?;
         let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-        match remote.unpack.as_deref() {
-            Some("zip") => {
-                for (path, bytes) in crate::formats::archive::unzip(&name, &bytes).map_err(|e| e.to_string())? {
-                    files.data.push(NamedFile { name: path, bytes });
-                }
-            }
-            None => files.data.push(NamedFile { name, bytes }),
-            Some(other) => return Err(format!("{name}: unpack {other:?} is not known (zip)")),
+        for (path, bytes) in crate::formats::archive::unpacked(remote.unpack.as_deref(), &name, bytes).map_err(|e| e.to_string())? {
+            files.data.push(NamedFile { name: path, bytes });
         }
     }
     Ok(())

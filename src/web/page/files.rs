@@ -315,8 +315,7 @@ pub(super) async fn task_files(kit: &crate::catalog::KitManifest) -> Result<(Tas
 /// The files of the catalogue benchmark that serves built-in task `task`, as the worker fetches
 /// them: kept under their catalogue URL, fetched through the page's `?mirror=URL` where given.
 fn catalogue_data(task: &str) -> Result<Option<Vec<RemoteData>>, String> {
-    let catalog = crate::catalog::benchmark_catalog().map_err(|e| e.to_string())?;
-    let Some(entry) = catalog.benchmarks.into_iter().find(|b| b.tasks.iter().any(|t| t == task)) else { return Ok(None) };
+    let Some(entry) = crate::catalog::benchmark_catalog().map_err(|e| e.to_string())?.benchmark_for(task) else { return Ok(None) };
     let mirror = dom::query_param("mirror");
     Ok(Some(
         entry

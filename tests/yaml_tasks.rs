@@ -369,9 +369,22 @@ fn renders_equal_lm_eval() {
     for case in fx["cases"].as_array().unwrap() {
         let name = case["name"].as_str().unwrap();
         let yaml_text = case["yaml"].as_str().unwrap().to_string();
-        let resolve = move |p: &str| Ok((p == "case.yaml").then(|| yaml_text.clone()));
-        let spec = yaml::load_task("case.yaml", &resolve, &LoadOptions::default())
+        // A case with `python` has its prompt functions in a utils.py beside the YAML, which
+        // lm-eval imported (with `env` set) and lingualens reads.
+        let python = case["python"].as_str().map(String::from);
+        let resolve = move |p: &str| {
+            Ok(match p {
+                "case.yaml" => Some(yaml_text.clone()),
+                "utils.py" => python.clone(),
+                _ => None,
+            })
+        };
+        let env = case["env"].as_object().map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string())).collect()).unwrap_or_default();
+        let spec = yaml::load_task("case.yaml", &resolve, &LoadOptions { env, ..Default::default() })
             .unwrap_or_else(|e| panic!("{name}: {e}"));
+        if case["python"].is_string() {
+            assert!(spec.warnings.iter().any(|w| w.contains("read from utils.py")), "{name}: {:?}", spec.warnings);
+        }
         let docs: Vec<Json> = case["docs"].as_array().unwrap().clone();
         let train: Option<Vec<Json>> = case["fewshot_docs"].as_array().cloned();
         // lm-eval's data files: `test` holds `docs`, `train` the few-shot documents.

@@ -51,7 +51,10 @@ fn io(p: &Path, e: std::io::Error) -> Error {
 /// The task file (a path or a built-in task's name) read with `--override`s and a sidecar.
 fn load_spec(task: &str, overrides: &[String], override_file: Option<&Path>) -> Result<(PathBuf, TaskSpec)> {
     let task_path = crate::tasks::registry::resolve(task, &crate::tasks::registry::builtin_dir())?;
-    let mut load = LoadOptions { sidecar: override_file.map(|p| p.display().to_string()), ..Default::default() };
+    // A task's Python prompt functions read `os.getenv` from this process's environment, as
+    // lm-eval's would (ProverbEval's prompt variants: T_PROMPT).
+    let env = std::env::vars().collect();
+    let mut load = LoadOptions { sidecar: override_file.map(|p| p.display().to_string()), env, ..Default::default() };
     for o in overrides {
         let (field, template) = o.split_once('=').ok_or_else(|| Error::new(format!("--override {o:?}: expected FIELD=TEMPLATE")))?;
         load.overrides.insert(field.to_string(), template.to_string());

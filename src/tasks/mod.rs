@@ -8,6 +8,7 @@
 //! - [`bundle`]: a task given as files in memory (the page's dropped or built-in files).
 //! - [`check`]: the `data check` report over a list of files.
 //! - [`registry`]: built-in task files by task name (native).
+//! - [`pyprompt`]: a task's Python prompt function (`!function utils.x`) read as a template.
 //!
 //! Loaders take bytes and a file name, never a path, so they run in the browser too; the
 //! `*_dir`/`check_files` helpers that read paths exist only natively.
@@ -21,6 +22,7 @@ pub mod export;
 pub mod hf_table;
 pub mod item;
 pub mod pylit;
+pub mod pyprompt;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod registry;
 pub mod table;

@@ -6,7 +6,9 @@
 //! [`Item`] seen through [`item_doc`]) into the requests lm-eval would build: see [`render`].
 //!
 //! Python in task files (`!function utils.x`) cannot run here (the browser has no Python). A
-//! `!function` in `doc_to_text`, `doc_to_choice`, `doc_to_target` or `process_docs` makes loading
+//! `!function` in `doc_to_text`, `doc_to_choice` or `doc_to_target` whose module (`utils.py`
+//! beside the YAML) is given is read as the template it fills in, where it does only that
+//! ([`super::pyprompt`]). Otherwise a `!function` in those fields or `process_docs` makes loading
 //! fail with a message naming the file, the field and the function, unless a replacement is given:
 //! [`LoadOptions::overrides`] (the CLI's `--override FIELD=TEMPLATE`), or a sidecar file
 //! `<name>.override.yaml` next to the task file, or one the caller names
@@ -453,6 +455,9 @@ pub struct LoadOptions {
     pub overrides: BTreeMap<String, String>,
     /// A sidecar file to use instead of `<name>.override.yaml` next to the task file.
     pub sidecar: Option<String>,
+    /// What `os.getenv` gives a task's Python prompt functions (the CLI: its own environment;
+    /// the page: a catalogue task's `env`).
+    pub env: BTreeMap<String, String>,
 }
 
 /// Reads a file by path (`/`-separated, as joined by this module); `Ok(None)` when it does not
@@ -551,8 +556,12 @@ fn parse_yaml_map(label: &str, text: &str) -> Result<serde_yaml_ng::Mapping> {
     }
 }
 
+/// A merged task map, with the folder of the file each key came from (a `!function`'s module is
+/// found beside the file that names it, as lm-eval's loader finds it).
+type Merged = (serde_yaml_ng::Mapping, BTreeMap<String, String>);
+
 /// Reads `path` and its includes into one map (includes first, the file's keys over them).
-fn read_merged(path: &str, resolve: &Resolver, depth: usize) -> Result<serde_yaml_ng::Mapping> {
+fn read_merged(path: &str, resolve: &Resolver, depth: usize) -> Result<Merged> {
     if depth > 16 {
         return Err(Error::new(format!(
             "{path}: `include:` nested more than 16 deep (a cycle?)"
@@ -574,25 +583,56 @@ fn read_merged(path: &str, resolve: &Resolver, depth: usize) -> Result<serde_yam
         }
     };
     let mut merged = serde_yaml_ng::Mapping::new();
+    let mut folders = BTreeMap::new();
     for inc in includes {
         let inc_path = join_path(parent(path), &inc);
-        let m = read_merged(&inc_path, resolve, depth + 1)
+        let (m, f) = read_merged(&inc_path, resolve, depth + 1)
             .map_err(|e| e.context(format!("{path}: include `{inc}`")))?;
         for (k, v) in m {
             merged.insert(k, v);
         }
+        folders.extend(f);
     }
     for (k, v) in map {
         if k.as_str() != Some("include") {
+            folders.insert(yaml_scalar(&k), parent(path).to_string());
             merged.insert(k, v);
         }
     }
-    Ok(merged)
+    Ok((merged, folders))
+}
+
+/// Each `!function module.name` left in a field of [`FUNCTION_FIELDS`] whose module file
+/// (`module.py` beside the YAML that names it) can be read: the function read as the template
+/// it fills in (`pyprompt`), with a note for the run's warnings. A module that is not there
+/// leaves the field as it is (refused below); one that cannot be read is refused with why.
+fn read_prompt_functions(path: &str, map: &mut serde_yaml_ng::Mapping, folders: &BTreeMap<String, String>, resolve: &Resolver, options: &LoadOptions) -> Result<Vec<String>> {
+    let mut notes = Vec::new();
+    for key in FUNCTION_FIELDS.iter().filter(|k| **k != "process_docs") {
+        let Some(Yaml::Tagged(t)) = map.get(*key) else { continue };
+        if t.tag != "!function" {
+            continue;
+        }
+        let dotted = yaml_scalar(&t.value);
+        let Some((module, function)) = dotted.rsplit_once('.') else { continue };
+        let file = join_path(folders.get(*key).map_or("", String::as_str), &format!("{}.py", module.replace('.', "/")));
+        let Some(source) = resolve(&file)? else { continue };
+        let env = |name: &str| options.env.get(name).cloned();
+        let prompt = super::pyprompt::read_function(&file, &source, function, &env)
+            .map_err(|e| Error::new(format!("{path}: {key} is !function {dotted} (Python), which lingualens reads only where it fills a string with document fields: {e}")))?;
+        let value = match prompt {
+            super::pyprompt::Prompt::Template(t) => Yaml::String(t),
+            super::pyprompt::Prompt::Int(i) => Yaml::Number(i.into()),
+        };
+        notes.push(format!("{path}: {key} is !function {dotted}, read from {file} as the template it fills in (lingualens runs no Python)"));
+        map.insert(Yaml::String(key.to_string()), value);
+    }
+    Ok(notes)
 }
 
 /// Loads the task file `path` through `resolve`, applying `options`.
 pub fn load_task(path: &str, resolve: &Resolver, options: &LoadOptions) -> Result<TaskSpec> {
-    let mut map = read_merged(path, resolve, 0)?;
+    let (mut map, folders) = read_merged(path, resolve, 0)?;
     let mut overridden = Vec::new();
 
     // Sidecar: named by the caller (must exist), or `<stem>.override.yaml` beside the file.
@@ -627,6 +667,8 @@ pub fn load_task(path: &str, resolve: &Resolver, options: &LoadOptions) -> Resul
     }
     overridden.sort();
     overridden.dedup();
+
+    let python_notes = read_prompt_functions(path, &mut map, &folders, resolve, options)?;
 
     // Python functions left in fields that decide what is scored: refuse, naming each one.
     let mut python = Vec::new();
@@ -670,13 +712,15 @@ pub fn load_task(path: &str, resolve: &Resolver, options: &LoadOptions) -> Resul
         return Err(Error::new(msg));
     }
 
-    build_spec(path, map, overridden).map_err(|e| {
+    let mut spec = build_spec(path, map, overridden).map_err(|e| {
         if e.message().starts_with(path) {
             e
         } else {
             e.context(path)
         }
-    })
+    })?;
+    spec.warnings.extend(python_notes);
+    Ok(spec)
 }
 
 /// [`load_task`] over the file system (native only).

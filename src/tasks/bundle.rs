@@ -120,7 +120,8 @@ impl TaskFiles {
         };
         let spec = load_task(&root, &resolve, options)?;
         let mut notes = spec.warnings.clone();
-        let user_data: Vec<&NamedFile> = self.data.iter().filter(|f| !is_yaml(&f.name)).collect();
+        // A task's Python module (`utils.py`, read for its prompt functions) is not data.
+        let user_data: Vec<&NamedFile> = self.data.iter().filter(|f| !is_yaml(&f.name) && !f.name.to_ascii_lowercase().ends_with(".py")).collect();
         let split_docs = |split: Option<&str>, notes: &mut Vec<String>| -> Result<Option<Vec<Json>>> {
             let names: Vec<String> = match (&spec.source, split) {
                 (DataSource::Files { data_files, .. }, Some(split)) => data_files.get(split).cloned().unwrap_or_default(),
@@ -376,6 +377,20 @@ mod tests {
         // Two task files, neither included by the other, are still refused.
         let two = TaskFiles::from_files(vec![file("t.yaml", task), file("u.yaml", task)]).unwrap_err().to_string();
         assert!(two.contains("one task file at a time"), "{two}");
+    }
+
+    /// A published task whose prompt is a Python function runs from its YAML, its `utils.py` and
+    /// one data file dropped together (ProverbEval as published: the dataset is a Hub id).
+    #[test]
+    fn a_yaml_with_its_utils_py_reads_the_prompt_function() {
+        let yaml = "dataset_path: someone/Hub-dataset\ndataset_name: amh\ntask: t\ntest_split: english_1\noutput_type: multiple_choice\ndoc_to_text: !function utils.prompt\ndoc_to_choice: !function utils.choices\ndoc_to_target: answer\n";
+        let utils = "P = '''Q: {q}\nA:'''\ndef prompt(doc):\n    return P.format(q=doc['question'])\ndef choices(doc):\n    return doc['choices']\n";
+        let files = TaskFiles::from_files(vec![file("t.yaml", yaml), file("utils.py", utils), file("d.jsonl", JSONL)]).unwrap();
+        let task = files.prepare(&LoadOptions::default()).unwrap();
+        assert_eq!(task.docs.len(), 2);
+        let rendered = task.spec.renderer().unwrap().render(&task.docs[0], &[]).unwrap();
+        assert_eq!((rendered.context.as_str(), rendered.choices.as_deref()), ("Q: 2+2?\nA:", Some(&["3".to_string(), "4".to_string()][..])));
+        assert!(task.notes.iter().any(|n| n.contains("read from utils.py")), "{:?}", task.notes);
     }
 
     /// A built-in task over lingualens items (DZEN) runs from files in memory, as in the page: the

@@ -21,7 +21,7 @@ pub struct DroppedFiles {
 /// The task files the benchmark input accepts (`accept` of `#task-files` in index.html); an
 /// lm-eval include file (`dzen_common_yaml`, no extension) counts too.
 /// `zip`: a benchmark release as its authors publish it (DZEN's), unpacked in the worker.
-const TASK_EXTENSIONS: [&str; 7] = ["csv", "json", "jsonl", "parquet", "yaml", "yml", "zip"];
+const TASK_EXTENSIONS: [&str; 8] = ["csv", "json", "jsonl", "parquet", "yaml", "yml", "zip", "py"];
 
 /// Files of a Hugging Face model folder that are not weights: taken as the model's, not as data.
 const HF_MODEL_FILES: [&str; 6] = [

@@ -6,6 +6,8 @@
 //! a kit's manifest and offers what it holds first. Both redirect sources through a mirror the
 //! same way (`mirrored`).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::{bail, Result};
@@ -51,6 +53,25 @@ pub struct BenchmarkEntry {
     pub licence: Option<String>,
     #[serde(default)]
     pub citation: Option<String>,
+    /// Tasks run from their authors' own published YAML (fetched with the data, among `files`),
+    /// rather than from a YAML under `datasets/tasks`.
+    #[serde(default)]
+    pub published: Vec<PublishedTask>,
+}
+
+/// A task as its authors published it: its YAML (and the include files and `utils.py` beside
+/// it) and its data files per split, each a `path` of one of the benchmark's `files`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PublishedTask {
+    pub task: String,
+    /// The task YAML's path in the benchmark's folder.
+    pub yaml: String,
+    /// Split → the data file's path in the benchmark's folder (the dataset card's `configs`
+    /// for the YAML's `dataset_name`, as the `datasets` library would match them).
+    pub data: BTreeMap<String, String>,
+    /// What `os.getenv` gives the task's prompt functions.
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
 }
 
 /// One file to download: its URL at a pinned revision and what it must be.
@@ -64,6 +85,10 @@ pub struct SourceFile {
     /// `zip`: the download is an archive whose files are the benchmark's (DZEN's release).
     #[serde(default)]
     pub unpack: Option<String>,
+    /// Where the file goes in the benchmark's folder (default: the URL's file name), so that a
+    /// published YAML finds its include files and `utils.py` beside it.
+    #[serde(default)]
+    pub path: Option<String>,
 }
 
 /// One download a run's data came from, as the results file records it (`config.data_sources`).
@@ -93,11 +118,25 @@ impl BenchmarkCatalog {
     }
 }
 
+impl BenchmarkEntry {
+    /// `task` as its authors published it, where this benchmark runs it so.
+    pub fn published_task(&self, task: &str) -> Option<&PublishedTask> {
+        self.published.iter().find(|p| p.task == task)
+    }
+}
+
 pub fn model_catalog() -> Result<ModelCatalog> {
     serde_json::from_str(MODEL_CATALOG_JSON).map_err(|e| format!("models/catalog.json: {e}").into())
 }
 
+/// The benchmark catalogue: as committed, or (natively) the file `LINGUALENS_BENCHMARKS` names,
+/// for an institution's own list or a test's.
 pub fn benchmark_catalog() -> Result<BenchmarkCatalog> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(path) = std::env::var_os("LINGUALENS_BENCHMARKS") {
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("LINGUALENS_BENCHMARKS={}: {e}", path.to_string_lossy()))?;
+        return serde_json::from_str(&text).map_err(|e| format!("LINGUALENS_BENCHMARKS={}: {e}", path.to_string_lossy()).into());
+    }
     serde_json::from_str(BENCHMARK_CATALOG_JSON).map_err(|e| format!("datasets/catalog.json: {e}").into())
 }
 
@@ -236,9 +275,16 @@ mod tests {
         let tasks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/tasks");
         for b in &benchmarks.benchmarks {
             assert!(!b.files.is_empty(), "{}", b.id);
-            for t in &b.tasks {
+            for t in b.tasks.iter().filter(|t| b.published_task(t).is_none()) {
                 let found = std::fs::read_dir(&tasks).unwrap().flatten().any(|family| family.path().join(format!("{t}.yaml")).is_file());
                 assert!(found, "{}: task {t} has no YAML under datasets/tasks", b.id);
+            }
+            let paths: Vec<String> = b.files.iter().map(|f| f.path.clone().unwrap_or_else(|| file_name_of(&f.url))).collect();
+            for p in &b.published {
+                assert!(b.tasks.contains(&p.task), "{}: published task {} is not in tasks", b.id, p.task);
+                for needed in std::iter::once(&p.yaml).chain(p.data.values()) {
+                    assert!(paths.contains(needed), "{}: {}: {needed} is not among the files", b.id, p.task);
+                }
             }
             for f in &b.files {
                 assert!(f.url.starts_with("https://"), "{}: {}", b.id, f.url);

@@ -218,3 +218,96 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     files
 }
+
+/// The URL prefix under which the catalogue's ProverbEval files are published (the stand-in
+/// serves them at the same paths under its root).
+const PROVERBEVAL_GITHUB: &str = "https://raw.githubusercontent.com/EthioNLP/EthioProverbEval/";
+
+/// ProverbEval's Amharic tasks from the catalogue with no `--data`: the authors' published YAMLs
+/// (the shared copies, byte for byte, so the committed sha256 is checked on them), a utils.py in
+/// their shape and Hub-shaped CSVs, all from the stand-in (tools/standin/make_shaped.py). Each of
+/// the five tasks runs 5 items; the published YAML run on the kept files with `--data` scores the
+/// same; `--offline` runs with the stand-in gone; the results name every download.
+#[test]
+fn proverbeval_amharic_tasks_run_from_the_authors_published_yaml_and_the_hub_files() {
+    let Some(shared) = shared() else { return };
+    let tmp = common::TempDir::new("fetch-proverbeval");
+    let root = tmp.path.join("mirror");
+    std::fs::create_dir_all(&root).unwrap();
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/standin/make_shaped.py");
+    let out = Command::new("python3").arg(&script).arg(shared.join("datasets/proverbeval-configs")).arg(&root).output().expect("python3 make_shaped.py");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let utils: Value = serde_json::from_slice(&out.stdout).unwrap();
+
+    // The committed catalogue, with the sha256 of our utils.py where the authors' is pinned.
+    let mut catalog: Value = serde_json::from_str(lingualens::catalog::BENCHMARK_CATALOG_JSON).unwrap();
+    let entry = catalog["benchmarks"].as_array_mut().unwrap().iter_mut().find(|b| b["id"] == "proverbeval-amh").expect("proverbeval-amh in datasets/catalog.json");
+    let tasks: Vec<String> = entry["tasks"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect();
+    let mut replaced = 0;
+    for file in entry["files"].as_array_mut().unwrap() {
+        let url = file["url"].as_str().unwrap().to_string();
+        if let Some(rest) = url.strip_prefix("https://").filter(|_| url.ends_with("/utils.py")) {
+            let shaped = &utils[rest];
+            assert!(shaped.is_object(), "make_shaped.py wrote no {rest}");
+            file["sha256"] = shaped["sha256"].clone();
+            file["size_bytes"] = shaped["size_bytes"].clone();
+            replaced += 1;
+        } else if url.starts_with(PROVERBEVAL_GITHUB) {
+            assert!(file["sha256"].is_string(), "{url}: the authors' files are pinned");
+        }
+    }
+    assert_eq!(replaced, 5, "one utils.py per task folder");
+    let catalog_file = tmp.path.join("catalog.json");
+    std::fs::write(&catalog_file, catalog.to_string()).unwrap();
+
+    let standin = common::StandIn::start(&root, &[], &[]);
+    let mirror = standin.url("");
+    let cache = tmp.path.join("cache");
+    let model = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/demo/lingualens-demo-Q8_0.gguf");
+    let run = |task: &str, out: &Path, extra: &[&str], mirror: &str| {
+        let mut args = vec!["eval", "--model", model.to_str().unwrap(), "--task", task, "--limit", "5", "--out", out.to_str().unwrap()];
+        args.extend(extra);
+        let out = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+            .args(&args)
+            .env("LINGUALENS_MIRROR", mirror)
+            .env("LINGUALENS_CACHE", &cache)
+            .env("LINGUALENS_BENCHMARKS", &catalog_file)
+            .env_remove("HF_ENDPOINT")
+            .output()
+            .expect("run lingualens");
+        (out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    };
+    assert_eq!(tasks, ["amh_choice_english_1", "amh_choice_native_1", "amh_fill_1", "amh_generation_english", "amh_generation_native"]);
+    for task in &tasks {
+        let out = tmp.path.join(format!("run-{task}"));
+        let (ok, text) = run(task, &out, &[], &mirror);
+        assert!(ok, "{task}:\n{text}");
+        assert!(text.contains("read from") && text.contains("utils.py as the template"), "{task}: the prompt function is read:\n{text}");
+        let samples = read(&out.join(format!("samples_{task}.jsonl")));
+        assert_eq!(samples.lines().count(), 5, "{task}");
+        let results: Value = serde_json::from_str(&read(&out.join(format!("results_{task}.json")))).unwrap();
+        let sources = results["config"]["data_sources"].as_array().expect("config.data_sources");
+        assert!(sources.iter().any(|s| s["url"].as_str().unwrap().ends_with("/amh.yaml") && s["sha256"].is_string()), "{task}: {sources:?}");
+        assert!(sources.iter().any(|s| s["url"].as_str().unwrap().contains("/datasets/israel/ProverbEval/resolve/main/amh/")), "{task}: {sources:?}");
+    }
+    // The Hub's files came through its resolve redirect.
+    let redirected = standin.requests().into_iter().filter(|(p, _, status)| p.contains("/resolve/main/amh/") && *status == 302).count();
+    assert_eq!(redirected, 6, "each of the six Hub files fetched once");
+
+    // The same published YAML run on the kept files given by hand scores the same.
+    let kept = cache.join("data/proverbeval-amh");
+    let yaml = kept.join("EthioProverbEval/choice/shuffle/english/1/amh.yaml");
+    let csv = kept.join("ProverbEval/amh/amh_english_test_1.csv");
+    let by_hand = tmp.path.join("by-hand");
+    let (ok, text) = run(yaml.to_str().unwrap(), &by_hand, &["--data", csv.to_str().unwrap()], &mirror);
+    assert!(ok, "{text}");
+    let a: Value = serde_json::from_str(&read(&tmp.path.join("run-amh_choice_english_1/results_amh_choice_english_1.json"))).unwrap();
+    let b: Value = serde_json::from_str(&read(&by_hand.join("results_amh_choice_english_1.json"))).unwrap();
+    assert_eq!(a["results"], b["results"]);
+    assert_eq!(read(&tmp.path.join("run-amh_choice_english_1/items_amh_choice_english_1.csv")), read(&by_hand.join("items_amh_choice_english_1.csv")));
+
+    // Offline, with the stand-in gone, from what was kept (5 few-shot examples from `valid`).
+    drop(standin);
+    let (ok, text) = run("amh_fill_1", &tmp.path.join("offline"), &["--offline", "--shots", "5"], "http://127.0.0.1:9/");
+    assert!(ok, "--offline with the data kept:\n{text}");
+}

@@ -8,6 +8,7 @@
 //! The folder is complete or absent: files are unpacked into a folder of their own and renamed
 //! into place only when all of them are there, with `SOURCES` naming the downloads they came from.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::catalog::{self, BenchmarkEntry, SourceRecord};
@@ -71,4 +72,23 @@ fn fill(entry: &BenchmarkEntry, dir: &Path, sources: &[SourceRecord]) -> Result<
 /// The downloads a kept folder says it holds; `None` for a folder that is absent or incomplete.
 fn kept_sources(dir: &Path) -> Option<Vec<SourceRecord>> {
     serde_json::from_slice(&std::fs::read(dir.join(SOURCES)).ok()?).ok()
+}
+
+/// A task its authors published, as the catalogue runs it: the YAML in the kept folder, the data
+/// file of each split there, what `os.getenv` gives its prompt functions, and the downloads.
+pub struct PublishedData {
+    pub yaml: PathBuf,
+    pub data: BTreeMap<String, PathBuf>,
+    pub env: BTreeMap<String, String>,
+    pub kept: KeptData,
+}
+
+/// `task` from its authors' published files, where the catalogue runs it so: the benchmark's
+/// files kept, or fetched now (unless `offline`). `None` for any other task.
+pub fn published_task(task: &str, offline: bool) -> Result<Option<PublishedData>> {
+    let Some(entry) = catalog::benchmark_catalog()?.benchmark_for(task) else { return Ok(None) };
+    let Some(published) = entry.published_task(task).cloned() else { return Ok(None) };
+    let Some(kept) = data_for_task(task, offline)? else { return Ok(None) };
+    let data = published.data.iter().map(|(split, path)| (split.clone(), kept.dir.join(path))).collect();
+    Ok(Some(PublishedData { yaml: kept.dir.join(&published.yaml), data, env: published.env, kept }))
 }

@@ -48,19 +48,38 @@ fn io(p: &Path, e: std::io::Error) -> Error {
     Error::new(format!("{}: {e}", p.display()))
 }
 
-/// The task file (a path or a built-in task's name) read with `--override`s and a sidecar.
-fn load_spec(task: &str, overrides: &[String], override_file: Option<&Path>) -> Result<(PathBuf, TaskSpec)> {
-    let task_path = crate::tasks::registry::resolve(task, &crate::tasks::registry::builtin_dir())?;
+/// The task file (a path, a task the catalogue runs from its authors' published YAML, or a
+/// built-in task's name) read with `--override`s and a sidecar; for a published task, the
+/// downloads it came from too. With `--data` (`data_given`) a name is a built-in task's, as
+/// before the catalogue: nothing is fetched for a run whose data the user gives.
+fn load_spec(task: &str, overrides: &[String], override_file: Option<&Path>, offline: bool, data_given: bool) -> Result<(PathBuf, TaskSpec, Option<Vec<SourceRecord>>)> {
+    let published = if Path::new(task).is_file() || data_given { None } else { benchmark_data::published_task(task, offline)? };
+    let task_path = match &published {
+        Some(p) => p.yaml.clone(),
+        None => crate::tasks::registry::resolve(task, &crate::tasks::registry::builtin_dir())?,
+    };
     // A task's Python prompt functions read `os.getenv` from this process's environment, as
-    // lm-eval's would (ProverbEval's prompt variants: T_PROMPT).
-    let env = std::env::vars().collect();
+    // lm-eval's would (ProverbEval's prompt variants: T_PROMPT); a published task's catalogue
+    // entry may set it.
+    let mut env: BTreeMap<String, String> = std::env::vars().collect();
+    if let Some(p) = &published {
+        env.extend(p.env.clone());
+    }
     let mut load = LoadOptions { sidecar: override_file.map(|p| p.display().to_string()), env, ..Default::default() };
     for o in overrides {
         let (field, template) = o.split_once('=').ok_or_else(|| Error::new(format!("--override {o:?}: expected FIELD=TEMPLATE")))?;
         load.overrides.insert(field.to_string(), template.to_string());
     }
-    let spec = yaml::load_task_file(&task_path, &load)?;
-    Ok((task_path, spec))
+    let mut spec = yaml::load_task_file(&task_path, &load)?;
+    let Some(published) = published else { return Ok((task_path, spec, None)) };
+    // Its Hub dataset is read from the files the catalogue maps to its splits.
+    if let DataSource::Hub { path, name } = &spec.source {
+        eprintln!("{}: dataset {path}{} read from {}", spec.task, name.as_deref().map(|n| format!(" ({n})")).unwrap_or_default(), published.kept.dir.display());
+        let format = published.data.values().next().and_then(|p| p.extension()).map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_else(|| "csv".into());
+        let data_files = published.data.iter().map(|(split, p)| (split.clone(), vec![p.display().to_string()])).collect();
+        spec.source = DataSource::Files { format, data_files };
+    }
+    Ok((task_path, spec, Some(published.kept.sources)))
 }
 
 /// `lingualens export-task`: the task and its documents as a folder stock lm-eval runs
@@ -77,11 +96,11 @@ pub struct ExportArgs {
 }
 
 pub fn export(args: &ExportArgs) -> Result<()> {
-    let (task_path, spec) = load_spec(&args.task, &args.overrides, args.override_file.as_deref())?;
+    let (task_path, spec, published) = load_spec(&args.task, &args.overrides, args.override_file.as_deref(), args.offline, !args.data.is_empty())?;
     for warning in &spec.warnings {
         eprintln!("warning: {warning}");
     }
-    let (given, _) = data_files(&spec, &args.data, args.offline)?;
+    let (given, _) = data_files(&spec, &args.data, args.offline, published)?;
     let data = load_data(&spec, &task_path, &given, &[], &[], 1)?;
     std::fs::create_dir_all(&args.out).map_err(|e| io(&args.out, e))?;
     let root = match &args.data_root {
@@ -104,7 +123,7 @@ pub fn export(args: &ExportArgs) -> Result<()> {
 }
 
 pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()> {
-    let (task_path, mut spec) = load_spec(&args.task, &args.overrides, args.override_file.as_deref())?;
+    let (task_path, mut spec, published) = load_spec(&args.task, &args.overrides, args.override_file.as_deref(), args.offline, !args.data.is_empty())?;
     // lm-eval merges --gen_kwargs into generate_until tasks only.
     if let (Some(g), OutputType::GenerateUntil) = (&mut spec.generation, spec.output_type) {
         for (k, v) in &args.gen_kwargs {
@@ -120,7 +139,7 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
         return Err(Error::new(format!("--order {}: choice orders apply to multiple-choice tasks, and {} is not one", args.options.order, spec.task)));
     }
     let shots = args.options.shots.or(spec.num_fewshot).unwrap_or(0);
-    let (given, sources) = data_files(&spec, &args.data, args.offline)?;
+    let (given, sources) = data_files(&spec, &args.data, args.offline, published)?;
     let data = load_data(&spec, &task_path, &given, &args.fewshot_data, &args.by, shots)?;
     if data.docs.is_empty() {
         return Err(Error::new(format!(
@@ -297,9 +316,13 @@ struct TaskData {
 /// or where it is at hand). `fewshot_data`: `--fewshot-data`, the pool instead of the task's split.
 /// The files a run reads: `--data` where given; else, for a built-in task of the benchmark
 /// catalogue, its data fetched or kept (`cli::benchmark_data`), with the downloads it came from.
-fn data_files(spec: &TaskSpec, data: &[PathBuf], offline: bool) -> Result<(Vec<PathBuf>, Vec<SourceRecord>)> {
+/// A published task (`published`: its downloads) reads the files its spec now names.
+fn data_files(spec: &TaskSpec, data: &[PathBuf], offline: bool, published: Option<Vec<SourceRecord>>) -> Result<(Vec<PathBuf>, Vec<SourceRecord>)> {
     if !data.is_empty() {
         return Ok((data.to_vec(), Vec::new()));
+    }
+    if let Some(sources) = published {
+        return Ok((Vec::new(), sources));
     }
     match benchmark_data::data_for_task(&spec.task, offline)? {
         Some(kept) => {

@@ -191,7 +191,11 @@ fn download(url: &str, to: &Path, size: Option<u64>) -> std::result::Result<Stri
 pub fn source_files(source: &crate::catalog::SourceFile) -> Result<Vec<(String, Vec<u8>)>> {
     let path = fetch_cached(&source.url, source.size_bytes, source.sha256.as_deref())?;
     let bytes = std::fs::read(&path).map_err(|e| Error::new(format!("{}: cannot be read: {e}", path.display())))?;
-    crate::formats::archive::unpacked(source.unpack.as_deref(), &file_name_of(&source.url), bytes)
+    let name = source.path.clone().unwrap_or_else(|| file_name_of(&source.url));
+    if name.starts_with('/') || name.contains('\\') || name.split('/').any(|s| s == ".." || s.is_empty()) {
+        return Err(Error::new(format!("{}: its path {name:?} in the catalogue is not a relative path inside the benchmark's folder", source.url)));
+    }
+    crate::formats::archive::unpacked(source.unpack.as_deref(), &name, bytes)
 }
 
 /// `bytes` written to `path`, its folders made first.

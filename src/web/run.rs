@@ -115,11 +115,13 @@ fn multiple_choice() -> String {
     "multiple_choice".into()
 }
 
-/// The key under which a run's rows are checkpointed: the same model, task and settings give the
-/// same key, so a reloaded page finds its rows; any change starts a new run.
-pub fn run_key(model: &str, fingerprint: &str, settings: &RunSettings) -> String {
+/// The key under which a run's rows are checkpointed: the same model, engine, task and settings
+/// give the same key, so a reloaded page finds its rows; any change starts a new run. The engine
+/// (`BackendInfo::label`: "cpu", "cpu-int8", "wgpu") is part of it because each rounds
+/// differently: a run reopened under another `?backend=` must not show the first engine's rows.
+pub fn run_key(model: &str, engine: &str, fingerprint: &str, settings: &RunSettings) -> String {
     let settings = serde_json::to_string(settings).unwrap_or_default();
-    hash_string(&format!("{model}\n{fingerprint}\n{settings}"))[..16].to_string()
+    hash_string(&format!("{model}\n{engine}\n{fingerprint}\n{settings}"))[..16].to_string()
 }
 
 /// Softmax of the log-likelihoods: the share of probability mass each option gets when the model
@@ -180,7 +182,8 @@ pub fn cloze_variant(task: &str) -> Option<&'static str> {
 impl Run {
     pub fn new(model: &str, task: &str, fingerprint: &str, settings: RunSettings, items: Vec<ItemView>) -> Run {
         Run {
-            key: run_key(model, fingerprint, &settings),
+            // The page keys it again with the engine it runs on (`page::worker_link`).
+            key: run_key(model, "", fingerprint, &settings),
             model: model.into(),
             task: task.into(),
             output_type: multiple_choice(),
@@ -844,17 +847,18 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn keys_change_with_the_model_the_items_or_the_settings() {
+    fn keys_change_with_the_model_the_engine_the_items_or_the_settings() {
         let s = RunSettings::default();
-        let k = run_key("m", "f", &s);
-        assert_eq!(k, run_key("m", "f", &s));
-        assert_ne!(k, run_key("m2", "f", &s));
-        assert_ne!(k, run_key("m", "f2", &s));
-        assert_ne!(k, run_key("m", "f", &RunSettings { limit: Some(3), ..s.clone() }));
-        assert_ne!(k, run_key("m", "f", &RunSettings { order: "rotations".into(), ..s.clone() }));
-        assert_ne!(k, run_key("m", "f", &RunSettings { sample: Some(5), ..s.clone() }));
+        let k = run_key("m", "cpu-int8", "f", &s);
+        assert_eq!(k, run_key("m", "cpu-int8", "f", &s));
+        assert_ne!(k, run_key("m2", "cpu-int8", "f", &s));
+        assert_ne!(k, run_key("m", "cpu", "f", &s));
+        assert_ne!(k, run_key("m", "cpu-int8", "f2", &s));
+        assert_ne!(k, run_key("m", "cpu-int8", "f", &RunSettings { limit: Some(3), ..s.clone() }));
+        assert_ne!(k, run_key("m", "cpu-int8", "f", &RunSettings { order: "rotations".into(), ..s.clone() }));
+        assert_ne!(k, run_key("m", "cpu-int8", "f", &RunSettings { sample: Some(5), ..s.clone() }));
         let filtered = RunSettings { filters: [("language".to_string(), "dz".to_string())].into(), ..s.clone() };
-        assert_ne!(k, run_key("m", "f", &filtered));
+        assert_ne!(k, run_key("m", "cpu-int8", "f", &filtered));
         // Unfiltered settings serialise as before the filters existed, so their checkpoints are found.
         assert_eq!(serde_json::to_string(&s).unwrap(), r#"{"limit":null,"shots":null,"seed":0,"order":""}"#);
     }

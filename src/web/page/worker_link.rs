@@ -272,10 +272,13 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
                 // The catalogue's URL and the size and sha256 the download was checked against.
                 run.data_sources = fetch.iter().map(|r| crate::catalog::SourceRecord { url: r.url.clone(), sha256: r.check.sha256.clone(), size_bytes: r.check.size }).collect();
             }
-            // A picked file's answers are kept under its bytes' hash, not its name.
-            if let Some(hash) = app.borrow().model_hash.clone() {
-                run.key = run_key(&format!("sha256:{hash}"), &fingerprint, &run.settings);
-            }
+            // A picked file's answers are kept under its bytes' hash, not its name, and under the
+            // engine they were computed on.
+            let (identity, engine) = {
+                let a = app.borrow();
+                (a.model_hash.as_ref().map_or_else(|| model.clone(), |hash| format!("sha256:{hash}")), a.backend.clone())
+            };
+            run.key = run_key(&identity, &engine, &fingerprint, &run.settings);
             begin(app, run, notes.len());
             Ok(())
         }

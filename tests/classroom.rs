@@ -26,7 +26,8 @@ fn goto_ready(browser: &Browser, url: &str) {
 const STATIC_TEXTS: &str = "
     return [...document.querySelectorAll('[data-i18n]')]
       .filter(el => !['status', 'run-summary', 'model-info', 'device-summary', 'inspector-heading', 'run-pause', 'compare-summary'].includes(el.id))
-      .map(el => [el.dataset.i18n, el.textContent]);";
+      .map(el => [el.dataset.i18n, el.textContent])
+      .concat([...document.querySelectorAll('[data-i18n-label]')].map(el => [el.dataset.i18nLabel, el.label]));";
 
 #[test]
 fn the_interface_switches_between_seven_languages_and_remembers_the_choice() {

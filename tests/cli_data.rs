@@ -219,10 +219,6 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The URL prefix under which the catalogue's ProverbEval files are published (the stand-in
-/// serves them at the same paths under its root).
-const PROVERBEVAL_GITHUB: &str = "https://raw.githubusercontent.com/EthioNLP/EthioProverbEval/";
-
 /// ProverbEval's Amharic tasks from the catalogue with no `--data`: the authors' published YAMLs
 /// (the shared copies, byte for byte, so the committed sha256 is checked on them), a utils.py in
 /// their shape and Hub-shaped CSVs, all from the stand-in (tools/standin/make_shaped.py). Each of
@@ -234,31 +230,8 @@ fn proverbeval_amharic_tasks_run_from_the_authors_published_yaml_and_the_hub_fil
     let tmp = common::TempDir::new("fetch-proverbeval");
     let root = tmp.path.join("mirror");
     std::fs::create_dir_all(&root).unwrap();
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/standin/make_shaped.py");
-    let out = Command::new("python3").arg(&script).arg(shared.join("datasets/proverbeval-configs")).arg(&root).output().expect("python3 make_shaped.py");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let utils: Value = serde_json::from_slice(&out.stdout).unwrap();
-
-    // The committed catalogue, with the sha256 of our utils.py where the authors' is pinned.
-    let mut catalog: Value = serde_json::from_str(lingualens::catalog::BENCHMARK_CATALOG_JSON).unwrap();
-    let entry = catalog["benchmarks"].as_array_mut().unwrap().iter_mut().find(|b| b["id"] == "proverbeval-amh").expect("proverbeval-amh in datasets/catalog.json");
-    let tasks: Vec<String> = entry["tasks"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect();
-    let mut replaced = 0;
-    for file in entry["files"].as_array_mut().unwrap() {
-        let url = file["url"].as_str().unwrap().to_string();
-        if let Some(rest) = url.strip_prefix("https://").filter(|_| url.ends_with("/utils.py")) {
-            let shaped = &utils[rest];
-            assert!(shaped.is_object(), "make_shaped.py wrote no {rest}");
-            file["sha256"] = shaped["sha256"].clone();
-            file["size_bytes"] = shaped["size_bytes"].clone();
-            replaced += 1;
-        } else if url.starts_with(PROVERBEVAL_GITHUB) {
-            assert!(file["sha256"].is_string(), "{url}: the authors' files are pinned");
-        }
-    }
-    assert_eq!(replaced, 5, "one utils.py per task folder");
     let catalog_file = tmp.path.join("catalog.json");
-    std::fs::write(&catalog_file, catalog.to_string()).unwrap();
+    let tasks = common::proverbeval_standin(&shared, &root, &catalog_file);
 
     let standin = common::StandIn::start(&root, &[], &[]);
     let mirror = standin.url("");

@@ -462,3 +462,75 @@ fn a_dzen_task_picked_with_no_file_fetches_its_release_runs_as_the_cli_does_and_
     assert_eq!(picked["done"], json!(3), "{test}: {picked}");
     assert_eq!(empty.requests().len(), before, "{test}: a picked zip needs no download");
 }
+
+/// ProverbEval's Amharic tasks picked with no file: the worker fetches each one's published YAML,
+/// include file and utils.py and its Hub split files (from the stand-in, through `?mirror=`;
+/// the catalogue the site names with `?benchmarks=`, the committed one but for our utils.py's
+/// sha256), reads the prompt function, and runs 5 items; the meaning task's log-likelihoods on the
+/// exact engine are the CLI's on the same files; with the stand-in gone the kept files run again.
+#[test]
+fn proverbeval_tasks_picked_with_no_file_fetch_the_authors_files_and_run_as_the_cli_does() {
+    let test = "proverbeval_fetched_by_the_page";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let Some(release) = dzen_release_or_skip(test) else { return };
+    let shared = release.parent().and_then(Path::parent).unwrap().to_path_buf();
+    let tmp = TempDir::new("site-proverbeval");
+    let root = tmp.path.join("mirror");
+    std::fs::create_dir_all(&root).unwrap();
+    let testdata = tmp.path.join("testdata");
+    std::fs::create_dir_all(&testdata).unwrap();
+    let catalog = testdata.join("catalog.json");
+    let tasks = common::proverbeval_standin(&shared, &root, &catalog);
+    let standin = common::StandIn::start(&root, &[], &[]);
+    let app = StaticServer::start_with_mounts(dist.clone(), vec![("testdata".into(), testdata.clone())]);
+    let sentinel = StaticServer::start(tmp.path.clone());
+    let browser = browser_with_sentinel(&sentinel);
+    let mirror = common::url_encode(&standin.url(""));
+    let link = |task: &str, limit: usize| app.url(&format!("?model=demo&task={task}&limit={limit}&run=1&mirror={mirror}&benchmarks=testdata/catalog.json"));
+    for task in &tasks {
+        browser.goto(&link(task, 5));
+        let run = finish(&browser, test, task);
+        assert_eq!(run["done"], json!(5), "{test}: {task}: {run}");
+    }
+    // The meaning task again on the exact engine, its log-likelihoods against the CLI's exact
+    // ones over the same catalogue. (The int8 paths of wasm and x86 sum a block's scaled dot
+    // products in another order: an ulp apart, which can flip one activation's rounding in the
+    // next layer and move an option by 0.06 of -54 on this model; the f32 paths agree to 1e-7.)
+    browser.goto(&link("amh_choice_english_1", 5));
+    let int8 = finish(&browser, test, "amh_choice_english_1 from what was kept");
+    browser.goto(&(link("amh_choice_english_1", 5) + "&backend=cpu"));
+    let run = finish(&browser, test, "amh_choice_english_1 on the exact engine");
+    // Another engine is another run, not the int8 run's rows shown again.
+    assert_ne!(run["rows"], int8["rows"], "{test}: ?backend=cpu reopened the int8 run");
+    let out = tmp.path.join("cli-amh");
+    let model = repo().join("models/demo/lingualens-demo-Q8_0.gguf");
+    let cli = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+        .args(["eval", "--model", model.to_str().unwrap(), "--task", "amh_choice_english_1", "--limit", "5", "--backend", "cpu", "--out", out.to_str().unwrap()])
+        .env("LINGUALENS_MIRROR", standin.url(""))
+        .env("LINGUALENS_CACHE", tmp.path.join("cli-cache"))
+        .env("LINGUALENS_BENCHMARKS", &catalog)
+        .env_remove("HF_ENDPOINT")
+        .output()
+        .unwrap();
+    assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+    let cli: Vec<Vec<f64>> = std::fs::read_to_string(out.join("samples_amh_choice_english_1.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            v["filtered_resps"].as_array().unwrap().iter().map(|r| r[0].as_f64().or_else(|| r[0].as_str()?.parse().ok()).unwrap()).collect()
+        })
+        .collect();
+    let page: Vec<Vec<f64>> = run["rows"].as_array().unwrap().iter().map(|r| r["ll"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()).collect();
+    assert_eq!(page.len(), 5, "{test}: {run}");
+    for (i, (p, c)) in page.iter().zip(&cli).enumerate() {
+        assert_eq!(p.len(), 4, "{test}: item {i}");
+        assert!(p.iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-5 * b.abs().max(1.0)), "{test}: item {i}: page {p:?}, CLI {c:?}");
+    }
+    // The stand-in gone: the kept files run again.
+    drop(standin);
+    browser.goto(&link("amh_fill_1", 3));
+    let offline = finish(&browser, test, "amh_fill_1 with the source gone");
+    assert_eq!(offline["done"], json!(3), "{test}: {offline}");
+    assert_eq!(asked_of_other_hosts(&sentinel), Vec::<String>::new(), "{test}: the page asked another host");
+}

@@ -65,20 +65,16 @@ fn load_spec(task: &str, overrides: &[String], override_file: Option<&Path>, off
     if let Some(p) = &published {
         env.extend(p.env.clone());
     }
-    let mut load = LoadOptions { sidecar: override_file.map(|p| p.display().to_string()), env, ..Default::default() };
+    // A published task's Hub dataset is read from the files the catalogue maps to its splits.
+    let hub_data_files = published.iter().flat_map(|p| p.data.iter().map(|(split, f)| (split.clone(), vec![f.display().to_string()]))).collect();
+    let mut load = LoadOptions { sidecar: override_file.map(|p| p.display().to_string()), env, hub_data_files, ..Default::default() };
     for o in overrides {
         let (field, template) = o.split_once('=').ok_or_else(|| Error::new(format!("--override {o:?}: expected FIELD=TEMPLATE")))?;
         load.overrides.insert(field.to_string(), template.to_string());
     }
-    let mut spec = yaml::load_task_file(&task_path, &load)?;
+    let spec = yaml::load_task_file(&task_path, &load)?;
     let Some(published) = published else { return Ok((task_path, spec, None)) };
-    // Its Hub dataset is read from the files the catalogue maps to its splits.
-    if let DataSource::Hub { path, name } = &spec.source {
-        eprintln!("{}: dataset {path}{} read from {}", spec.task, name.as_deref().map(|n| format!(" ({n})")).unwrap_or_default(), published.kept.dir.display());
-        let format = published.data.values().next().and_then(|p| p.extension()).map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_else(|| "csv".into());
-        let data_files = published.data.iter().map(|(split, p)| (split.clone(), vec![p.display().to_string()])).collect();
-        spec.source = DataSource::Files { format, data_files };
-    }
+    eprintln!("{}: the authors' published task, its data from {}", spec.task, published.kept.dir.display());
     Ok((task_path, spec, Some(published.kept.sources)))
 }
 

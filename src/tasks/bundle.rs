@@ -10,6 +10,8 @@
 //!   (ProverbEval, KyrgyzMMLU, …; `tasks::hf_table`). Both run under the generic
 //!   multiple-choice task in `datasets/tasks/generic/multiple_choice.yaml`.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
@@ -36,6 +38,12 @@ pub struct NamedFile {
 pub struct TaskFiles {
     pub yaml: Option<NamedFile>,
     pub data: Vec<NamedFile>,
+    /// A published task's Hub dataset: split → the data file's name ([`LoadOptions::hub_data_files`]).
+    #[serde(default)]
+    pub hub_data: BTreeMap<String, String>,
+    /// What `os.getenv` gives the task's prompt functions ([`LoadOptions::env`]).
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
 }
 
 /// A task ready to render: its spec, the evaluated documents and the few-shot pool.
@@ -74,7 +82,19 @@ impl TaskFiles {
             crate::bail!("give one task file at a time, not {}", names.join(", "));
         }
         data.extend(includes);
-        Ok(TaskFiles { yaml: tasks.into_iter().next(), data })
+        Ok(TaskFiles { yaml: tasks.into_iter().next(), data, ..Default::default() })
+    }
+
+    /// Files fetched into `data` (a published task's YAML among them) sorted again into the
+    /// task file and the rest, as [`TaskFiles::from_files`] sorts them.
+    pub fn sort_fetched(&mut self) -> Result<()> {
+        if self.yaml.is_some() || !self.data.iter().any(|f| is_yaml(&f.name)) {
+            return Ok(());
+        }
+        let sorted = TaskFiles::from_files(std::mem::take(&mut self.data))?;
+        self.yaml = sorted.yaml;
+        self.data = sorted.data;
+        Ok(())
     }
 
     /// Each `.zip` among the data files replaced by the files it holds, by their paths in it
@@ -101,6 +121,10 @@ impl TaskFiles {
 
     /// Reads the task and its documents.
     pub fn prepare(&self, options: &LoadOptions) -> Result<PreparedTask> {
+        let mut options = options.clone();
+        options.env.extend(self.env.clone());
+        options.hub_data_files.extend(self.hub_data.iter().map(|(split, name)| (split.clone(), vec![name.clone()])));
+        let options = &options;
         match &self.yaml {
             Some(yaml) => self.prepare_yaml(yaml, options),
             None => self.prepare_tables(),
@@ -336,12 +360,12 @@ mod tests {
         writer.start_file("DZEN/8th-Math.csv", zip::write::SimpleFileOptions::default()).unwrap();
         std::io::Write::write_all(&mut writer, b"q,a\n").unwrap();
         writer.finish().unwrap();
-        let mut files = TaskFiles { yaml: None, data: vec![file("other.jsonl", JSONL), NamedFile { name: "Release.ZIP".into(), bytes: zipped.into_inner() }] };
+        let mut files = TaskFiles { data: vec![file("other.jsonl", JSONL), NamedFile { name: "Release.ZIP".into(), bytes: zipped.into_inner() }], ..Default::default() };
         files.unpack_archives().unwrap();
         let names: Vec<&str> = files.data.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["other.jsonl", "DZEN/8th-Math.csv"]);
         assert_eq!(files.data[1].bytes, b"q,a\n");
-        let mut broken = TaskFiles { yaml: None, data: vec![file("broken.zip", "not a zip")] };
+        let mut broken = TaskFiles { data: vec![file("broken.zip", "not a zip")], ..Default::default() };
         assert!(broken.unpack_archives().unwrap_err().to_string().starts_with("broken.zip: not a zip archive"));
     }
 

@@ -458,6 +458,10 @@ pub struct LoadOptions {
     /// What `os.getenv` gives a task's Python prompt functions (the CLI: its own environment;
     /// the page: a catalogue task's `env`).
     pub env: BTreeMap<String, String>,
+    /// For a task whose `dataset_path` is a Hub id: the files of each split, as the benchmark
+    /// catalogue maps them from the dataset card (a published task's `data`); the task then
+    /// reads them as `dataset_path: csv|json|parquet` would.
+    pub hub_data_files: BTreeMap<String, Vec<String>>,
 }
 
 /// Reads a file by path (`/`-separated, as joined by this module); `Ok(None)` when it does not
@@ -720,6 +724,10 @@ pub fn load_task(path: &str, resolve: &Resolver, options: &LoadOptions) -> Resul
         }
     })?;
     spec.warnings.extend(python_notes);
+    if let (DataSource::Hub { .. }, false) = (&spec.source, options.hub_data_files.is_empty()) {
+        let format = options.hub_data_files.values().flatten().next().and_then(|f| f.rsplit_once('.')).map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_else(|| "csv".into());
+        spec.source = DataSource::Files { format, data_files: options.hub_data_files.clone() };
+    }
     Ok(spec)
 }
 

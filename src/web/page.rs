@@ -301,7 +301,7 @@ fn apply_url_parameters() {
         }
     }
     if let Some(task) = dom::query_param("task") {
-        let builtin = task == "demo" || DATA_TASKS.iter().any(|(name, _)| *name == task);
+        let builtin = task == "demo" || DATA_TASKS.iter().any(|(name, _)| *name == task) || files::is_published_task(&task);
         dom::set_value("task-select", if builtin { &task } else { "files" });
     }
     let filters: std::collections::BTreeMap<String, String> = dom::query_params("filter")

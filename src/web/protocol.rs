@@ -111,6 +111,10 @@ pub struct RemoteData {
     /// `zip`: the download is an archive of the benchmark's files.
     #[serde(default)]
     pub unpack: Option<String>,
+    /// The file's name among the task's files (a published task's path, so that its YAML finds
+    /// its include file and `utils.py`); default: the URL's file name.
+    #[serde(default)]
+    pub path: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

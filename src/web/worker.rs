@@ -176,7 +176,7 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
 /// archive unpacked, and added to `files.data` by the names the task's loader reads.
 async fn fetch_data(fetch: &[RemoteData], files: &mut TaskFiles) -> Result<(), String> {
     for (i, remote) in fetch.iter().enumerate() {
-        let name = crate::catalog::file_name_of(&remote.url);
+        let name = remote.path.clone().unwrap_or_else(|| crate::catalog::file_name_of(&remote.url));
         let progress = |loaded, total, _resumed_from| post(&FromWorker::DataDownload { name: name.clone(), loaded, total, file: i + 1, files: fetch.len(), from_cache: false });
         let (blob, from_cache) = super::download::file_blob(&remote.url, &remote.fetch_url, &remote.check, progress).await?;
         let size = blob.size() as u64;
@@ -187,7 +187,8 @@ async fn fetch_data(fetch: &[RemoteData], files: &mut TaskFiles) -> Result<(), S
             files.data.push(NamedFile { name: path, bytes });
         }
     }
-    Ok(())
+    // A published task's YAML came with its files.
+    files.sort_fetched().map_err(|e| e.to_string())
 }
 
 /// Reads the model's header from `source` and checks what it needs on the worker's backend

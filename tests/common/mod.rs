@@ -559,3 +559,34 @@ impl Drop for StandIn {
         let _ = self.child.wait();
     }
 }
+
+/// ProverbEval's Amharic tasks laid out for the stand-in under `root` (tools/standin/make_shaped.py:
+/// the authors' published YAMLs from the shared copies, a utils.py in their shape, Hub-shaped CSVs),
+/// and at `catalog_file` the committed benchmark catalogue with our utils.py's sha256 where the
+/// authors' is pinned (every other pinned sha256 is checked as committed). Gives the tasks' names.
+pub fn proverbeval_standin(shared: &Path, root: &Path, catalog_file: &Path) -> Vec<String> {
+    use serde_json::Value;
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/standin/make_shaped.py");
+    let out = std::process::Command::new("python3").arg(&script).arg(shared.join("datasets/proverbeval-configs")).arg(root).output().expect("python3 make_shaped.py");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let utils: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut catalog: Value = serde_json::from_str(lingualens::catalog::BENCHMARK_CATALOG_JSON).unwrap();
+    let entry = catalog["benchmarks"].as_array_mut().unwrap().iter_mut().find(|b| b["id"] == "proverbeval-amh").expect("proverbeval-amh in datasets/catalog.json");
+    let tasks: Vec<String> = entry["tasks"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect();
+    let mut replaced = 0;
+    for file in entry["files"].as_array_mut().unwrap() {
+        let url = file["url"].as_str().unwrap().to_string();
+        if let Some(rest) = url.strip_prefix("https://").filter(|_| url.ends_with("/utils.py")) {
+            let shaped = &utils[rest];
+            assert!(shaped.is_object(), "make_shaped.py wrote no {rest}");
+            file["sha256"] = shaped["sha256"].clone();
+            file["size_bytes"] = shaped["size_bytes"].clone();
+            replaced += 1;
+        } else if url.starts_with("https://raw.githubusercontent.com/") {
+            assert!(file["sha256"].is_string(), "{url}: the authors' files are pinned");
+        }
+    }
+    assert_eq!(replaced, 5, "one utils.py per task folder");
+    std::fs::write(catalog_file, catalog.to_string()).unwrap();
+    tasks
+}

@@ -276,6 +276,11 @@ pub(super) async fn task_files(kit: &crate::catalog::KitManifest) -> Result<(Tas
         return TaskFiles::from_files(files).map(|t| (t, Vec::new())).map_err(|e| e.to_string());
     }
     let builtin = DATA_TASKS.iter().find(|(name, _)| *name == task).map(|(_, paths)| paths);
+    let chosen_any = !dom::files("task-files").is_empty() || !dom::files("task-folder").is_empty();
+    let catalog = benchmark_catalog().await?;
+    if let (None, false, Some(published)) = (builtin, chosen_any, published_data(&catalog, &task)) {
+        return Ok(published);
+    }
     let mut files = Vec::new();
     if let Some(paths) = builtin {
         for path in paths.iter() {
@@ -295,7 +300,7 @@ pub(super) async fn task_files(kit: &crate::catalog::KitManifest) -> Result<(Tas
         }
     }
     if chosen.is_empty() && builtin.is_some() {
-        if let Some(fetch) = catalogue_data(&task)? {
+        if let Some(fetch) = catalogue_data(&catalog, &task) {
             return TaskFiles::from_files(files).map(|t| (t, fetch)).map_err(|e| e.to_string());
         }
     }
@@ -314,21 +319,56 @@ pub(super) async fn task_files(kit: &crate::catalog::KitManifest) -> Result<(Tas
 
 /// The files of the catalogue benchmark that serves built-in task `task`, as the worker fetches
 /// them: kept under their catalogue URL, fetched through the page's `?mirror=URL` where given.
-fn catalogue_data(task: &str) -> Result<Option<Vec<RemoteData>>, String> {
-    let Some(entry) = crate::catalog::benchmark_catalog().map_err(|e| e.to_string())?.benchmark_for(task) else { return Ok(None) };
+fn catalogue_data(catalog: &crate::catalog::BenchmarkCatalog, task: &str) -> Option<Vec<RemoteData>> {
+    let entry = catalog.clone().benchmark_for(task)?;
+    Some(entry.files.into_iter().map(remote).collect())
+}
+
+/// The benchmark catalogue: the one built in, or the site's own that `?benchmarks=PATH` names
+/// (fetched from the page's origin, the only one its CSP lets it fetch from: a school's list,
+/// or a test's).
+async fn benchmark_catalog() -> Result<crate::catalog::BenchmarkCatalog, String> {
+    match dom::query_param("benchmarks") {
+        Some(path) => {
+            let bytes = fetch_bytes(&path).await?;
+            serde_json::from_slice(&bytes).map_err(|e| format!("{path}: not a benchmark catalogue: {e}"))
+        }
+        None => crate::catalog::benchmark_catalog().map_err(|e| e.to_string()),
+    }
+}
+
+fn remote(f: crate::catalog::SourceFile) -> RemoteData {
     let mirror = dom::query_param("mirror");
-    Ok(Some(
-        entry
-            .files
-            .into_iter()
-            .map(|f| RemoteData {
-                fetch_url: crate::catalog::mirrored(&f.url, mirror.as_deref()),
-                url: f.url,
-                check: ModelCheck { size: f.size_bytes, sha256: f.sha256 },
-                unpack: f.unpack,
-            })
-            .collect(),
-    ))
+    RemoteData {
+        fetch_url: crate::catalog::mirrored(&f.url, mirror.as_deref()),
+        url: f.url,
+        check: ModelCheck { size: f.size_bytes, sha256: f.sha256 },
+        unpack: f.unpack,
+        path: f.path,
+    }
+}
+
+/// A task the catalogue runs from its authors' published files (ProverbEval's): no file of its
+/// own, and for the worker to fetch its YAML, the include file and `utils.py` beside it, and its
+/// split files, with which split each file is.
+fn published_data(catalog: &crate::catalog::BenchmarkCatalog, task: &str) -> Option<(TaskFiles, Vec<RemoteData>)> {
+    let entry = catalog.clone().benchmark_for(task)?;
+    let published = entry.published_task(task).cloned()?;
+    let folder = published.yaml.rsplit_once('/').map_or("", |(f, _)| f).to_string();
+    let wanted = |path: &str| path == published.yaml || published.data.values().any(|d| d == path) || (!path.ends_with(".yaml") && path.rsplit_once('/').map_or("", |(f, _)| f) == folder);
+    let fetch: Vec<RemoteData> = entry
+        .files
+        .into_iter()
+        .filter(|f| wanted(&f.path.clone().unwrap_or_else(|| crate::catalog::file_name_of(&f.url))))
+        .map(remote)
+        .collect();
+    let files = TaskFiles { hub_data: published.data, env: published.env, ..Default::default() };
+    Some((files, fetch))
+}
+
+/// Whether `task` is one the Task menu offers from the benchmark catalogue's published tasks.
+pub(super) fn is_published_task(task: &str) -> bool {
+    crate::catalog::benchmark_catalog().ok().and_then(|c| c.benchmark_for(task)).is_some_and(|b| b.published_task(task).is_some())
 }
 
 /// A benchmark file of the site's kit, used only if it is the file the manifest names (its size

@@ -1,6 +1,6 @@
 //! The page's words in the chosen language: the catalogue (`web::i18n`) held for the page,
 //! applied to the static page (`data-i18n` sets an element's text, `data-i18n-placeholder` its
-//! placeholder) and used by every message the page writes (`t`, `t_with`, `number`).
+//! placeholder, `data-i18n-label` an optgroup's label) and used by every message the page writes (`t`, `t_with`, `number`).
 //!
 //! The language comes from `?lang=`, else the one remembered in `localStorage`, else the browser's
 //! languages; the menu in the header changes it at once, without a reload, and remembers it.
@@ -78,8 +78,8 @@ pub fn remember(code: &str) {
     }
 }
 
-/// Every `data-i18n` element's text and every `data-i18n-placeholder` element's placeholder, from
-/// the catalogue.
+/// Every `data-i18n` element's text and every `data-i18n-placeholder` (`-label`) element's
+/// placeholder (label), from the catalogue.
 fn apply_static() {
     let document = dom::document();
     if let Ok(list) = document.query_selector_all("[data-i18n]") {
@@ -90,11 +90,14 @@ fn apply_static() {
             }
         }
     }
-    if let Ok(list) = document.query_selector_all("[data-i18n-placeholder]") {
+    // Attributes: an input's placeholder, an optgroup's label (the Task menu's benchmarks).
+    for attribute in ["placeholder", "label"] {
+        let marker = format!("data-i18n-{attribute}");
+        let Ok(list) = document.query_selector_all(&format!("[{marker}]")) else { continue };
         for i in 0..list.length() {
             let Some(el) = list.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
-            if let Some(key) = el.get_attribute("data-i18n-placeholder") {
-                let _ = el.set_attribute("placeholder", &t(&key));
+            if let Some(key) = el.get_attribute(&marker) {
+                let _ = el.set_attribute(attribute, &t(&key));
             }
         }
     }

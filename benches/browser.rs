@@ -16,7 +16,7 @@
 //! `--page-run TASK --model FILE --data FOLDER` times the app itself instead: the page runs TASK
 //! (e.g. `dzen_en` over DZEN's CSVs) from its Run button to its last row, as a user's run goes.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/integration/common/mod.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Long fuzz runs over every parser of user input (src/fuzz.rs; the driver is tests/fuzz.rs, which
+# Long fuzz runs over every parser of user input (src/fuzz.rs; the driver is tests/integration/fuzz.rs, which
 # the test command runs for 3,000 mutations per target).
 #
 #   scripts/fuzz.sh [EXECUTIONS] [TARGET…]    default: 10,000,000 per target, every target
@@ -22,10 +22,11 @@ fi
 chunk=1000000
 jobs="${LINGUALENS_FUZZ_JOBS:-$(nproc)}"
 
-step "compiling the fuzz driver (cargo test --release --test fuzz)"
-cargo test --release --test fuzz --no-run
-driver="$(cargo test --release --test fuzz --no-run 2>&1 | sed -n 's/.*Executable tests\/fuzz.rs (\(.*\))$/\1/p')"
-[ -x "$driver" ] || { echo "error: cannot find the fuzz driver's executable" >&2; exit 1; }
+# The driver is one test of the integration-test binary (tests/integration/main.rs).
+step "compiling the fuzz driver (cargo test --release --test integration)"
+cargo test --release --test integration --no-run
+driver="$(cargo test --release --test integration --no-run 2>&1 | sed -n 's/.*Executable tests\/integration\/main.rs (\(.*\))$/\1/p')"
+[ -x "$driver" ] || { echo "error: cannot find the integration tests' executable" >&2; exit 1; }
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
 
@@ -33,7 +34,7 @@ trap 'rm -rf "$logs"' EXIT
 run_chunk() {
     local target="$1" seed="$2" n="$3" status=0
     LINGUALENS_FUZZ_TARGET="$target" LINGUALENS_FUZZ_ITERATIONS="$n" LINGUALENS_FUZZ_SEED="$seed" \
-        "$driver" --nocapture >"$logs/$target-$seed.log" 2>&1 || status=$?
+        "$driver" fuzz::every_parser_survives_mutated_input --exact --nocapture >"$logs/$target-$seed.log" 2>&1 || status=$?
     echo "$status" >"$logs/$target-$seed.status"
 }
 

@@ -10,7 +10,7 @@
 #   wasm-opt     wasm-opt's outputs by input hash (scripts/optimize-wasm.sh)
 #
 # `--plan` (LINGUALENS_PLAN=1): decide everything, install and build nothing, print each decision as
-# a `plan:` line and exit 0. tests/setup_plan.rs runs it with an empty cache and a PATH without the
+# a `plan:` line and exit 0. tests/integration/setup_plan.rs runs it with an empty cache and a PATH without the
 # tools, so a decision that kills the script (a failing `$(…)` under `set -e`) cannot come back unseen.
 #
 # Rules for this file: under `set -e` a failing command substitution in an assignment ends the

@@ -32,7 +32,7 @@ fi
 # trunk: on a fresh machine they run side by side with the tools' installs, so downloads overlap
 # compiles and both cores stay busy. They meet before the tests run.
 export LINGUALENS_FIXTURES="$LINGUALENS_CACHE/fixtures"
-# The Python with lm-eval, for the tests that run it on what lingualens exports (tests/export_task.rs).
+# The Python with lm-eval, for the tests that run it on what lingualens exports (tests/integration/export_task.rs).
 export LINGUALENS_PYTHON="$LINGUALENS_CACHE/venv/bin/python"
 references() {
     ensure_reference_venv

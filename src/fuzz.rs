@@ -4,7 +4,7 @@
 //! nothing: an error is a correct answer to bad input; a panic, a hang or an allocation abort is
 //! the bug a fuzzer looks for.
 //!
-//! `tests/fuzz.rs` drives them with mutated seeds for a short run in the test command, and
+//! `tests/integration/fuzz.rs` drives them with mutated seeds for a short run in the test command, and
 //! `scripts/fuzz.sh` for long runs.
 
 use serde_json::Value as Json;

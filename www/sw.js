@@ -6,7 +6,7 @@
 const APP_CACHE = "lingualens-app-v7";
 // A wasm module whose one function runs i32x4.relaxed_dot_i8x16_i7x16_add_s: WebAssembly.validate
 // accepts it exactly where relaxed SIMD is there (the bytes of src/web/protocol.rs's
-// RELAXED_SIMD_PROBE; tests/bundle.rs checks that they are the same).
+// RELAXED_SIMD_PROBE; tests/integration/bundle.rs checks that they are the same).
 const RELAXED_SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 61, 1, 59, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 147, 2, 11]);
 // The page starts the worker build with the relaxed-SIMD kernel where this validates, the SIMD128
 // one elsewhere: only that one is precached.

@@ -16,7 +16,7 @@
 //! blocks here, each with its own f32 scale and offset, so their activations are quantized per 32
 //! like the rest; llama.cpp's q8_K uses one scale per 256, which is coarser, so the deviation stays
 //! within llama.cpp's own. This is not the exact path: quantizing activations moves logits by about
-//! as much as llama.cpp's own difference from transformers, which `tests/model_parity.rs`
+//! as much as llama.cpp's own difference from transformers, which `tests/integration/model_parity.rs`
 //! measures. Natively [`qmatmul`](super::qmatmul) with f32 activations stays the default and this
 //! one is asked for (`--backend cpu-int8`); the browser's worker uses it on the CPU by default.
 //!

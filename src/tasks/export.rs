@@ -11,7 +11,7 @@
 //!   one, each exactly as lingualens renders them.
 //!
 //! `lm-eval run --tasks <task> --include_path DIR` then builds the same requests as `lingualens
-//! eval` (checked by `tests/export_task.rs` on the log-likelihoods of a real lm-eval run).
+//! eval` (checked by `tests/integration/export_task.rs` on the log-likelihoods of a real lm-eval run).
 
 use serde_json::Value as Json;
 use serde_yaml_ng::{Mapping, Value as Yaml};

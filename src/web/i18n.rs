@@ -12,7 +12,7 @@
 //! Only the page's own words are here. Messages that come from the engine (an error naming a file
 //! and row, a model's fit summary) are English wherever they are shown.
 //!
-//! Compiles on every target so the native tests check the catalogues (`tests/i18n.rs`).
+//! Compiles on every target so the native tests check the catalogues (`tests/integration/i18n.rs`).
 
 use fluent_bundle::types::{FluentNumber, FluentNumberOptions, FluentNumberStyle};
 use fluent_bundle::{FluentArgs, FluentBundle, FluentResource, FluentValue};
@@ -235,7 +235,7 @@ impl intl_memoizer::Memoizable for LanguageOf {
 /// separator, group separator, a no-break space before `%` or not, and the size of the groups after
 /// the first three digits (Dzongkha groups by two: 12,34,567). Digits are Latin everywhere, as Babel
 /// writes them (CLDR's default for Dzongkha is Tibetan digits, which Babel does not substitute and
-/// Bhutanese classrooms use Latin digits for arithmetic). `tests/i18n.rs` compares every
+/// Bhutanese classrooms use Latin digits for arithmetic). `tests/integration/i18n.rs` compares every
 /// language's output with Babel's.
 struct NumberSymbols {
     decimal: char,

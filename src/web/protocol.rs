@@ -22,7 +22,7 @@ pub const RELAXED_WORKER_SCRIPT: &str = "./lingualens-worker-relaxed_loader.js";
 
 /// A wasm module of one function, `() -> v128`, that runs `i32x4.relaxed_dot_i8x16_i7x16_add_s`
 /// on three zero vectors: `WebAssembly.validate` accepts it exactly where relaxed SIMD is there.
-/// (`www/sw.js` and `tools/bench/browser/bench.js` hold the same bytes; `tests/bundle.rs` checks.)
+/// (`www/sw.js` and `tools/bench/browser/bench.js` hold the same bytes; `tests/integration/bundle.rs` checks.)
 pub const RELAXED_SIMD_PROBE: [u8; 82] = {
     let head: [u8; 24] = [
         0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version 1

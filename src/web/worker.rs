@@ -609,7 +609,7 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
         (_, Some(gpu)) => call_promise(gpu, "requestAdapter").await.map(|adapter| describe_browser_adapter(&adapter)),
     };
     // The CPU that Auto falls back to is the int8 path: about as far from transformers as
-    // llama.cpp is (tests/model_parity.rs), and with relaxed SIMD about twice as fast as f32
+    // llama.cpp is (tests/integration/model_parity.rs), and with relaxed SIMD about twice as fast as f32
     // activations (SmolLM2-135M Q4_1: 151 against 77 prompt tok/s; with SIMD128 alone the two
     // were within run-to-run noise). `?backend=cpu` asks for the exact one.
     let fallback = |reason: String| {

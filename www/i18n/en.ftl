@@ -1,5 +1,5 @@
 # lingualens: the interface in English. The source catalogue: every other language has the same
-# message ids (tests/i18n.rs checks). Numbers arrive already formatted for the language; a count
+# message ids (tests/integration/i18n.rs checks). Numbers arrive already formatted for the language; a count
 # ($n, $done, …) can select a plural form with CLDR's categories for the language.
 # Text in braces is Fluent syntax: keep the variables ($name) as they are; a selector
 # ($n -> [one] … *[other] …) takes the language's own CLDR plural categories

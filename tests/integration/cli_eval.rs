@@ -197,7 +197,7 @@ fn bad_input_gets_a_message_naming_what_is_wrong() {
     let (ok, _, err) = eval(&["--model", no_model, "--task", "dzen_en", "--order", "sideways", "--out", "/tmp/x"]);
     assert!(!ok && err.contains("--order") && err.contains("unknown choice order \"sideways\""), "{err}");
     // A task of lingualens items with no benchmark in datasets/catalog.json to fetch (DZEN's is
-    // fetched: tests/cli_data.rs) needs its files.
+    // fetched: tests/integration/cli_data.rs) needs its files.
     let (ok, _, err) = eval(&["--model", no_model, "--task", "kyrgyz_mmlu", "--out", "/tmp/x"]);
     assert!(!ok && err.contains("give their files with --data"), "{err}");
     let (ok, _, err) = eval(&["--model", no_model, "--task", "amh_generation_native", "--order", "rotations", "--data", "x.csv", "--out", "/tmp/x"]);

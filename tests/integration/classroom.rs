@@ -7,11 +7,10 @@
 //! alone on one A4 page. Screenshots go to
 //! $CARGO_TARGET_TMPDIR/screenshots (the README's come from here).
 
-mod common;
 
 use std::time::Duration;
 
-use common::{browser_or_skip, screenshot_path, Browser, StaticServer};
+use crate::common::{browser_or_skip, screenshot_path, Browser, StaticServer};
 use lingualens::web::i18n::{Catalogue, LANGUAGES};
 use serde_json::{json, Value};
 

@@ -8,7 +8,6 @@
 //! file can ask for: multiple input (Winogrande-style, a context per option) and `gen_prefix` with the
 //! `remove_whitespace`/`uppercase` filters under `--gen_kwargs`.
 
-mod common;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -16,7 +15,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use common::samples::by_doc as samples;
+use crate::common::samples::by_doc as samples;
 
 fn fixtures() -> Option<PathBuf> {
     let dir = PathBuf::from(std::env::var_os("LINGUALENS_FIXTURES")?);

@@ -9,12 +9,11 @@
 //! test command's venv) and `../shared` (`LINGUALENS_SHARED`) for DZEN; without them it says it was
 //! skipped, or fails under `LINGUALENS_REQUIRE_FIXTURES=1`.
 
-mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::samples::by_doc as samples;
+use crate::common::samples::by_doc as samples;
 
 fn require() -> bool {
     std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() == Ok("1")

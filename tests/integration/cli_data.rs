@@ -2,7 +2,7 @@
 //! and a built-in task run with no `--data`, its benchmark fetched from the stand-in for GitHub
 //! (tools/standin/server.py serving DZEN's real release zip where the catalogue's URL points).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

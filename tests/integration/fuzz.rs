@@ -9,10 +9,11 @@
 //! `scripts/fuzz.sh` runs long ones. A failing input is written to
 //! `$CARGO_TARGET_TMPDIR/fuzz-failures/` and named in the failure.
 
+use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 use lingualens::fuzz::{Target, TARGETS};
@@ -305,14 +306,32 @@ fn fuzz(target: &Target, iterations: u64, rng_seed: u64, limit: Duration) -> Out
     Outcome { executions: total, failures }
 }
 
+thread_local! {
+    static QUIET: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The panic hook is the process's, and the other tests of this binary run beside the fuzzer on
+/// threads of their own: the hook stays quiet only on a thread that asked, and prints elsewhere.
+fn quiet_panics_on_this_thread(quiet: bool) {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        let print = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(Cell::get) {
+                print(info)
+            }
+        }));
+    });
+    QUIET.with(|q| q.set(quiet));
+}
+
 #[test]
 fn every_parser_survives_mutated_input() {
     let iterations: u64 = std::env::var("LINGUALENS_FUZZ_ITERATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(3_000);
     let rng_seed: u64 = std::env::var("LINGUALENS_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(1234);
     let only = std::env::var("LINGUALENS_FUZZ_TARGET").ok();
     // Panics are expected to be caught and reported here, not printed as they happen.
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
+    quiet_panics_on_this_thread(true);
     let mut failures = Vec::new();
     for target in TARGETS.iter().filter(|(name, _)| only.as_deref().is_none_or(|o| o == *name)) {
         let started = Instant::now();
@@ -326,6 +345,6 @@ fn every_parser_survives_mutated_input() {
         );
         failures.extend(outcome.failures.into_iter().take(5));
     }
-    std::panic::set_hook(hook);
+    quiet_panics_on_this_thread(false);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -7,14 +7,14 @@
 //! build is refused by its name. Natively: `lingualens kit` refuses a download that is not the
 //! catalogue's file and keeps nothing of it.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{browser_or_skip, free_port, DZEN_RELEASE_PATH, screenshot_path, Browser, StaticServer, TempDir};
+use crate::common::{browser_or_skip, free_port, DZEN_RELEASE_PATH, screenshot_path, Browser, StaticServer, TempDir};
 use serde_json::{json, Value};
 
 const LONG: Duration = Duration::from_secs(240);

@@ -5,12 +5,11 @@
 //! trip; malformed files give clear errors and leave the page usable; dataset text containing
 //! HTML is shown as text. Screenshots of the main views go to $CARGO_TARGET_TMPDIR/screenshots.
 
-mod common;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::{browser_or_skip, screenshot_path, Browser, StaticServer, TempDir, WEBGPU_FLAG};
+use crate::common::{browser_or_skip, screenshot_path, Browser, StaticServer, TempDir, WEBGPU_FLAG};
 use lingualens::backend::ComputeDevice;
 use lingualens::eval::{self, RunOptions};
 use lingualens::tasks::bundle::{NamedFile, TaskFiles};
@@ -56,7 +55,7 @@ fn native_scores(model: &Path, files: &TaskFiles, backend: &str) -> Native {
     // activation at a rounding boundary of its 8-bit quantization can round the other way after
     // the wasm and native engines' f32 differences (FMA, summation order) and move a
     // log-likelihood by a few 1e-3 (5.2e-3 seen on the demo); 2e-2 is the scale of the int8
-    // path's own distance from the exact one (tests/model_parity.rs).
+    // path's own distance from the exact one (tests/integration/model_parity.rs).
     let tolerance = if backend == "cpu-int8" { 2e-2 } else { 1e-3 };
     Native { rows, tolerance }
 }
@@ -1512,7 +1511,7 @@ fn generation_chain_of_thought_kyrgyz_loglikelihood_and_pmi_tasks_run_in_the_pag
     assert!(results["results"]["kyrgyz_mmlu"]["acc_norm,none"].is_number(), "{test}: {results}");
 
     // A loglikelihood task (perplexity, bootstrapped) and PMI's unconditional requests: lm-eval's
-    // fixture tasks of tests/eval_parity.rs.
+    // fixture tasks of tests/integration/eval_parity.rs.
     if let Some(lm_eval) = std::env::var_os("LINGUALENS_FIXTURES").map(|f| PathBuf::from(f).join("lm_eval")).filter(|d| d.join("tiny_ll.yaml").is_file()) {
         let (results, _) = page_equals_cli(&browser, &server, test, "tiny_ll", &[lm_eval.join("tiny_ll.yaml"), lm_eval.join("tiny_ll.jsonl")], "", &[], &tmp.path.join("ll"));
         assert!(results["results"]["tiny_ll"]["perplexity_stderr,none"].is_number(), "{test}: {results}");

@@ -3,11 +3,11 @@
 //!   - with `--enable-unsafe-webgpu`, on WebGPU through Chromium's software adapter (SwiftShader);
 //!   - without it, where Chromium offers no adapter, on the CPU fallback.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
-use common::{browser_or_skip, screenshot_path, Browser, StaticServer, WEBGPU_FLAG};
+use crate::common::{browser_or_skip, screenshot_path, Browser, StaticServer, WEBGPU_FLAG};
 use serde_json::{json, Value};
 
 const SELFTEST_DONE: &str = "

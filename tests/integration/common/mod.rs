@@ -496,6 +496,40 @@ impl Drop for TempDir {
     }
 }
 
+/// burn-wgpu's device (Vulkan; Mesa's lavapipe on machines without a GPU), one for the whole test
+/// process: burn registers its wgpu runtime once per process and refuses a second ("Service
+/// already initialized"), so every module that runs on wgpu shares this one.
+pub fn wgpu() -> &'static lingualens::backend::ComputeDevice {
+    static DEVICE: std::sync::OnceLock<lingualens::backend::ComputeDevice> = std::sync::OnceLock::new();
+    DEVICE.get_or_init(|| pollster::block_on(lingualens::backend::ComputeDevice::wgpu()).expect("burn-wgpu (Vulkan; lavapipe in CI)"))
+}
+
+/// Every integration test shares one process (tests/integration/main.rs), so a test that needs an
+/// environment variable of its own runs itself again in a child process of this binary, with
+/// `env` set, alone. Returns true in that child, where the test's body goes on; in the parent it
+/// waits for the child, fails with its output if it failed, and returns false (the test returns).
+/// `test` is the test's path in the crate, `module::name`.
+pub fn in_own_process(test: &str, env: &[(&str, &str)]) -> bool {
+    const MARK: &str = "LINGUALENS_TEST_IN_OWN_PROCESS";
+    if std::env::var(MARK).as_deref() == Ok(test) {
+        return true;
+    }
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let output = Command::new(exe)
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(MARK, test)
+        .envs(env.iter().copied())
+        .output()
+        .expect("start the test binary again");
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    print!("{stdout}");
+    eprint!("{stderr}");
+    assert!(output.status.success(), "{test}, run alone with {env:?}: {}", output.status);
+    // A filter that matched nothing also exits 0: make sure the test ran.
+    assert!(stdout.contains("1 passed"), "{test}, run alone: the child ran no test (is the path right?)");
+    false
+}
+
 // ---------------------------------------------------------------------------------------------
 // The stand-in for GitHub and the Hugging Face Hub (tools/standin/server.py)
 

@@ -17,16 +17,7 @@ use lingualens::tasks::yaml::{
 use serde_json::{json, Value as Json};
 
 fn repo() -> PathBuf {
-    // Absolute when this file is compiled from a scratch crate; relative to the manifest otherwise.
-    let f = Path::new(file!());
-    if f.is_absolute() {
-        f.parent()
-            .and_then(Path::parent)
-            .expect("tests/ has a parent")
-            .to_path_buf()
-    } else {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn require() -> bool {

@@ -5,8 +5,8 @@
 //! lm-eval's cut at a stop string.
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
 
+use crate::common::wgpu;
 use lingualens::backend::ComputeDevice;
 use lingualens::engine::{self, StopReason};
 use serde_json::Value;
@@ -27,10 +27,6 @@ fn fixtures() -> Option<PathBuf> {
     }
 }
 
-fn wgpu() -> &'static ComputeDevice {
-    static DEVICE: OnceLock<ComputeDevice> = OnceLock::new();
-    DEVICE.get_or_init(|| pollster::block_on(ComputeDevice::wgpu()).expect("burn-wgpu (Vulkan; lavapipe in CI)"))
-}
 
 fn ids(v: &Value) -> Vec<u32> {
     v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as u32).collect()

@@ -13,19 +13,18 @@
 //! same GGUF: the same requests, per-sample log-likelihoods within 1e-3 (the logits' own bound; about
 //! 2e-4 is seen), the same is_greedy, acc and acc_norm, on the CPU and on wgpu.
 
-mod common;
+use crate::common::wgpu;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 
 use lingualens::backend::ComputeDevice;
 use lingualens::engine::{self, LanguageModel};
 use lingualens::formats::source::FileSource;
 use serde_json::Value;
 
-use common::npy::read_npy;
-use common::samples::by_doc as samples;
+use crate::common::npy::read_npy;
+use crate::common::samples::by_doc as samples;
 
 /// The fixture folder and its index, or `None` with a message (a panic when fixtures are required).
 fn references() -> Option<(PathBuf, Value)> {
@@ -50,10 +49,6 @@ fn load(index: &Value, device: &ComputeDevice) -> LanguageModel {
     pollster::block_on(engine::load_gguf(FileSource::open(path).unwrap(), device)).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-fn wgpu() -> &'static ComputeDevice {
-    static DEVICE: OnceLock<ComputeDevice> = OnceLock::new();
-    DEVICE.get_or_init(|| pollster::block_on(ComputeDevice::wgpu()).expect("burn-wgpu (Vulkan; lavapipe in CI)"))
-}
 
 fn tokens(text: &Value) -> Vec<u32> {
     text["tokens"].as_array().unwrap().iter().map(|t| t.as_u64().unwrap() as u32).collect()

@@ -13,10 +13,9 @@
 //!
 //! Needs `LINGUALENS_FIXTURES` (scripts/test.sh sets it); without it the tests say they were skipped.
 
-mod common;
+use crate::common::wgpu;
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use lingualens::backend::ComputeDevice;
 use lingualens::formats::safetensors::SafetensorsShards;
@@ -24,15 +23,11 @@ use lingualens::formats::source::FileSource;
 use lingualens::models::Model;
 use serde_json::Value;
 
-use common::npy::{model_fixtures, read_npy, sequences};
+use crate::common::npy::{model_fixtures, read_npy, sequences};
 
 const TOLERANCE: f32 = 1e-3;
 const MODELS: [&str; 7] = ["llama3_tied", "llama3_untied", "qwen2", "qwen3", "gemma3", "gemma3_qpas", "llama3_h256"];
 
-fn wgpu() -> &'static ComputeDevice {
-    static DEVICE: OnceLock<ComputeDevice> = OnceLock::new();
-    DEVICE.get_or_init(|| pollster::block_on(ComputeDevice::wgpu()).expect("burn-wgpu (Vulkan; lavapipe in CI)"))
-}
 
 enum Source<'a> {
     HfFolder,

@@ -29,29 +29,15 @@ use lingualens::scoring::session::{complete_lines, Session};
 use lingualens::scoring::pyjson::PyJson;
 use serde_json::Value;
 
+use crate::common;
+
 /// Corpus metrics: our chrF/BLEU/TER equal sacrebleu's up to float noise, and each replicate is
 /// recomputed on the identical resample, so the bootstrap stderr agrees to this relative tolerance.
 const CORPUS_TOL: f64 = 1e-6;
 const METRICS: [&str; 5] = ["acc", "acc_norm", "acc_bytes", "exact_match", "acc_mutual_info"];
 
 fn fixture_dir() -> Option<PathBuf> {
-    let required = std::env::var("LINGUALENS_REQUIRE_FIXTURES").is_ok_and(|v| v == "1");
-    let skip = |why: String| {
-        if required {
-            panic!("LINGUALENS_REQUIRE_FIXTURES=1 but {why}");
-        }
-        println!("aggregates: SKIPPED, {why} (see tools/fixtures/aggregates.py)");
-    };
-    let Some(dir) = std::env::var_os("LINGUALENS_FIXTURES") else {
-        skip("LINGUALENS_FIXTURES is not set".to_string());
-        return None;
-    };
-    let dir = PathBuf::from(dir).join("aggregates");
-    if !dir.join("aggregates.json").is_file() {
-        skip(format!("{} does not exist", dir.join("aggregates.json").display()));
-        return None;
-    }
-    Some(dir)
+    common::fixture("aggregates", "aggregates/aggregates.json", "tools/fixtures/aggregates.py").map(|f| f.parent().unwrap().to_path_buf())
 }
 
 fn load(dir: &std::path::Path) -> Value {

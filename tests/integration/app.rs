@@ -5,6 +5,7 @@
 //! trip; malformed files give clear errors and leave the page usable; dataset text containing
 //! HTML is shown as text. Screenshots of the main views go to $CARGO_TARGET_TMPDIR/screenshots.
 
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -494,12 +495,9 @@ fn an_exported_run_imports_to_the_same_rows() {
 #[test]
 fn the_committed_demo_model_is_what_the_script_makes() {
     // tools/fixtures/make_all.sh regenerates it into the fixtures folder.
-    let Some(fixtures) = std::env::var_os("LINGUALENS_FIXTURES").map(PathBuf::from) else {
-        assert!(std::env::var_os("LINGUALENS_REQUIRE_FIXTURES").is_none(), "LINGUALENS_FIXTURES is not set");
-        eprintln!("SKIPPED the_committed_demo_model_is_what_the_script_makes: LINGUALENS_FIXTURES is not set");
-        return;
-    };
-    let fresh = std::fs::read(fixtures.join("demo/lingualens-demo-Q8_0.gguf")).expect("the fixture script writes demo/");
+    let test = "the_committed_demo_model_is_what_the_script_makes";
+    let Some(made) = common::fixture(test, "demo/lingualens-demo-Q8_0.gguf", "tools/fixtures/demo_model.py") else { return };
+    let fresh = std::fs::read(made).expect("the fixture script writes demo/");
     let committed = std::fs::read(demo_model()).unwrap();
     assert!(fresh == committed, "models/demo differs from tools/fixtures/demo_model.py's output: run it and commit");
 }
@@ -972,14 +970,8 @@ fn a_download_interrupted_by_a_reload_continues_from_where_it_stopped() {
 /// The DZEN dataset folder (canonical: chromedriver takes canonical paths only), or `None` after
 /// saying the test is skipped (a failure when fixtures are required).
 fn dzen_or_skip(test: &str) -> Option<PathBuf> {
-    let shared = std::env::var_os("LINGUALENS_SHARED").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared"));
-    let dir = shared.join("datasets/dzen");
-    if !dir.join("DZEN").is_dir() {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "{test}: shared/datasets/dzen is missing");
-        eprintln!("SKIPPED {test}: shared/datasets/dzen is missing (set LINGUALENS_SHARED)");
-        return None;
-    }
-    Some(dir.canonicalize().expect("the DZEN folder's canonical path"))
+    let dzen = common::shared(test, "datasets/dzen/DZEN")?;
+    Some(dzen.parent().unwrap().canonicalize().expect("the DZEN folder's canonical path"))
 }
 
 /// Opens `url` and waits until the worker has said which backend it runs on.
@@ -1078,12 +1070,7 @@ fn english_dzongkha_and_dzongkha_with_the_translation_appended_side_by_side() {
 
 /// A fixture model folder under `LINGUALENS_FIXTURES/models` (tools/fixtures/models.py), if there.
 fn fixture_folder(test: &str, rel: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os("LINGUALENS_FIXTURES").map(|f| PathBuf::from(f).join("models").join(rel)).filter(|d| d.join("config.json").is_file());
-    if dir.is_none() {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "{test}: fixture models/{rel} is missing");
-        eprintln!("SKIPPED {test}: fixture models/{rel} is missing (run tools/fixtures/make_all.sh and set LINGUALENS_FIXTURES)");
-    }
-    dir
+    common::fixture(test, &format!("models/{rel}/config.json"), "tools/fixtures/models.py").map(|c| c.parent().unwrap().to_path_buf())
 }
 
 /// The files directly in `dir` (not its subfolders), sorted, as one WebDriver file-input value.
@@ -1178,7 +1165,8 @@ const MODEL_INFO: &str = "const i = document.getElementById('model-info');
 fn hugging_face_folders_load_from_their_files_sharded_and_single_and_equal_the_cli() {
     let test = "app_hf_folders";
     let Some(dist) = browser_or_skip(test) else { return };
-    let (Some(sharded), Some(single)) = (fixture_folder(test, "qwen3/sharded"), fixture_folder(test, "llama3_tied")) else { return };
+    let Some(sharded) = fixture_folder(test, "qwen3/sharded") else { return };
+    let Some(single) = fixture_folder(test, "llama3_tied") else { return };
     let tmp = TempDir::new("app-hf-folders");
     let data = tmp.path.join("hf-questions.jsonl");
     let items = [
@@ -1512,14 +1500,12 @@ fn generation_chain_of_thought_kyrgyz_loglikelihood_and_pmi_tasks_run_in_the_pag
 
     // A loglikelihood task (perplexity, bootstrapped) and PMI's unconditional requests: lm-eval's
     // fixture tasks of tests/integration/eval_parity.rs.
-    if let Some(lm_eval) = std::env::var_os("LINGUALENS_FIXTURES").map(|f| PathBuf::from(f).join("lm_eval")).filter(|d| d.join("tiny_ll.yaml").is_file()) {
+    if let Some(lm_eval) = common::fixture(test, "lm_eval/tiny_ll.yaml", "tools/fixtures/lm_eval_run.py").map(|f| f.parent().unwrap().to_path_buf()) {
         let (results, _) = page_equals_cli(&browser, &server, test, "tiny_ll", &[lm_eval.join("tiny_ll.yaml"), lm_eval.join("tiny_ll.jsonl")], "", &[], &tmp.path.join("ll"));
         assert!(results["results"]["tiny_ll"]["perplexity_stderr,none"].is_number(), "{test}: {results}");
         let files = [lm_eval.join("tiny_pmi.yaml"), lm_eval.join("tiny_mc.yaml"), lm_eval.join("tiny_mc.jsonl")];
         let (results, _) = page_equals_cli(&browser, &server, test, "tiny_pmi", &files, "", &[], &tmp.path.join("pmi"));
         assert!(results["results"]["tiny_pmi"]["acc_mutual_info,none"].is_number(), "{test}: {results}");
-    } else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "{test}: the lm-eval fixtures are missing");
     }
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
 }

@@ -97,12 +97,7 @@ fn cpu_backend_can_be_chosen_in_the_url_even_with_webgpu() {
 /// Returns the backend panel's `data-*` (`label`, `calibration`).
 fn score_in_browser(test: &str, flags: &[&str], backend: &str) -> Option<Value> {
     let dist = browser_or_skip(test)?;
-    let Some(fixtures) = std::env::var_os("LINGUALENS_FIXTURES").map(std::path::PathBuf::from) else {
-        assert!(!common::browser_required(), "{test}: LINGUALENS_FIXTURES is not set");
-        eprintln!("SKIPPED {test}: LINGUALENS_FIXTURES is not set");
-        return None;
-    };
-    let models = fixtures.join("models");
+    let models = common::fixture(test, "models", "tools/fixtures/models.py")?;
     let gguf = models.join("llama3_tied/gguf/llama3_tied-Q4_0.gguf");
     let context = "The year was 19";
     let choices = ["84", "99", " 42", "07 and more"];

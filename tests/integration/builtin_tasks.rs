@@ -20,36 +20,28 @@ use lingualens::tasks::yaml::{self, DataSource, LoadOptions, OutputType};
 use lingualens::tasks::{self, Item};
 use serde_json::Value;
 
+use crate::common;
+
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn require() -> bool {
-    std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() == Ok("1")
+/// The shared folder (`../shared`, holding `datasets/`), or `None` after skipping `test`.
+fn shared(test: &str) -> Option<PathBuf> {
+    common::shared(test, "datasets").map(|d| d.parent().unwrap().to_path_buf())
 }
 
-fn skip(what: &str) {
-    assert!(!require(), "{what} missing and LINGUALENS_REQUIRE_FIXTURES=1");
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "SKIPPED: {what} missing (set LINGUALENS_SHARED / LINGUALENS_FIXTURES)");
-}
-
-fn shared() -> Option<PathBuf> {
-    let d = std::env::var_os("LINGUALENS_SHARED").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared"));
-    d.join("datasets").is_dir().then_some(d)
-}
-
-fn model() -> Option<PathBuf> {
-    let f = PathBuf::from(std::env::var_os("LINGUALENS_FIXTURES")?).join("models/llama3_tied/gguf/llama3_tied-Q8_0.gguf");
-    f.is_file().then_some(f)
+fn model(test: &str) -> Option<PathBuf> {
+    common::fixture(test, "models/llama3_tied/gguf/llama3_tied-Q8_0.gguf", "tools/fixtures/models.py")
 }
 
 /// Writes the generated prompt files (once per test binary) from the shared PROMPTS.md files;
-/// `false` when `../shared` is not there.
-fn prompts() -> bool {
-    static DONE: OnceLock<bool> = OnceLock::new();
-    *DONE.get_or_init(|| {
-        let Some(shared) = shared() else { return false };
+/// `false` after skipping `test` when `../shared` is not there.
+fn prompts(test: &str) -> bool {
+    static DONE: OnceLock<()> = OnceLock::new();
+    // Checked on every call, so each test that needs shared/ says it was skipped.
+    let Some(shared) = shared(test) else { return false };
+    DONE.get_or_init(|| {
         for (script, prompts, out) in [
             ("datasets/tasks/proverbeval/make_overrides.py", "datasets/proverbeval-configs/PROMPTS.md", "datasets/tasks/proverbeval/overrides"),
             ("datasets/tasks/kyrgyzllm/make_prompts.py", "datasets/kyrgyzllm-bench-configs/PROMPTS.md", "datasets/tasks/kyrgyzllm/prompts"),
@@ -62,8 +54,8 @@ fn prompts() -> bool {
                 .expect("run python3");
             assert!(status.success(), "{script} failed");
         }
-        true
-    })
+    });
+    true
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -197,8 +189,9 @@ const EXPECTED: &[&str] = &[
 
 #[test]
 fn every_builtin_task_loads_and_renders() {
-    if !prompts() {
-        return skip("shared/ (the PROMPTS.md files the prompt includes are generated from)");
+    // The PROMPTS.md files of shared/ are what the prompt includes are generated from.
+    if !prompts("every_builtin_task_loads_and_renders") {
+        return;
     }
     let dir = scratch("render");
     let dzen = tasks::dzen::load_dzen_dir(&dzen_files(&dir.join("dzen"))).unwrap().into_loaded().items;
@@ -248,7 +241,7 @@ fn every_builtin_task_loads_and_renders() {
 #[test]
 fn no_builtin_task_copies_a_prompt_text() {
     // The benchmark's prompt texts reach the tasks only through the generated include files.
-    let Some(shared) = shared() else { return skip("shared/") };
+    let Some(shared) = shared("no_builtin_task_copies_a_prompt_text") else { return };
     let mut texts = Vec::new();
     for md in ["datasets/proverbeval-configs/PROMPTS.md", "datasets/kyrgyzllm-bench-configs/PROMPTS.md"] {
         let md = std::fs::read_to_string(shared.join(md)).unwrap();
@@ -290,7 +283,7 @@ fn no_builtin_task_copies_a_prompt_text() {
 
 /// `lingualens eval ARGS --out OUT`; the samples of the task.
 fn eval(task: &str, args: &[&str], out: &Path) -> Vec<Value> {
-    let model = model().unwrap();
+    let model = model("builtin_tasks").unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_lingualens"))
         .args(["eval", "--model", model.to_str().unwrap(), "--task", task, "--out", out.to_str().unwrap()])
         .args(args)
@@ -314,21 +307,14 @@ fn continuations(sample: &Value) -> Vec<String> {
     (0..args.len()).map(|i| args[&format!("gen_args_{i}")]["arg_1"].as_str().unwrap().to_string()).collect()
 }
 
-fn ready(what: &str) -> bool {
-    if model().is_none() {
-        skip("the fixture GGUF");
-        return false;
-    }
-    if !prompts() {
-        skip(what);
-        return false;
-    }
-    true
+/// The fixture GGUF and the generated prompt files, or `false` after skipping `test`.
+fn ready(test: &str) -> bool {
+    model(test).is_some() && prompts(test)
 }
 
 #[test]
 fn dzen_chain_of_thought_on_written_files() {
-    if !ready("shared/") {
+    if !ready("dzen_chain_of_thought_on_written_files") {
         return;
     }
     let dir = scratch("dzen-cot");
@@ -360,11 +346,11 @@ fn dzen_chain_of_thought_on_written_files() {
 
 #[test]
 fn dzen_tasks_over_the_real_csvs() {
-    if !ready("shared/") {
+    if !ready("dzen_tasks_over_the_real_csvs") {
         return;
     }
-    let Some(dzen) = shared().map(|s| s.join("datasets/dzen")).filter(|d| d.join("DZEN").is_dir()) else {
-        return skip("shared/datasets/dzen");
+    let Some(dzen) = common::shared("dzen_tasks_over_the_real_csvs", "datasets/dzen/DZEN").map(|d| d.parent().unwrap().to_path_buf()) else {
+        return;
     };
     let dir = scratch("dzen-real");
     let data = dzen.to_str().unwrap();
@@ -395,7 +381,7 @@ fn dzen_tasks_over_the_real_csvs() {
 
 #[test]
 fn proverbeval_tasks_on_written_files() {
-    if !ready("shared/") {
+    if !ready("proverbeval_tasks_on_written_files") {
         return;
     }
     let dir = scratch("proverbeval");
@@ -436,7 +422,7 @@ fn proverbeval_tasks_on_written_files() {
 
 #[test]
 fn kyrgyzllm_tasks_on_written_files() {
-    if !ready("shared/") {
+    if !ready("kyrgyzllm_tasks_on_written_files") {
         return;
     }
     let dir = scratch("kyrgyz");

@@ -7,7 +7,6 @@
 //! alone on one A4 page. Screenshots go to
 //! $CARGO_TARGET_TMPDIR/screenshots (the README's come from here).
 
-
 use std::time::Duration;
 
 use crate::common::{browser_or_skip, screenshot_path, Browser, StaticServer};

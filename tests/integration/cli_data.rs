@@ -10,19 +10,7 @@ use std::process::Command;
 use serde_json::Value;
 
 fn shared() -> Option<PathBuf> {
-    let dir = std::env::var_os("LINGUALENS_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    if dir.join("datasets").is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"),
-        "LINGUALENS_REQUIRE_FIXTURES=1 but {} is missing",
-        dir.display()
-    );
-    eprintln!("SKIPPED: {} is not here (the shared datasets)", dir.display());
-    None
+    common::shared("cli_data", "datasets").map(|d| d.parent().unwrap().to_path_buf())
 }
 
 fn lingualens(args: &[&str]) -> (bool, String, String) {

@@ -13,33 +13,19 @@ use std::process::Command;
 
 use serde_json::Value;
 
-fn require() -> bool {
-    std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() == Ok("1")
-}
-
-fn skip(what: &str) {
-    assert!(!require(), "{what} missing and LINGUALENS_REQUIRE_FIXTURES=1");
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "SKIPPED: {what} missing (set LINGUALENS_FIXTURES / LINGUALENS_SHARED)");
-}
+use crate::common;
 
 fn model() -> Option<PathBuf> {
-    let dir = PathBuf::from(std::env::var_os("LINGUALENS_FIXTURES")?).join("models/llama3_tied");
-    dir.join("model.safetensors").is_file().then_some(dir)
+    common::fixture("cli_eval", "models/llama3_tied/model.safetensors", "tools/fixtures/models.py").map(|f| f.parent().unwrap().to_path_buf())
 }
 
+/// The fixtures folder, if it has the lm-eval fixtures.
 fn fixtures() -> Option<PathBuf> {
-    let dir = PathBuf::from(std::env::var_os("LINGUALENS_FIXTURES")?);
-    dir.join("lm_eval/tiny_mc.jsonl").is_file().then_some(dir)
+    common::fixture("cli_eval", "lm_eval/tiny_mc.jsonl", "tools/fixtures/lm_eval_run.py").map(|f| f.parent().unwrap().parent().unwrap().to_path_buf())
 }
 
 fn dzen() -> Option<PathBuf> {
-    let shared = match std::env::var_os("LINGUALENS_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    };
-    let dir = shared.join("datasets/dzen");
-    dir.join("DZEN").is_dir().then_some(dir)
+    common::shared("cli_eval", "datasets/dzen/DZEN").map(|d| d.parent().unwrap().to_path_buf())
 }
 
 /// Runs `lingualens eval ARGS`: (success, stdout, stderr).
@@ -74,7 +60,8 @@ fn s(p: &Path) -> &str {
 
 #[test]
 fn a_builtin_dzen_task_by_name_over_the_real_csvs() {
-    let (Some(model), Some(dzen)) = (model(), dzen()) else { return skip("the model fixtures or the DZEN files") };
+    let Some(model) = model() else { return };
+    let Some(dzen) = dzen() else { return };
     let out = out_dir("dzen");
     let printed = eval_ok(&["--model", s(&model), "--task", "dzen_en", "--data", s(&dzen), "--limit", "10", "--shots", "2", "--out", s(&out)]);
 
@@ -110,7 +97,8 @@ fn a_builtin_dzen_task_by_name_over_the_real_csvs() {
 
 #[test]
 fn gold_first_and_rotations_move_the_listed_options_on_dzen() {
-    let (Some(model), Some(dzen)) = (model(), dzen()) else { return skip("the model fixtures or the DZEN files") };
+    let Some(model) = model() else { return };
+    let Some(dzen) = dzen() else { return };
     let out = out_dir("gold-first");
     eval_ok(&["--model", s(&model), "--task", "dzen_dz_en", "--data", s(&dzen), "--limit", "6", "--order", "gold-first", "--out", s(&out)]);
     let given_dir = out_dir("given");
@@ -160,7 +148,7 @@ fn gold_first_and_rotations_move_the_listed_options_on_dzen() {
 
 #[test]
 fn seeded_shuffles_are_reproducible_and_differ_across_seeds() {
-    let Some(dir) = fixtures() else { return skip("the lm-eval fixtures") };
+    let Some(dir) = fixtures() else { return };
     let model = dir.join("models/llama3_tied");
     let task = dir.join("lm_eval/tiny_mc.yaml");
     let run = |seed: &str, name: &str| -> Vec<(u64, u64, Value, Value)> {
@@ -215,7 +203,7 @@ fn bad_input_gets_a_message_naming_what_is_wrong() {
 
 #[test]
 fn kyrgyz_mmlu_table_files_with_a_validation_split_for_shots() {
-    let Some(model) = model() else { return skip("the model fixtures") };
+    let Some(model) = model() else { return };
     let dir = out_dir("kg-data");
     let cfg = dir.join("kyrgyz_mmlu_biology");
     std::fs::create_dir_all(&cfg).unwrap();
@@ -252,7 +240,7 @@ fn kyrgyz_mmlu_table_files_with_a_validation_split_for_shots() {
 
 #[test]
 fn a_hub_tasks_few_shot_split_comes_from_fewshot_data_or_the_run_is_refused() {
-    let Some(model) = model() else { return skip("the model fixtures") };
+    let Some(model) = model() else { return };
     let dir = out_dir("hub-fewshot");
     std::fs::create_dir_all(&dir).unwrap();
     // gsm8k's shape: a Hub dataset, examples from `train`, the `test` split evaluated.

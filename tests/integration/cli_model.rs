@@ -6,17 +6,14 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::common;
+
 /// The text `tools/fixtures/models.py` tokenizes as its "text" sequence.
 const SEQ_TEXT: &str = "The quick brown fox jumps over the lazy dog. 12345 café, naïve 日本!";
 
+/// `$LINGUALENS_FIXTURES/models`.
 fn fixtures() -> Option<PathBuf> {
-    let dir = std::env::var_os("LINGUALENS_FIXTURES").map(|d| PathBuf::from(d).join("models"))?;
-    dir.join("index.json").is_file().then_some(dir)
-}
-
-fn skip() {
-    assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "model fixtures missing");
-    eprintln!("SKIPPED: no model fixtures (set LINGUALENS_FIXTURES; see tools/fixtures/models.py)");
+    common::fixture("cli_model", "models/index.json", "tools/fixtures/models.py").map(|f| f.parent().unwrap().to_path_buf())
 }
 
 fn run(args: &[&str]) -> String {
@@ -31,7 +28,7 @@ fn json_file(path: PathBuf) -> Value {
 
 #[test]
 fn tokenize_matches_the_reference_tokenizer_for_folder_and_gguf() {
-    let Some(dir) = fixtures() else { return skip() };
+    let Some(dir) = fixtures() else { return };
     let expected = json_file(dir.join("index.json"))["sequences"]["text"].clone();
     let folder = dir.join("qwen2");
     let gguf = dir.join("qwen2/gguf/qwen2-Q4_0.gguf");
@@ -43,7 +40,7 @@ fn tokenize_matches_the_reference_tokenizer_for_folder_and_gguf() {
 
 #[test]
 fn score_gives_lm_eval_log_likelihoods_on_both_backends() {
-    let Some(dir) = fixtures() else { return skip() };
+    let Some(dir) = fixtures() else { return };
     let reference = json_file(dir.join("llama3_tied/ref/ref.json"));
     let item = reference["mc_tricky"][0].as_array().unwrap(); // "The year was 19" + "84", "99", …
     let context = item[0]["request_context"].as_str().unwrap();
@@ -74,7 +71,7 @@ fn score_gives_lm_eval_log_likelihoods_on_both_backends() {
 
 #[test]
 fn logits_writes_an_npy_file_equal_to_transformers() {
-    let Some(dir) = fixtures() else { return skip() };
+    let Some(dir) = fixtures() else { return };
     let out = std::env::temp_dir().join(format!("lingualens-logits-{}.npy", std::process::id()));
     run(&["logits", "--model", dir.join("gemma3").to_str().unwrap(), "--text", SEQ_TEXT, "--out", out.to_str().unwrap()]);
     let ours = std::fs::read(&out).unwrap();
@@ -101,7 +98,7 @@ fn npy_floats(b: &[u8]) -> Vec<f32> {
 
 #[test]
 fn logits_of_a_sharded_folder_equal_transformers() {
-    let Some(dir) = fixtures() else { return skip() };
+    let Some(dir) = fixtures() else { return };
     let out = std::env::temp_dir().join(format!("lingualens-sharded-logits-{}.npy", std::process::id()));
     let folder = dir.join("llama3_untied/sharded");
     run(&["logits", "--model", folder.to_str().unwrap(), "--text", SEQ_TEXT, "--out", out.to_str().unwrap()]);
@@ -115,7 +112,7 @@ fn logits_of_a_sharded_folder_equal_transformers() {
 
 #[test]
 fn model_info_describes_a_hf_folder_one_file_or_sharded() {
-    let Some(dir) = fixtures() else { return skip() };
+    let Some(dir) = fixtures() else { return };
     let info = |folder: &PathBuf| -> Value { serde_json::from_str(&run(&["model-info", "--json", folder.to_str().unwrap()])).unwrap() };
     let (single, sharded) = (info(&dir.join("qwen3")), info(&dir.join("qwen3/sharded")));
     assert_eq!(single["format"], "safetensors");

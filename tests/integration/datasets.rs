@@ -18,38 +18,17 @@ use lingualens::tasks::dzen::{self, load_dzen_dir, DzenSet, CATEGORIES};
 use lingualens::tasks::hf_table::{builtin, load_table, TableOptions};
 use lingualens::tasks::item::Item;
 
+use crate::common;
+
 // ---------------------------------------------------------------------------------------------
 // Fixtures
-
-fn shared_dir() -> PathBuf {
-    match std::env::var_os("LINGUALENS_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    }
-}
 
 /// `shared/datasets/dzen`, or `None` after saying the test is skipped (a failure when
 /// `LINGUALENS_REQUIRE_FIXTURES=1`).
 fn dzen_dir(test: &str) -> Option<PathBuf> {
-    let dir = shared_dir().join("datasets/dzen");
-    if dir.join("DZEN").is_dir() && dir.join("DZEN-Few_Shots").is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() == Ok("1") {
-        panic!(
-            "{test}: {} is missing and LINGUALENS_REQUIRE_FIXTURES=1",
-            dir.display()
-        );
-    }
-    // Written to the stderr handle rather than with eprintln!, so that the test harness does not
-    // capture it: a skip shows in a plain `cargo test`.
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED {test}: the DZEN files are not at {} (set LINGUALENS_SHARED to the shared/ folder; LINGUALENS_REQUIRE_FIXTURES=1 makes this a failure)",
-        dir.display()
-    );
-    None
+    let dzen = common::shared(test, "datasets/dzen/DZEN")?;
+    common::shared(test, "datasets/dzen/DZEN-Few_Shots")?;
+    Some(dzen.parent().unwrap().to_path_buf())
 }
 
 fn load_real_dzen(test: &str) -> Option<DzenSet> {

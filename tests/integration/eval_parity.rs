@@ -8,6 +8,7 @@
 //! file can ask for: multiple input (Winogrande-style, a context per option) and `gen_prefix` with the
 //! `remove_whitespace`/`uppercase` filters under `--gen_kwargs`.
 
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -17,12 +18,9 @@ use serde_json::Value;
 
 use crate::common::samples::by_doc as samples;
 
+/// The fixtures folder, if it has the lm-eval run.
 fn fixtures() -> Option<PathBuf> {
-    let dir = PathBuf::from(std::env::var_os("LINGUALENS_FIXTURES")?);
-    if dir.join("lm_eval/samples_tiny_mc.jsonl").is_file() {
-        return Some(dir);
-    }
-    None
+    common::fixture("eval_parity", "lm_eval/samples_tiny_mc.jsonl", "tools/fixtures/lm_eval_run.py").map(|f| f.parent().unwrap().parent().unwrap().to_path_buf())
 }
 
 /// The data file given with --data (the other tasks read the `data_files` of their YAML).
@@ -52,11 +50,7 @@ fn eval_task_with(dir: &std::path::Path, model: &str, task: &str, out: &std::pat
 
 #[test]
 fn eval_matches_lm_eval_sample_by_sample_and_resumes() {
-    let Some(dir) = fixtures() else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "lm-eval fixtures missing");
-        eprintln!("SKIPPED: no lm-eval run (set LINGUALENS_FIXTURES; see tools/fixtures/lm_eval_run.py)");
-        return;
-    };
+    let Some(dir) = fixtures() else { return };
     let out = std::env::temp_dir().join(format!("lingualens-eval-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let printed = eval(&dir, &out);
@@ -106,11 +100,7 @@ fn ll(v: &Value) -> f64 {
 
 #[test]
 fn pmi_matches_lm_eval_with_its_unconditional_requests() {
-    let Some(dir) = fixtures() else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "lm-eval fixtures missing");
-        eprintln!("SKIPPED: no lm-eval run (set LINGUALENS_FIXTURES; see tools/fixtures/lm_eval_run.py)");
-        return;
-    };
+    let Some(dir) = fixtures() else { return };
     let out = out_dir("pmi");
     eval_task(&dir, "llama3_tied", "tiny_pmi", &out);
     let theirs = samples(&dir.join("lm_eval/samples_tiny_pmi.jsonl"));
@@ -139,11 +129,7 @@ fn pmi_matches_lm_eval_with_its_unconditional_requests() {
 
 #[test]
 fn generate_until_matches_lm_eval_text_filters_and_metrics() {
-    let Some(dir) = fixtures() else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "lm-eval fixtures missing");
-        eprintln!("SKIPPED: no lm-eval run (set LINGUALENS_FIXTURES; see tools/fixtures/lm_eval_run.py)");
-        return;
-    };
+    let Some(dir) = fixtures() else { return };
     let by_filter = |path: &std::path::Path| -> BTreeMap<(u64, String), Value> {
         std::fs::read_to_string(path)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -222,10 +208,7 @@ fn loglikelihood_output_type_matches_lm_eval_perplexity_and_acc() {
 
 #[test]
 fn multiple_input_matches_lm_eval_a_context_per_option() {
-    let Some(dir) = fixtures() else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "lm-eval fixtures missing");
-        return;
-    };
+    let Some(dir) = fixtures() else { return };
     let out = out_dir("wino");
     eval_task(&dir, "llama3_tied", "tiny_wino", &out);
     let theirs = samples(&dir.join("lm_eval/samples_tiny_wino.jsonl"));
@@ -255,10 +238,7 @@ fn multiple_input_matches_lm_eval_a_context_per_option() {
 
 #[test]
 fn gen_prefix_filters_and_gen_kwargs_match_lm_eval() {
-    let Some(dir) = fixtures() else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "lm-eval fixtures missing");
-        return;
-    };
+    let Some(dir) = fixtures() else { return };
     let out = out_dir("gen-prefix");
     // The --gen_kwargs string lm-eval was run with, passed the same way.
     let gen_kwargs = std::fs::read_to_string(dir.join("lm_eval/tiny_gen_prefix.gen_kwargs")).unwrap();
@@ -293,11 +273,7 @@ fn metric_entries(results: &Value, task: &str) -> BTreeMap<String, Value> {
 
 #[test]
 fn a_run_exported_from_the_page_and_the_same_run_from_the_cli_report_the_same() {
-    let Some(dir) = fixtures() else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "lm-eval fixtures missing");
-        eprintln!("SKIPPED: no lm-eval run (set LINGUALENS_FIXTURES; see tools/fixtures/lm_eval_run.py)");
-        return;
-    };
+    let Some(dir) = fixtures() else { return };
     use lingualens::web::run::Run;
     let out = out_dir("page-export");
     eval(&dir, &out);

@@ -9,34 +9,25 @@
 //! test command's venv) and `../shared` (`LINGUALENS_SHARED`) for DZEN; without them it says it was
 //! skipped, or fails under `LINGUALENS_REQUIRE_FIXTURES=1`.
 
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::common::samples::by_doc as samples;
 
-fn require() -> bool {
-    std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() == Ok("1")
-}
-
-fn skip(what: &str) {
-    assert!(!require(), "{what} missing and LINGUALENS_REQUIRE_FIXTURES=1");
-    eprintln!("SKIPPED: {what} missing");
-}
-
+/// The llama3_tied fixture model and `$LINGUALENS_PYTHON`, or `None` after saying what is missing.
 fn setup() -> Option<(PathBuf, PathBuf)> {
-    let model = PathBuf::from(std::env::var_os("LINGUALENS_FIXTURES")?).join("models/llama3_tied");
-    let python = PathBuf::from(std::env::var_os("LINGUALENS_PYTHON")?);
-    (model.join("model.safetensors").is_file() && python.is_file()).then_some((model, python))
+    let model = common::fixture("export_task", "models/llama3_tied/model.safetensors", "tools/fixtures/models.py")?;
+    let Some(python) = std::env::var_os("LINGUALENS_PYTHON").map(PathBuf::from).filter(|p| p.is_file()) else {
+        common::skip("export_task", "LINGUALENS_PYTHON (a Python with lm-eval 0.4.13) is not set or not a file");
+        return None;
+    };
+    Some((model.parent().unwrap().to_path_buf(), python))
 }
 
 fn dzen() -> Option<PathBuf> {
-    let shared = match std::env::var_os("LINGUALENS_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    };
-    let dir = shared.join("datasets/dzen");
-    dir.join("DZEN").is_dir().then_some(dir)
+    common::shared("export_task", "datasets/dzen/DZEN").map(|d| d.parent().unwrap().to_path_buf())
 }
 
 fn lingualens(args: &[&str]) -> String {
@@ -53,7 +44,7 @@ fn s(p: &Path) -> &str {
 /// Exports `task` (with `data`), runs lm-eval on the folder and lingualens on the built-in task, both
 /// with `shots` examples over the first `limit` documents, and compares them sample by sample.
 fn compare(name: &str, task: &str, data: &[&Path], shots: usize, limit: usize) {
-    let Some((model, python)) = setup() else { return skip("LINGUALENS_FIXTURES models or LINGUALENS_PYTHON") };
+    let Some((model, python)) = setup() else { return };
     let dir = std::env::temp_dir().join(format!("lingualens-export-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let exported = dir.join("exported");
@@ -123,7 +114,7 @@ fn find(dir: &Path, prefix: &str) -> Option<PathBuf> {
 
 #[test]
 fn exported_dzen_en_runs_in_lm_eval_as_in_lingualens() {
-    let Some(dzen) = dzen() else { return skip("shared/datasets/dzen") };
+    let Some(dzen) = dzen() else { return };
     compare("dzen", "dzen_en", &[&dzen], 2, 6);
 }
 

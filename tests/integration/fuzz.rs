@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 
 use lingualens::fuzz::{Target, TARGETS};
 
+use crate::common;
+
 /// SplitMix64: a small, seedable generator (the run is reproducible from its seed).
 struct Rng(u64);
 
@@ -105,10 +107,6 @@ fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn shared() -> PathBuf {
-    std::env::var_os("LINGUALENS_SHARED").map(PathBuf::from).unwrap_or(repo().join("../shared"))
-}
-
 /// A safetensors file: an 8-byte header length, the JSON header, the data.
 fn safetensors(tensors: &[(&str, &str, &[usize], Vec<u8>)]) -> Vec<u8> {
     let mut header = serde_json::Map::new();
@@ -132,7 +130,7 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
         "gguf" => {
             seeds.extend(read_if(&repo().join("models/demo/lingualens-demo-Q8_0.gguf")));
             for name in ["ggml-vocab-bert-bge.gguf", "ggml-vocab-llama-spm.gguf", "ggml-vocab-phi-3.gguf"] {
-                seeds.extend(read_if(&shared().join("datasets/llama-cpp-vocab/models").join(name)));
+                seeds.extend(read_if(&common::shared_root().join("datasets/llama-cpp-vocab/models").join(name)));
             }
         }
         "safetensors" => {
@@ -176,7 +174,7 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
             seeds.push(b"id,question,A,B,C,D,answer\n1,\"What is 2+2?\",3,4,5,6,B\n2,\"multi\nline\",a,b,c,d,A\r\n".to_vec());
             seeds.push(b"[{\"question\": \"q\", \"choices\": [\"a\", \"b\"], \"answer\": 1}, {\"question\": null}]".to_vec());
             seeds.push(b"{\"question\": \"q\", \"choices\": [\"a\", \"b\"], \"label\": 0}\n{\"text\": \"\\u0f40\"}\n".to_vec());
-            let dzen = shared().join("datasets/dzen/DZEN");
+            let dzen = common::shared_root().join("datasets/dzen/DZEN");
             if let Ok(entries) = std::fs::read_dir(&dzen) {
                 let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
                 paths.sort();

@@ -15,27 +15,13 @@ use lingualens::scoring::ter::Ter;
 use lingualens::scoring::Score;
 use serde_json::Value;
 
+use crate::common;
+
 const TOLERANCE: f64 = 0.01;
 const METRICS: [&str; 4] = ["chrF", "chrF++", "BLEU", "TER"];
 
 fn fixture_path() -> Option<PathBuf> {
-    let required = std::env::var("LINGUALENS_REQUIRE_FIXTURES").is_ok_and(|v| v == "1");
-    let skip = |why: String| {
-        if required {
-            panic!("LINGUALENS_REQUIRE_FIXTURES=1 but {why}");
-        }
-        println!("generation_metrics: SKIPPED, {why} (see tools/fixtures/metrics.py)");
-    };
-    let Some(dir) = std::env::var_os("LINGUALENS_FIXTURES") else {
-        skip("LINGUALENS_FIXTURES is not set".to_string());
-        return None;
-    };
-    let path = PathBuf::from(dir).join("metrics").join("sacrebleu.json");
-    if !path.is_file() {
-        skip(format!("{} does not exist", path.display()));
-        return None;
-    }
-    Some(path)
+    common::fixture("generation_metrics", "metrics/sacrebleu.json", "tools/fixtures/metrics.py")
 }
 
 fn score(metric: &str, hyps: &[String], refs: &[Vec<String>]) -> Score {

@@ -6,25 +6,17 @@
 
 use std::path::PathBuf;
 
-use crate::common::wgpu;
 use lingualens::backend::ComputeDevice;
 use lingualens::engine::{self, StopReason};
 use serde_json::Value;
 
+use crate::common::{self, wgpu};
+
 const MODELS: [&str; 6] = ["llama3_tied", "llama3_untied", "qwen2", "qwen3", "gemma3", "gemma3_qpas"];
 
+/// The fixtures folder, if it has the generation references.
 fn fixtures() -> Option<PathBuf> {
-    let dir = std::env::var_os("LINGUALENS_FIXTURES").map(PathBuf::from);
-    match dir {
-        Some(d) if d.join("generation/qwen3.json").is_file() => Some(d),
-        _ if std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() == Ok("1") => {
-            panic!("LINGUALENS_REQUIRE_FIXTURES=1 but $LINGUALENS_FIXTURES/generation/ is missing (tools/fixtures/generation.py)")
-        }
-        _ => {
-            eprintln!("SKIPPED: no generation fixtures (set LINGUALENS_FIXTURES; see tools/fixtures/generation.py)");
-            None
-        }
-    }
+    common::fixture("generation_parity", "generation/qwen3.json", "tools/fixtures/generation.py").map(|f| f.parent().unwrap().parent().unwrap().to_path_buf())
 }
 
 

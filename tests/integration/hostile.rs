@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 use lingualens::formats::ggml::GgmlType;
 use lingualens::formats::gguf::{GgufFile, Value};
 
+use crate::common;
+
 const TIMEOUT: Duration = Duration::from_secs(20);
 
 fn repo() -> &'static Path {
@@ -367,12 +369,8 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn hf_cases(dir: &Path) -> Vec<Case> {
-    let Some(fixtures) = std::env::var_os("LINGUALENS_FIXTURES").map(PathBuf::from) else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").is_err(), "LINGUALENS_FIXTURES is not set");
-        eprintln!("SKIPPED the Hugging Face folder cases: LINGUALENS_FIXTURES is not set (scripts/test.sh sets it)");
-        return Vec::new();
-    };
-    let model = fixtures.join("models/llama3_tied");
+    let test = "the_hostile_battery_ends_cleanly (its Hugging Face folder cases)";
+    let Some(model) = common::fixture(test, "models/llama3_tied", "tools/fixtures/models.py") else { return Vec::new() };
     let config: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(model.join("config.json")).unwrap()).unwrap();
     let weights = std::fs::read(model.join("model.safetensors")).unwrap();
     let mut folders: Vec<(String, Box<dyn Fn(&Path)>)> = Vec::new();

@@ -11,6 +11,8 @@ use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternEl
 use lingualens::web::i18n::{choose_language, plural_category, Arg, Catalogue, NumberStyle, CATALOGUES, LANGUAGES};
 use serde_json::Value;
 
+use crate::common;
+
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -144,16 +146,8 @@ fn the_language_is_the_query_then_the_remembered_one_then_the_browsers() {
 }
 
 fn numbers_fixture() -> Option<Value> {
-    let required = std::env::var("LINGUALENS_REQUIRE_FIXTURES").is_ok_and(|v| v == "1");
-    let path = std::env::var_os("LINGUALENS_FIXTURES").map(|d| PathBuf::from(d).join("i18n/numbers.json"));
-    match path.filter(|p| p.is_file()) {
-        Some(p) => Some(serde_json::from_str(&read(&p)).unwrap()),
-        None => {
-            assert!(!required, "LINGUALENS_REQUIRE_FIXTURES=1 but $LINGUALENS_FIXTURES/i18n/numbers.json does not exist");
-            println!("i18n numbers: SKIPPED, no $LINGUALENS_FIXTURES/i18n/numbers.json (see tools/fixtures/i18n_numbers.py)");
-            None
-        }
-    }
+    let path = common::fixture("i18n", "i18n/numbers.json", "tools/fixtures/i18n_numbers.py")?;
+    Some(serde_json::from_str(&read(&path)).unwrap())
 }
 
 #[test]

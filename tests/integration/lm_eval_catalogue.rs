@@ -8,10 +8,11 @@
 //! `LINGUALENS_REQUIRE_FIXTURES=1`).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use lingualens::tasks::yaml::{self, LoadOptions, Request, Target};
 use serde_json::{json, Value as Json};
+
+use crate::common;
 
 fn target_json(t: &Target) -> Json {
     match t {
@@ -68,17 +69,9 @@ fn difference(spec: &yaml::TaskSpec, out: &[yaml::Rendered], want: &[Json]) -> O
 
 #[test]
 fn lm_eval_catalogue_sample_renders_as_lm_eval_or_is_refused() {
-    let Some(dir) = std::env::var_os("LINGUALENS_FIXTURES").map(PathBuf::from) else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "LINGUALENS_FIXTURES missing");
-        eprintln!("SKIPPED: LINGUALENS_FIXTURES is not set (tools/fixtures/lm_eval_catalogue.py)");
-        return;
-    };
-    let file = dir.join("lm_eval_catalogue/cases.json");
-    let Ok(text) = std::fs::read_to_string(&file) else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "{} missing", file.display());
-        eprintln!("SKIPPED: {} missing", file.display());
-        return;
-    };
+    let test = "lm_eval_catalogue_sample_renders_as_lm_eval_or_is_refused";
+    let Some(file) = common::fixture(test, "lm_eval_catalogue/cases.json", "tools/fixtures/lm_eval_catalogue.py") else { return };
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     let fx: Json = serde_json::from_str(&text).unwrap();
     let (mut same, mut refused, mut not_compared) = (Vec::new(), Vec::new(), Vec::new());
     let mut differ = Vec::new();

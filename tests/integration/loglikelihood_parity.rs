@@ -10,14 +10,13 @@ use lingualens::backend::ComputeDevice;
 use lingualens::engine;
 use serde_json::Value;
 
+use crate::common;
+
 const TOLERANCE: f64 = 1e-4;
 
+/// `$LINGUALENS_FIXTURES/models`.
 fn fixtures() -> Option<PathBuf> {
-    let dir = std::env::var_os("LINGUALENS_FIXTURES").map(|d| PathBuf::from(d).join("models"))?;
-    if dir.join("index.json").is_file() {
-        return Some(dir);
-    }
-    None
+    common::fixture("loglikelihood_parity", "models/index.json", "tools/fixtures/models.py").map(|f| f.parent().unwrap().to_path_buf())
 }
 
 fn check(model_path: &std::path::Path, reference: &Value, device: &ComputeDevice) -> f64 {
@@ -47,11 +46,7 @@ fn check(model_path: &std::path::Path, reference: &Value, device: &ComputeDevice
 
 #[test]
 fn log_likelihoods_equal_lm_eval_definition() {
-    let Some(dir) = fixtures() else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "model fixtures missing");
-        eprintln!("SKIPPED: no model fixtures (set LINGUALENS_FIXTURES; see tools/fixtures/models.py)");
-        return;
-    };
+    let Some(dir) = fixtures() else { return };
     let cpu = ComputeDevice::cpu();
     let mut report = Vec::new();
     for model in ["llama3_tied", "llama3_untied", "qwen2", "qwen3", "gemma3", "gemma3_qpas"] {

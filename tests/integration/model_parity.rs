@@ -13,7 +13,7 @@
 //!
 //! Needs `LINGUALENS_FIXTURES` (scripts/test.sh sets it); without it the tests say they were skipped.
 
-use crate::common::wgpu;
+use crate::common::{self, wgpu};
 
 use std::path::{Path, PathBuf};
 
@@ -267,11 +267,7 @@ fn agreement(a: &[f32], b: &[f32], vocab: usize) -> (usize, f32) {
 /// llama.cpp, and agree on the top token about as often as transformers does.
 fn llamacpp_agreement(device: &ComputeDevice) {
     let Some(dir) = model_fixtures() else { return };
-    if !dir.join("llamacpp.json").is_file() {
-        if std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() == Ok("1") {
-            panic!("LINGUALENS_REQUIRE_FIXTURES=1 but $LINGUALENS_FIXTURES/models/llamacpp.json is missing (tools/fixtures/llamacpp_logits.py)");
-        }
-        eprintln!("SKIPPED: no llama.cpp logits (tools/fixtures/llamacpp_logits.py)");
+    if common::fixture("model_parity", "models/llamacpp.json", "tools/fixtures/llamacpp_logits.py").is_none() {
         return;
     }
     let index: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("index.json")).unwrap()).unwrap();

@@ -9,13 +9,15 @@
 //! Without the fixtures these tests skip with a message, unless `LINGUALENS_REQUIRE_FIXTURES=1`
 //! (set by `scripts/test.sh` and so by CI), where they fail. `qmatmul_throughput` needs nothing.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use lingualens::formats::ggml::GgmlType;
 use lingualens::formats::gguf::GgufFile;
 use lingualens::formats::source::MemorySource;
 use lingualens::quant::{dequantize, dequantize_tensor, qmatmul, qmatmul_with_threads, QMatrix};
 use serde_json::Value;
+
+use crate::common;
 
 /// qmatmul's error bound: |y - y64| <= REL_TOL * Σ_k |x[t][k] * w[n][k]| for every output.
 const REL_TOL: f64 = 1e-4;
@@ -52,26 +54,12 @@ struct Case {
 }
 
 fn fixtures(test: &str) -> Option<Fixtures> {
-    let required = std::env::var("LINGUALENS_REQUIRE_FIXTURES").is_ok_and(|v| v == "1");
-    let dir = std::env::var_os("LINGUALENS_FIXTURES").map(|d| Path::new(&d).join("quant"));
-    let reason = match &dir {
-        None => "LINGUALENS_FIXTURES is not set (scripts/test.sh sets it and runs tools/fixtures/quant.py)".to_string(),
-        Some(dir) if !dir.join("index.json").is_file() => {
-            format!("{} is missing: run tools/fixtures/quant.py $LINGUALENS_FIXTURES", dir.join("index.json").display())
-        }
-        Some(dir) => {
-            let text = std::fs::read_to_string(dir.join("index.json")).expect("readable index.json");
-            let index: Value = serde_json::from_str(&text).expect("index.json is JSON");
-            let number = |key: &str| index[key].as_u64().unwrap_or_else(|| panic!("index.json: {key}")) as usize;
-            let (rows, cols, tokens) = (number("rows"), number("cols"), number("tokens"));
-            return Some(Fixtures { dir: dir.clone(), index, rows, cols, tokens });
-        }
-    };
-    if required {
-        panic!("{test}: {reason}");
-    }
-    eprintln!("SKIPPED {test}: {reason}");
-    None
+    let path = common::fixture(test, "quant/index.json", "tools/fixtures/quant.py")?;
+    let text = std::fs::read_to_string(&path).expect("readable index.json");
+    let index: Value = serde_json::from_str(&text).expect("index.json is JSON");
+    let number = |key: &str| index[key].as_u64().unwrap_or_else(|| panic!("index.json: {key}")) as usize;
+    let (rows, cols, tokens) = (number("rows"), number("cols"), number("tokens"));
+    Some(Fixtures { dir: path.parent().unwrap().to_path_buf(), index, rows, cols, tokens })
 }
 
 impl Fixtures {

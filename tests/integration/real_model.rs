@@ -13,7 +13,7 @@
 //! same GGUF: the same requests, per-sample log-likelihoods within 1e-3 (the logits' own bound; about
 //! 2e-4 is seen), the same is_greedy, acc and acc_norm, on the CPU and on wgpu.
 
-use crate::common::wgpu;
+use crate::common::{self, wgpu};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -28,20 +28,9 @@ use crate::common::samples::by_doc as samples;
 
 /// The fixture folder and its index, or `None` with a message (a panic when fixtures are required).
 fn references() -> Option<(PathBuf, Value)> {
-    let dir = std::env::var_os("LINGUALENS_FIXTURES").map(|d| PathBuf::from(d).join("real_model"));
-    match dir {
-        Some(d) if d.join("index.json").is_file() => {
-            let index: Value = serde_json::from_str(&std::fs::read_to_string(d.join("index.json")).unwrap()).unwrap();
-            Some((d, index))
-        }
-        _ if std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() == Ok("1") => {
-            panic!("LINGUALENS_REQUIRE_FIXTURES=1 but $LINGUALENS_FIXTURES/real_model/index.json is missing (tools/fixtures/real_model.py)")
-        }
-        _ => {
-            eprintln!("SKIPPED: no real-model references (set LINGUALENS_FIXTURES; see tools/fixtures/real_model.py)");
-            None
-        }
-    }
+    let path = common::fixture("real_model", "real_model/index.json", "tools/fixtures/real_model.py")?;
+    let index: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    Some((path.parent().unwrap().to_path_buf(), index))
 }
 
 fn load(index: &Value, device: &ComputeDevice) -> LanguageModel {
@@ -140,12 +129,9 @@ fn int8_activations_stay_within_llamacpps_deviation_on_a_real_model() {
 #[test]
 fn eval_of_dzen_items_equals_lm_eval_on_cpu_and_wgpu() {
     let Some((dir, index)) = references() else { return };
-    if !dir.join("samples_dzen_real.jsonl").is_file() {
-        assert!(
-            std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"),
-            "no lm-eval run on DZEN items: real_model.py was not given ../shared's DZEN folder"
-        );
-        eprintln!("SKIPPED: no lm-eval run on DZEN items (tools/fixtures/real_model.py needs the DZEN CSVs)");
+    // The lm-eval run on DZEN items, there only when real_model.py was given ../shared's DZEN folder.
+    let made_by = "tools/fixtures/real_model.py, when given the DZEN CSVs,";
+    if common::fixture("eval_of_dzen_items_equals_lm_eval_on_cpu_and_wgpu", "real_model/samples_dzen_real.jsonl", made_by).is_none() {
         return;
     }
     let theirs = samples(&dir.join("samples_dzen_real.jsonl"));

@@ -26,14 +26,7 @@ fn repo() -> PathBuf {
 
 /// `../shared/datasets/dzen-release` (DZEN's zip, byte for byte), or a plain skip.
 fn dzen_release_or_skip(test: &str) -> Option<PathBuf> {
-    let shared = std::env::var_os("LINGUALENS_SHARED").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared"));
-    let dir = shared.join("datasets/dzen-release");
-    if !dir.is_dir() {
-        assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "{test}: shared/datasets/dzen-release is missing");
-        eprintln!("SKIPPED {test}: shared/datasets/dzen-release is missing (set LINGUALENS_SHARED)");
-        return None;
-    }
-    Some(dir)
+    common::shared(test, "datasets/dzen-release")
 }
 
 /// A mirror that serves DZEN's release where the catalogue's URL points, under its host's name.
@@ -360,8 +353,7 @@ fn dzen_standin(release: &Path, tmp: &TempDir, flags: &[&str]) -> common::StandI
 /// The option log-likelihoods of the CLI's samples for `task` on the demo model (`cpu-int8`, as
 /// the page computes) over the shared DZEN CSVs, first `limit` documents.
 fn cli_lls(tmp: &TempDir, task: &str, limit: usize) -> Vec<Vec<f64>> {
-    let dzen = repo().join("../shared/datasets/dzen");
-    let dzen = std::env::var_os("LINGUALENS_SHARED").map(|s| PathBuf::from(s).join("datasets/dzen")).unwrap_or(dzen);
+    let dzen = common::shared_root().join("datasets/dzen");
     let out = tmp.path.join(format!("cli-{task}"));
     let model = repo().join("models/demo/lingualens-demo-Q8_0.gguf");
     let limit = limit.to_string();

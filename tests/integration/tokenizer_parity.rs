@@ -18,28 +18,10 @@ use lingualens::formats::gguf::{self, GgufFile};
 use lingualens::tokenizers::Tokenizer;
 use serde_json::Value;
 
-fn require_fixtures() -> bool {
-    std::env::var("LINGUALENS_REQUIRE_FIXTURES").is_ok_and(|v| v == "1")
-}
+use crate::common;
 
-/// Returns from the test with a plain message, or fails it under LINGUALENS_REQUIRE_FIXTURES=1.
-macro_rules! skip {
-    ($($arg:tt)*) => {{
-        let why = format!($($arg)*);
-        if require_fixtures() {
-            panic!("LINGUALENS_REQUIRE_FIXTURES=1 but {why}");
-        }
-        eprintln!("SKIPPED: {why}");
-        return;
-    }};
-}
-
-fn shared_dir() -> PathBuf {
-    match std::env::var_os("LINGUALENS_SHARED") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    }
-}
+/// `shared/datasets/llama-cpp-vocab/models`, where llama.cpp's vocabularies and test vectors are.
+const VOCABS: &str = "datasets/llama-cpp-vocab/models";
 
 /// `.inp`: strings each followed by `\n__ggml_vocab_test__\n`; `.out`: one line of ids per string.
 fn read_vectors(gguf: &Path) -> Option<Vec<(String, Vec<u32>)>> {
@@ -56,8 +38,8 @@ fn read_vectors(gguf: &Path) -> Option<Vec<(String, Vec<u32>)>> {
 
 #[test]
 fn llama_cpp_test_vectors() {
-    let dir = shared_dir().join("datasets/llama-cpp-vocab/models");
-    let Ok(entries) = std::fs::read_dir(&dir) else { skip!("{} is not here", dir.display()) };
+    let Some(dir) = common::shared("llama_cpp_test_vectors", VOCABS) else { return };
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let mut paths: Vec<PathBuf> =
         entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "gguf")).collect();
     paths.sort();
@@ -88,12 +70,11 @@ fn llama_cpp_test_vectors() {
 }
 
 /// The reference tokenizer.json files, from the fixtures' records of where they are.
-fn fixture_tokenizer_json(name: &str) -> Option<PathBuf> {
-    let root = std::env::var_os("LINGUALENS_FIXTURES")?;
-    let doc: Value =
-        serde_json::from_str(&std::fs::read_to_string(Path::new(&root).join(format!("tokenizers/{name}.json"))).ok()?)
-            .ok()?;
-    Some(PathBuf::from(doc["tokenizer"].as_str()?))
+fn fixture_tokenizer_json(test: &str, name: &str) -> Option<PathBuf> {
+    let record = common::fixture(test, &format!("tokenizers/{name}.json"), "tools/fixtures/tokenizer_refs.py")?;
+    let text = std::fs::read_to_string(&record).unwrap_or_else(|e| panic!("{}: {e}", record.display()));
+    let doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", record.display()));
+    Some(PathBuf::from(doc["tokenizer"].as_str().unwrap_or_else(|| panic!("{}: no \"tokenizer\"", record.display()))))
 }
 
 /// GGUF `tokenizer.ggml.*` metadata for a byte-level BPE tokenizer.json, written as
@@ -141,17 +122,15 @@ fn gguf_from_tokenizer_json(path: &Path, pre: &str) -> GgufFile {
 /// tokenizer.json files, which hold the same vocabularies: the GGUF path with those pre-tokenizers.
 #[test]
 fn llama_cpp_test_vectors_on_converted_vocabs() {
-    let dir = shared_dir().join("datasets/llama-cpp-vocab/models");
-    if !dir.is_dir() {
-        skip!("{} is not here", dir.display());
-    }
+    let test = "llama_cpp_test_vectors_on_converted_vocabs";
+    let Some(dir) = common::shared(test, VOCABS) else { return };
     let mut total = 0;
     for (json, name, pre) in [
         ("llama3", "ggml-vocab-llama-bpe.gguf", "llama-bpe"),
         ("qwen3", "ggml-vocab-qwen2.gguf", "qwen2"),
         ("qwen3", "ggml-vocab-deepseek-r1-qwen.gguf", "deepseek-r1-qwen"),
     ] {
-        let Some(path) = fixture_tokenizer_json(json) else { skip!("no {json} fixture under LINGUALENS_FIXTURES") };
+        let Some(path) = fixture_tokenizer_json(test, json) else { return };
         let tokenizer = Tokenizer::from_gguf(&gguf_from_tokenizer_json(&path, pre)).unwrap_or_else(|e| panic!("{e}"));
         let vectors = read_vectors(&dir.join(name)).expect("the .inp/.out files");
         let failed: Vec<String> = vectors
@@ -174,10 +153,10 @@ fn llama_cpp_test_vectors_on_converted_vocabs() {
 
 #[test]
 fn gguf_tokenizers_add_bos_and_parse_special_tokens() {
-    let dir = shared_dir().join("datasets/llama-cpp-vocab/models");
-    let Ok(bytes) = std::fs::read(dir.join("ggml-vocab-llama-spm.gguf")) else {
-        skip!("{} is not here", dir.display())
-    };
+    let test = "gguf_tokenizers_add_bos_and_parse_special_tokens";
+    let Some(spm_file) = common::shared(test, &format!("{VOCABS}/ggml-vocab-llama-spm.gguf")) else { return };
+    let dir = spm_file.parent().unwrap();
+    let bytes = std::fs::read(&spm_file).unwrap();
     let spm = Tokenizer::from_gguf(&GgufFile::parse("llama-spm", &bytes).unwrap()).unwrap();
     assert_eq!(spm.bos_id(), Some(1));
     assert!(spm.eos_ids().contains(&2));
@@ -267,8 +246,8 @@ fn soup(seed: u64, n: usize) -> String {
 
 #[test]
 fn gguf_tokenizers_survive_any_text() {
-    let dir = shared_dir().join("datasets/llama-cpp-vocab/models");
-    let Ok(entries) = std::fs::read_dir(&dir) else { skip!("{} is not here", dir.display()) };
+    let Some(dir) = common::shared("gguf_tokenizers_survive_any_text", VOCABS) else { return };
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let mut checked = 0;
     for path in entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "gguf")) {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -294,8 +273,8 @@ fn gguf_tokenizers_survive_any_text() {
 
 #[test]
 fn gguf_errors_name_the_key() {
-    let dir = shared_dir().join("datasets/llama-cpp-vocab/models");
-    let Ok(bytes) = std::fs::read(dir.join("ggml-vocab-gpt-2.gguf")) else { skip!("{} is not here", dir.display()) };
+    let Some(gpt2) = common::shared("gguf_errors_name_the_key", &format!("{VOCABS}/ggml-vocab-gpt-2.gguf")) else { return };
+    let bytes = std::fs::read(&gpt2).unwrap();
     let mut file = GgufFile::parse("gpt-2.gguf", &bytes).unwrap();
     file.metadata.remove("tokenizer.ggml.merges");
     let error = Tokenizer::from_gguf(&file).err().expect("no merges");
@@ -307,14 +286,14 @@ fn gguf_errors_name_the_key() {
 
 #[test]
 fn hf_tokenizer_json_matches_hf_tokenizers() {
-    let Some(root) = std::env::var_os("LINGUALENS_FIXTURES") else { skip!("LINGUALENS_FIXTURES is not set") };
-    let dir = Path::new(&root).join("tokenizers");
-    let Ok(entries) = std::fs::read_dir(&dir) else { skip!("{} is not here", dir.display()) };
+    let test = "hf_tokenizer_json_matches_hf_tokenizers";
+    let Some(dir) = common::fixture(test, "tokenizers", "tools/fixtures/tokenizer_refs.py") else { return };
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let mut paths: Vec<PathBuf> =
         entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
     paths.sort();
     if paths.is_empty() {
-        skip!("no fixtures in {}", dir.display());
+        return common::skip(test, &format!("no fixtures in {}", dir.display()));
     }
     let mut report = Vec::new();
     let mut failed = Vec::new();

@@ -16,24 +16,15 @@ use lingualens::tasks::yaml::{
 };
 use serde_json::{json, Value as Json};
 
+use crate::common;
+
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn require() -> bool {
-    std::env::var("LINGUALENS_REQUIRE_FIXTURES").is_ok_and(|v| v == "1")
-}
-
-fn skip(what: &str) {
-    assert!(!require(), "{what} (LINGUALENS_REQUIRE_FIXTURES=1)");
-    eprintln!("SKIPPED: {what}");
-}
-
+/// The shared folder, if it has ProverbEval's published configs.
 fn shared() -> Option<PathBuf> {
-    let d = std::env::var_os("LINGUALENS_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    d.join("datasets/proverbeval-configs").is_dir().then_some(d)
+    common::shared("yaml_tasks", "datasets/proverbeval-configs").map(|d| d.parent().unwrap().parent().unwrap().to_path_buf())
 }
 
 fn load(path: &Path, options: &LoadOptions) -> lingualens::Result<TaskSpec> {
@@ -87,9 +78,7 @@ const PROVERB_JSONL: &str = r#"{"Proverb": "ድር ቢያብር አንበሳ ያ
 
 #[test]
 fn every_proverbeval_yaml_parses_refuses_python_and_renders_with_overrides() {
-    let Some(shared) = shared() else {
-        return skip("no shared/datasets/proverbeval-configs (set LINGUALENS_SHARED)");
-    };
+    let Some(shared) = shared() else { return };
     let root = shared.join("datasets/proverbeval-configs");
     let mut files = Vec::new();
     walk(&root, &mut files);
@@ -224,9 +213,7 @@ fn every_proverbeval_yaml_parses_refuses_python_and_renders_with_overrides() {
 /// The override templates reproduce the Python functions: `str.format` over PROMPTS.md's text.
 #[test]
 fn proverbeval_overrides_equal_the_python_prompts() {
-    let Some(shared) = shared() else {
-        return skip("no shared/datasets/proverbeval-configs (set LINGUALENS_SHARED)");
-    };
+    let Some(shared) = shared() else { return };
     let root = shared.join("datasets/proverbeval-configs");
     let md = std::fs::read_to_string(root.join("PROMPTS.md")).unwrap();
     let block = |variant: &str, label: &str| -> String {
@@ -318,9 +305,7 @@ fn proverbeval_overrides_equal_the_python_prompts() {
 /// `--override FIELD=TEMPLATE` replaces a `!function` without a sidecar.
 #[test]
 fn cli_style_override() {
-    let Some(shared) = shared() else {
-        return skip("no shared/datasets/proverbeval-configs (set LINGUALENS_SHARED)");
-    };
+    let Some(shared) = shared() else { return };
     let path =
         shared.join("datasets/proverbeval-configs/choice/prompts/prompt-native/english/amh.yaml");
     let mut options = LoadOptions::default();
@@ -345,16 +330,10 @@ fn cli_style_override() {
 
 #[test]
 fn renders_equal_lm_eval() {
-    let Some(dir) = std::env::var_os("LINGUALENS_FIXTURES") else {
-        return skip("LINGUALENS_FIXTURES is not set (tools/fixtures/yaml_tasks.py OUTDIR)");
+    let Some(file) = common::fixture("renders_equal_lm_eval", "yaml_tasks/lm_eval_renders.json", "tools/fixtures/yaml_tasks.py") else {
+        return;
     };
-    let file = PathBuf::from(dir).join("yaml_tasks/lm_eval_renders.json");
-    let Ok(text) = std::fs::read_to_string(&file) else {
-        return skip(&format!(
-            "{} is missing (tools/fixtures/yaml_tasks.py)",
-            file.display()
-        ));
-    };
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     let fx: Json = serde_json::from_str(&text).unwrap();
     let mut checked = 0;
     for case in fx["cases"].as_array().unwrap() {

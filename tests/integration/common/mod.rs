@@ -496,6 +496,55 @@ impl Drop for TempDir {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Inputs a test reads but does not write: fixtures and the shared datasets
+
+/// Whether a missing input is a failure (`LINGUALENS_REQUIRE_FIXTURES=1`, set by scripts/test.sh
+/// and so by CI) rather than a skip.
+pub fn inputs_required() -> bool {
+    std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() == Ok("1")
+}
+
+/// Says in one line that `test` is skipped and why; a panic instead when inputs are required. The
+/// line goes to the stderr handle itself, past the harness's capture, so a plain `cargo test`
+/// shows what it skipped.
+pub fn skip(test: &str, why: &str) {
+    assert!(!inputs_required(), "{test}: {why}, and LINGUALENS_REQUIRE_FIXTURES=1");
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+}
+
+/// `$LINGUALENS_FIXTURES/rel` (written by `tools/fixtures/make_all.sh`; `made_by` names the script
+/// that writes it), or `None` after [`skip`].
+pub fn fixture(test: &str, rel: &str, made_by: &str) -> Option<PathBuf> {
+    let Some(root) = std::env::var_os("LINGUALENS_FIXTURES") else {
+        skip(test, &format!("LINGUALENS_FIXTURES is not set (scripts/test.sh sets it; {made_by} writes {rel})"));
+        return None;
+    };
+    let path = PathBuf::from(root).join(rel);
+    if path.exists() {
+        return Some(path);
+    }
+    skip(test, &format!("{} is missing ({made_by} writes it)", path.display()));
+    None
+}
+
+/// The shared folder beside the clone (`../shared`, or `$LINGUALENS_SHARED`): the benchmarks' real
+/// files, read at run time and never copied into the repository.
+pub fn shared_root() -> PathBuf {
+    std::env::var_os("LINGUALENS_SHARED").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+}
+
+/// `shared_root()/rel`, or `None` after [`skip`].
+pub fn shared(test: &str, rel: &str) -> Option<PathBuf> {
+    let path = shared_root().join(rel);
+    if path.exists() {
+        return Some(path);
+    }
+    skip(test, &format!("{} is missing (set LINGUALENS_SHARED to the shared/ folder)", path.display()));
+    None
+}
+
 /// burn-wgpu's device (Vulkan; Mesa's lavapipe on machines without a GPU), one for the whole test
 /// process: burn registers its wgpu runtime once per process and refuses a second ("Service
 /// already initialized"), so every module that runs on wgpu shares this one.

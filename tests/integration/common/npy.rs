@@ -4,20 +4,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-/// `$LINGUALENS_FIXTURES/models`, or `None` (with a message) when it is missing; a panic instead
-/// under `LINGUALENS_REQUIRE_FIXTURES=1`.
+/// `$LINGUALENS_FIXTURES/models`, or `None` after [`super::skip`] when it is missing.
 pub fn model_fixtures() -> Option<PathBuf> {
-    let dir = std::env::var_os("LINGUALENS_FIXTURES").map(PathBuf::from).map(|d| d.join("models"));
-    match dir {
-        Some(d) if d.join("index.json").is_file() => Some(d),
-        _ if std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() == Ok("1") => {
-            panic!("LINGUALENS_REQUIRE_FIXTURES=1 but $LINGUALENS_FIXTURES/models/index.json is missing (tools/fixtures/models.py)")
-        }
-        _ => {
-            eprintln!("SKIPPED: no model fixtures (set LINGUALENS_FIXTURES; see tools/fixtures/models.py)");
-            None
-        }
-    }
+    super::fixture("model_fixtures", "models/index.json", "tools/fixtures/models.py").map(|f| f.parent().unwrap().to_path_buf())
 }
 
 /// A little-endian float32 .npy file (numpy format 1.0/2.0), as numpy.save writes it.

@@ -1,9 +1,13 @@
 //! The course of a run as a state machine, without the DOM: which item the main worker is asked
-//! for next, pause and resume, the end of the run, a failed item, the watchdog of a worker that
-//! stopped answering, and what a pool helper is sent. The page feeds it events and carries out the
-//! effects it returns (`page::control::pump` and its callers); everything it decides is tested
-//! natively below: also when a run is prepared, started, imported, and whether a run whose worker
-//! crashed is brought back.
+//! for next, pause and resume, the end of a run, a failed item, the watchdog of a worker that
+//! stopped answering, and what a pool helper is sent. The page feeds it events and carries out
+//! every effect it returns (`page::control::apply`); everything it decides is tested natively
+//! below: also when a run is prepared, started, imported, and whether a run whose worker crashed
+//! is brought back.
+//!
+//! The page cannot decide a run's course by itself: the driver's state is private (the page reads
+//! it through methods), and `update`'s effects are `#[must_use]`, a lint the page's module denies
+//! (`web/mod.rs`), so an event whose effects are dropped does not compile.
 //!
 //! The run's rows themselves are `web::run::Run`'s (a row is kept once per item, whichever worker
 //! sends it); the pool's helpers take the items the main worker does not hold (`page::pool`).
@@ -55,37 +59,37 @@ impl Fault {
 /// The run's course: see the module's comment.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Driver {
-    pub phase: Phase,
+    phase: Phase,
     /// The item the main worker was asked for and has not answered.
-    pub scoring: Option<usize>,
+    scoring: Option<usize>,
     /// Bumped for each item asked of the main worker: an earlier request's watchdog does not fire.
-    pub requests: u64,
+    requests: u64,
     /// The same for the pool's helpers (a counter of their own, so that asking a helper never
     /// makes the main worker's watchdog stale).
-    pub helper_requests: u64,
+    helper_requests: u64,
     /// The slowest answer so far, in ms: the watchdog waits 20 times that.
-    pub slowest_ms: f64,
+    slowest_ms: f64,
     /// The watchdog's floor, in seconds.
-    pub watchdog_floor_s: u32,
+    watchdog_floor_s: u32,
     /// A delay before each item (`?pace=`), in ms.
-    pub pace_ms: u32,
-    pub crash_item: Option<usize>,
-    pub hang_item: Option<usize>,
+    pace_ms: u32,
+    crash_item: Option<usize>,
+    hang_item: Option<usize>,
     /// While a replacement worker is brought back to where a crashed one was: the phase the run
     /// goes back to once its task is prepared again.
-    pub recovering: Option<Phase>,
+    recovering: Option<Phase>,
     /// Worker crashes since the last row kept: past [`MAX_CRASHES_IN_A_ROW`] a run is not brought
     /// back (a model whose every item crashes the worker).
-    pub crashes_in_a_row: u32,
+    crashes_in_a_row: u32,
 }
 
 /// Crashes in a row after which a run is no longer brought back.
 pub const MAX_CRASHES_IN_A_ROW: u32 = 3;
 
 pub enum Event<'a> {
-    /// The run button: load the model and prepare the task (refused, with no effect, while a run
-    /// is being prepared or going).
-    Prepare,
+    /// The run button: load the model and prepare the task, asking for each item `pace_ms` after
+    /// the last (`?pace=`); refused, with no effect, while a run is being prepared or going.
+    Prepare { pace_ms: u32 },
     /// Loading the model failed (or it does not fit): a run being prepared is not.
     ModelFailed,
     /// Preparing the run failed (the task, the checkpoint, a replacement worker).
@@ -96,11 +100,11 @@ pub enum Event<'a> {
     Started,
     /// A saved run was opened from its samples file.
     Imported,
-    /// A row was kept (from any worker).
-    RowKept,
-    /// The main worker crashed (or its watchdog ran out); `can_recover`: the run, its model
-    /// request and its task files are there to bring it back with.
-    Crashed { can_recover: bool },
+    /// A row was kept (from any worker), scored in `elapsed_ms`.
+    RowKept { elapsed_ms: f64 },
+    /// The main worker crashed (or its watchdog ran out) with `message`; `can_recover`: the run,
+    /// its model request and its task files are there to bring it back with.
+    Crashed { can_recover: bool, message: &'a str },
     /// Ask for more if the run is going: `main_ready` says whether the main worker holds (or is
     /// loading) the model, `busy` lists the items the pool's helpers hold.
     Pump { run: &'a Run, main_ready: bool, busy: &'a [usize] },
@@ -130,8 +134,8 @@ pub enum Effect {
     Phase(Phase),
     /// The main worker has not answered item `index` within `seconds`: replace it as if it crashed.
     Stuck { index: usize, seconds: f64 },
-    /// After a crash: item `index` (the one the worker held) is marked failed.
-    MarkFailed { index: usize },
+    /// After a crash: item `index` (the one the worker held) is marked failed with `message`.
+    MarkFailed { index: usize, message: String },
     /// After a crash: bring the run back in a new worker (its model and task sent again).
     Recover,
     /// After a crash the run is not brought back: the model is to be loaded again by hand.
@@ -141,8 +145,39 @@ pub enum Effect {
 }
 
 impl Driver {
-    pub fn new(pace_ms: u32, watchdog_floor_s: u32, crash_item: Option<usize>, hang_item: Option<usize>) -> Driver {
-        Driver { phase: Phase::Idle, scoring: None, requests: 0, helper_requests: 0, slowest_ms: 0.0, watchdog_floor_s, pace_ms, crash_item, hang_item, recovering: None, crashes_in_a_row: 0 }
+    pub fn new(watchdog_floor_s: u32, crash_item: Option<usize>, hang_item: Option<usize>) -> Driver {
+        Driver {
+            phase: Phase::Idle,
+            scoring: None,
+            requests: 0,
+            helper_requests: 0,
+            slowest_ms: 0.0,
+            watchdog_floor_s,
+            pace_ms: 0,
+            crash_item,
+            hang_item,
+            recovering: None,
+            crashes_in_a_row: 0,
+        }
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The item the main worker holds, if any.
+    pub fn scoring(&self) -> Option<usize> {
+        self.scoring
+    }
+
+    /// The delay before each item, in ms (`?pace=`).
+    pub fn pace_ms(&self) -> u32 {
+        self.pace_ms
+    }
+
+    /// Whether a run is being brought back in a replacement worker.
+    pub fn recovering(&self) -> bool {
+        self.recovering.is_some()
     }
 
     /// The watchdog's limit for the next request: 20 times the slowest answer, at least the floor.
@@ -171,6 +206,7 @@ impl Driver {
         (self.helper_requests, self.watchdog_ms(), self.fault(index, crash_helper))
     }
 
+    #[must_use = "the page carries out every effect the driver returns (page::control::apply)"]
     pub fn update(&mut self, event: Event) -> Vec<Effect> {
         match event {
             Event::Pump { run, main_ready, busy } => {
@@ -203,10 +239,13 @@ impl Driver {
                 }
                 vec![Effect::Phase(self.phase)]
             }
-            Event::Prepare => {
+            Event::Prepare { pace_ms } => {
                 if matches!(self.phase, Phase::Preparing | Phase::Running) {
                     return Vec::new();
                 }
+                self.pace_ms = pace_ms;
+                // A new run: the crashes of the last one do not count against it.
+                self.crashes_in_a_row = 0;
                 self.phase = Phase::Preparing;
                 vec![Effect::Phase(Phase::Preparing)]
             }
@@ -237,13 +276,15 @@ impl Driver {
                 self.phase = Phase::Done;
                 vec![Effect::Phase(Phase::Done)]
             }
-            Event::RowKept => {
+            Event::RowKept { elapsed_ms } => {
                 self.crashes_in_a_row = 0;
+                self.slowest_ms = self.slowest_ms.max(elapsed_ms);
                 Vec::new()
             }
-            Event::Crashed { can_recover } => {
+            Event::Crashed { can_recover, message } => {
                 self.crashes_in_a_row += 1;
-                let mut effects: Vec<Effect> = self.scoring.take().map(|index| Effect::MarkFailed { index }).into_iter().collect();
+                let failed = self.scoring.take().map(|index| Effect::MarkFailed { index, message: message.to_string() });
+                let mut effects: Vec<Effect> = failed.into_iter().collect();
                 // A crash while a previous one was being recovered from keeps the phase from before it.
                 let phase = self.recovering.take().unwrap_or(self.phase);
                 if can_recover && matches!(phase, Phase::Running | Phase::Paused) && self.crashes_in_a_row <= MAX_CRASHES_IN_A_ROW {
@@ -292,7 +333,7 @@ mod tests {
     }
 
     fn running() -> Driver {
-        let mut d = Driver::new(0, 300, None, None);
+        let mut d = Driver::new(300, None, None);
         d.phase = Phase::Running;
         d
     }
@@ -312,14 +353,14 @@ mod tests {
         assert_eq!(asked(&pump(&mut d, &r)), Some(0));
         assert_eq!(asked(&pump(&mut d, &r)), None, "item 0 is not answered yet");
         r.record(row(0, [0.0, -1.0, -2.0], 0));
-        d.update(Event::Answered { elapsed_ms: 40.0 });
+        let _ = d.update(Event::Answered { elapsed_ms: 40.0 });
         // Item 1 is a helper's: the main worker takes item 2.
         assert_eq!(asked(&d.update(Event::Pump { run: &r, main_ready: true, busy: &[1] })), Some(2));
         r.record(row(2, [0.0, -1.0, -2.0], 0));
-        d.update(Event::Answered { elapsed_ms: 10.0 });
+        let _ = d.update(Event::Answered { elapsed_ms: 10.0 });
         assert_eq!(asked(&pump(&mut d, &r)), Some(1), "the helper's item, once it lets go of it");
         r.record(row(1, [0.0, -1.0, -2.0], 0));
-        d.update(Event::Answered { elapsed_ms: 10.0 });
+        let _ = d.update(Event::Answered { elapsed_ms: 10.0 });
         assert_eq!(pump(&mut d, &r), [Effect::Finished, Effect::Phase(Phase::Done)]);
         assert_eq!(d.phase, Phase::Done);
         assert!(pump(&mut d, &r).is_empty(), "a finished run asks for nothing");
@@ -343,7 +384,7 @@ mod tests {
     fn an_item_error_pauses_and_cancel_stops() {
         let r = run(2);
         let mut d = running();
-        d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
+        let _ = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
         assert_eq!(d.update(Event::ItemError { main: true }), [Effect::Phase(Phase::Paused)]);
         assert_eq!((d.phase, d.scoring), (Phase::Paused, None));
         assert_eq!(d.update(Event::Cancel), [Effect::Phase(Phase::Idle)]);
@@ -352,7 +393,7 @@ mod tests {
         let mut d = running();
         let effects = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
         let Some(Effect::Ask { request, .. }) = effects.first().cloned() else { panic!("{effects:?}") };
-        d.update(Event::Cancel);
+        let _ = d.update(Event::Cancel);
         assert_eq!(d.scoring, Some(0));
         assert!(matches!(d.update(Event::Watchdog { request })[..], [Effect::Stuck { index: 0, .. }]));
     }
@@ -361,51 +402,82 @@ mod tests {
     fn a_crash_brings_the_run_back_where_it_was_until_three_in_a_row() {
         let r = run(3);
         let mut d = running();
-        d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
-        assert_eq!(d.update(Event::Crashed { can_recover: true }), [Effect::MarkFailed { index: 0 }, Effect::Recover, Effect::Phase(Phase::Preparing)]);
+        let _ = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
+        assert_eq!(d.update(Event::Crashed { can_recover: true, message: "boom" }), [Effect::MarkFailed { index: 0, message: "boom".into() }, Effect::Recover, Effect::Phase(Phase::Preparing)]);
         // A second crash while the first is being recovered from keeps the phase from before it.
-        assert_eq!(d.update(Event::Crashed { can_recover: true }), [Effect::Recover, Effect::Phase(Phase::Preparing)]);
+        assert_eq!(d.update(Event::Crashed { can_recover: true, message: "boom" }), [Effect::Recover, Effect::Phase(Phase::Preparing)]);
         assert_eq!(d.update(Event::TaskReady), [Effect::Recovered(Phase::Running), Effect::Phase(Phase::Running)]);
-        assert_eq!(d.update(Event::Crashed { can_recover: true })[0], Effect::Recover);
-        d.update(Event::TaskReady);
+        assert_eq!(d.update(Event::Crashed { can_recover: true, message: "boom" })[0], Effect::Recover);
+        let _ = d.update(Event::TaskReady);
         // The fourth crash in a row without a row kept: the run is not brought back.
-        assert_eq!(d.update(Event::Crashed { can_recover: true }), [Effect::GiveUp, Effect::Phase(Phase::Idle)]);
+        assert_eq!(d.update(Event::Crashed { can_recover: true, message: "boom" }), [Effect::GiveUp, Effect::Phase(Phase::Idle)]);
         // A row kept starts the count again; a paused run comes back paused.
         let mut d = running();
         d.crashes_in_a_row = 3;
-        d.update(Event::RowKept);
-        d.update(Event::TogglePause);
-        assert_eq!(d.update(Event::Crashed { can_recover: true })[0], Effect::Recover);
+        let _ = d.update(Event::RowKept { elapsed_ms: 0.0 });
+        let _ = d.update(Event::TogglePause);
+        assert_eq!(d.update(Event::Crashed { can_recover: true, message: "boom" })[0], Effect::Recover);
         assert_eq!(d.update(Event::TaskReady)[0], Effect::Recovered(Phase::Paused));
         // Nothing to bring back with, or nothing running: no recovery.
         let mut d = running();
-        assert_eq!(d.update(Event::Crashed { can_recover: false }), [Effect::GiveUp, Effect::Phase(Phase::Idle)]);
-        let mut d = Driver::new(0, 300, None, None);
-        assert_eq!(d.update(Event::Crashed { can_recover: true }), [Effect::GiveUp, Effect::Phase(Phase::Idle)]);
+        assert_eq!(d.update(Event::Crashed { can_recover: false, message: "boom" }), [Effect::GiveUp, Effect::Phase(Phase::Idle)]);
+        let mut d = Driver::new(300, None, None);
+        assert_eq!(d.update(Event::Crashed { can_recover: true, message: "boom" }), [Effect::GiveUp, Effect::Phase(Phase::Idle)]);
     }
 
     #[test]
     fn a_run_is_prepared_once_and_a_failure_to_prepare_leaves_it_idle() {
-        let mut d = Driver::new(0, 300, None, None);
-        assert_eq!(d.update(Event::Prepare), [Effect::Phase(Phase::Preparing)]);
-        assert!(d.update(Event::Prepare).is_empty(), "already being prepared");
+        let mut d = Driver::new(300, None, None);
+        assert_eq!(d.update(Event::Prepare { pace_ms: 0 }), [Effect::Phase(Phase::Preparing)]);
+        assert!(d.update(Event::Prepare { pace_ms: 0 }).is_empty(), "already being prepared");
         assert!(d.update(Event::TaskReady).is_empty(), "a fresh run: nothing to recover");
         assert_eq!(d.update(Event::Started), [Effect::Phase(Phase::Running)]);
-        assert!(d.update(Event::Prepare).is_empty(), "already running");
+        assert!(d.update(Event::Prepare { pace_ms: 0 }).is_empty(), "already running");
         // A model error stops a run being prepared, not one that is going.
         assert_eq!(d.update(Event::ModelFailed), [Effect::Phase(Phase::Running)]);
-        let mut d = Driver::new(0, 300, None, None);
-        d.update(Event::Prepare);
+        let mut d = Driver::new(300, None, None);
+        let _ = d.update(Event::Prepare { pace_ms: 0 });
         assert_eq!(d.update(Event::ModelFailed), [Effect::Phase(Phase::Idle)]);
-        d.update(Event::Prepare);
+        let _ = d.update(Event::Prepare { pace_ms: 0 });
         assert_eq!(d.update(Event::PrepareFailed), [Effect::Phase(Phase::Idle)]);
         assert_eq!(d.update(Event::Imported), [Effect::Phase(Phase::Done)]);
         // A helper's item error pauses the run without touching the main worker's item.
         let r = run(2);
         let mut d = running();
-        d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
+        let _ = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
         assert_eq!(d.update(Event::ItemError { main: false }), [Effect::Phase(Phase::Paused)]);
         assert_eq!(d.scoring, Some(0));
+    }
+
+    #[test]
+    fn a_prepared_run_keeps_its_pace_and_starts_its_crash_count_again() {
+        let r = run(2);
+        let mut d = Driver::new(300, None, None);
+        d.crashes_in_a_row = MAX_CRASHES_IN_A_ROW;
+        assert_eq!(d.update(Event::Prepare { pace_ms: 125 }), [Effect::Phase(Phase::Preparing)]);
+        assert_eq!((d.pace_ms(), d.crashes_in_a_row), (125, 0));
+        // A second press while it is prepared changes nothing, the pace included.
+        assert!(d.update(Event::Prepare { pace_ms: 0 }).is_empty());
+        assert_eq!(d.pace_ms(), 125);
+        let _ = d.update(Event::Started);
+        let effects = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
+        assert!(matches!(effects[0], Effect::Ask { index: 0, delay_ms: 125, .. }), "{effects:?}");
+        // The crashed item is marked failed with the worker's message.
+        let effects = d.update(Event::Crashed { can_recover: true, message: "unreachable executed" });
+        assert_eq!(effects[0], Effect::MarkFailed { index: 0, message: "unreachable executed".into() });
+        assert!(d.recovering());
+    }
+
+    #[test]
+    fn a_row_from_any_worker_raises_the_watchdogs_limit() {
+        let r = run(2);
+        let mut d = running();
+        // A helper's slow row counts as the main worker's own answers do.
+        assert!(d.update(Event::RowKept { elapsed_ms: 40_000.0 }).is_empty());
+        let effects = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
+        let Some(Effect::Ask { watchdog_ms, .. }) = effects.first().cloned() else { panic!("{effects:?}") };
+        assert_eq!(watchdog_ms, 800_000.0, "20 × 40 s");
+        assert_eq!(d.ask_helper(1, false).1, 800_000.0);
     }
 
     #[test]
@@ -417,9 +489,9 @@ mod tests {
         let Some(Effect::Ask { request, watchdog_ms, .. }) = effects.first().cloned() else { panic!("{effects:?}") };
         assert_eq!(watchdog_ms, 600_000.0, "20 × 30 s, above the 300 s floor");
         assert_eq!(d.update(Event::Watchdog { request }), [Effect::Stuck { index: 0, seconds: 600.0 }]);
-        d.update(Event::Answered { elapsed_ms: 1.0 });
+        let _ = d.update(Event::Answered { elapsed_ms: 1.0 });
         assert!(d.update(Event::Watchdog { request }).is_empty(), "answered: its watchdog is stale");
-        d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
+        let _ = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
         assert!(d.update(Event::Watchdog { request }).is_empty(), "an earlier request's watchdog");
         // Asking the pool's helpers does not make the main worker's watchdog stale.
         let (helper_request, _, _) = d.ask_helper(2, false);
@@ -430,20 +502,21 @@ mod tests {
     #[test]
     fn faults_for_the_tests_are_sent_once_before_their_item_and_pace_delays_each_ask() {
         let mut r = run(2);
-        let mut d = Driver::new(250, 300, Some(0), Some(1));
-        d.phase = Phase::Running;
+        let mut d = Driver::new(300, Some(0), Some(1));
+        assert_eq!(d.update(Event::Prepare { pace_ms: 250 }), [Effect::Phase(Phase::Preparing)]);
+        assert_eq!(d.update(Event::Started), [Effect::Phase(Phase::Running)]);
         let effects = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
         assert!(matches!(effects[0], Effect::Ask { index: 0, delay_ms: 250, fault: Some(Fault::Crash), .. }), "{effects:?}");
         // The crashed item is asked again (the page marks it failed or retries): no second fault.
-        d.update(Event::Answered { elapsed_ms: 0.0 });
+        let _ = d.update(Event::Answered { elapsed_ms: 0.0 });
         let effects = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
         assert!(matches!(effects[0], Effect::Ask { index: 0, fault: None, .. }), "{effects:?}");
         r.record(row(0, [0.0, -1.0, -2.0], 0));
-        d.update(Event::Answered { elapsed_ms: 0.0 });
+        let _ = d.update(Event::Answered { elapsed_ms: 0.0 });
         let effects = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
         assert!(matches!(effects[0], Effect::Ask { index: 1, fault: Some(Fault::Hang), .. }), "{effects:?}");
         // A helper asked for a faulted item gets the fault instead, once; `?crash_helper` any item.
-        let mut d = Driver::new(0, 300, Some(3), None);
+        let mut d = Driver::new(300, Some(3), None);
         assert_eq!(d.ask_helper(3, false).2, Some(Fault::Crash));
         assert_eq!(d.ask_helper(3, false).2, None);
         assert_eq!(d.ask_helper(4, true).2, Some(Fault::Crash));

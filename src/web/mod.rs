@@ -21,7 +21,9 @@ mod download;
 
 #[cfg(target_arch = "wasm32")]
 mod dom;
+// A run's course is the driver's: an event whose effects the page drops does not compile.
 #[cfg(target_arch = "wasm32")]
+#[deny(unused_must_use)]
 pub mod page;
 #[cfg(all(target_arch = "wasm32", feature = "engine"))]
 pub mod worker;

@@ -235,7 +235,6 @@ fn init() -> Result<(), String> {
         run_prepared: false,
         comparisons: Vec::new(),
         driver: Driver::new(
-            0,
             // The watchdog's floor (`?watchdog_s=`, for tests), and `?crash_item=N` / `?hang_item=N`:
             // crash the worker (or make it stop answering) before item N, once.
             dom::query_param("watchdog_s").and_then(|n| n.trim().parse().ok()).filter(|&s| s > 0).unwrap_or(WATCHDOG_FLOOR_S),
@@ -599,7 +598,7 @@ fn switch_language(app: &Shared, code: &str) {
     if let Some(run) = &app.borrow().run {
         draw_all_rows(run);
     }
-    let phase = app.borrow().driver.phase;
+    let phase = app.borrow().driver.phase();
     show_controls(app, phase);
     update_summary(app);
     flush_analysis(app);

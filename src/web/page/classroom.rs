@@ -26,7 +26,7 @@ pub fn open(app: &Shared, start: bool) {
         if a.classroom.is_none() {
             a.classroom = Some(Classroom::new());
         }
-        start && a.run.is_none() && matches!(a.driver.phase, Phase::Idle | Phase::Done)
+        start && a.run.is_none() && matches!(a.driver.phase(), Phase::Idle | Phase::Done)
     };
     if let Some(body) = dom::document().body() {
         let _ = body.class_list().add_1("classroom-mode");
@@ -197,7 +197,7 @@ fn draw_inner(app: &Shared, redraw_votes: bool) -> Result<(), String> {
         dom::set_data(&section, "step", "");
         dom::clear(&options_list);
         dom::set_text("classroom-question", "");
-        text::show("classroom-step-note", key(if a.driver.phase == Phase::Preparing { "status-preparing" } else { "classroom-no-run" }));
+        text::show("classroom-step-note", key(if a.driver.phase() == Phase::Preparing { "status-preparing" } else { "classroom-no-run" }));
         return Ok(());
     };
     let index = c.index.min(run.total() - 1);

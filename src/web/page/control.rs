@@ -38,34 +38,33 @@ pub(super) fn start_run(app: &Shared) {
     spawn_local(async move {
         if let Err(e) = prepare(&a).await {
             show_error(&e);
-            a.borrow_mut().driver.update(Event::PrepareFailed);
-            show_controls(&a, Phase::Idle);
+            let effects = a.borrow_mut().driver.update(Event::PrepareFailed);
+            apply(&a, effects);
         }
     });
 }
 
 pub(super) async fn prepare(app: &Shared) -> Result<(), String> {
-    if matches!(app.borrow().driver.phase, Phase::Preparing | Phase::Running) {
+    if matches!(app.borrow().driver.phase(), Phase::Preparing | Phase::Running) {
         return Ok(());
     }
     let settings = settings_from_controls()?;
     let (model_id, load, files) = chosen_model(app)?;
     let pace: u32 = dom::value("pace").trim().parse().unwrap_or(0);
-    let worker = {
+    let (worker, effects) = {
         let mut a = app.borrow_mut();
-        a.driver.update(Event::Prepare);
-        a.driver.pace_ms = pace;
-        a.worker.clone()
+        let effects = a.driver.update(Event::Prepare { pace_ms: pace });
+        (a.worker.clone(), effects)
     };
-    show_controls(app, Phase::Preparing);
+    apply(app, effects);
     dom::set_hidden("demo-note", model_id != "demo");
     if app.borrow().model_id.as_deref() != Some(&model_id) {
         if !model_fits(app, &worker, &load, &files).await? {
             let mut a = app.borrow_mut();
             a.model_id = None;
-            a.driver.update(Event::PrepareFailed);
+            let effects = a.driver.update(Event::PrepareFailed);
             drop(a);
-            show_controls(app, Phase::Idle);
+            apply(app, effects);
             return Ok(());
         }
         say(key("status-loading-model"));
@@ -84,7 +83,7 @@ pub(super) async fn prepare(app: &Shared) -> Result<(), String> {
     }
     let kit = app.borrow().kit.clone();
     let (files, fetch) = task_files(&kit).await?;
-    if app.borrow().driver.phase != Phase::Preparing {
+    if app.borrow().driver.phase() != Phase::Preparing {
         return Ok(()); // the model failed while the task's files were read
     }
     say(key("status-preparing"));
@@ -93,7 +92,6 @@ pub(super) async fn prepare(app: &Shared) -> Result<(), String> {
         a.tickets += 1;
         a.pending = Some((a.tickets, model_id, settings.clone()));
         a.task_files = Some((files.clone(), fetch.clone()));
-        a.driver.update(Event::RowKept);
         a.tickets
     };
     post(&worker, &ToWorker::PrepareTask { ticket, files, settings, fetch })
@@ -179,15 +177,15 @@ pub(super) fn begin(app: &Shared, run: Run, notes: usize) {
             }
         }
         draw_all_rows(&run);
-        {
+        let effects = {
             let mut s = a.borrow_mut();
             s.started_unix = js_sys::Date::now() / 1e3;
-            s.driver.update(Event::Started);
             s.selected = None;
             s.run = Some(run);
             s.run_prepared = true;
             s.saved = restored;
-        }
+            s.driver.update(Event::Started)
+        };
         show_saved(&a);
         dom::set_hidden("inspector", true);
         if let Ok(summary) = dom::by_id("run-summary") {
@@ -202,7 +200,7 @@ pub(super) fn begin(app: &Shared, run: Run, notes: usize) {
         }
         say(Said::Joined(said, " "));
         update_summary(&a);
-        show_controls(&a, Phase::Running);
+        apply(&a, effects);
         if classroom::is_open(&a) {
             classroom::restore(&a);
             classroom::draw(&a);
@@ -227,7 +225,7 @@ pub(super) fn pump(app: &Shared) {
     apply(app, effects);
 }
 
-/// Carries out what `web::driver` decided.
+/// Carries out what `web::driver` decided: every effect of every event goes through here.
 pub(super) fn apply(app: &Shared, effects: Vec<Effect>) {
     for effect in effects {
         match effect {
@@ -266,9 +264,27 @@ pub(super) fn apply(app: &Shared, effects: Vec<Effect>) {
             }
             Effect::Phase(phase) => show_controls(app, phase),
             Effect::Stuck { seconds, .. } => worker_crashed(app, &format!("no answer after {seconds:.0} s (the worker stopped responding)")),
-            // A crash's and a recovery's effects are carried out where the crash and the task's
-            // answer are handled (`worker_link::worker_crashed`, `on_message`).
-            Effect::MarkFailed { .. } | Effect::Recover | Effect::GiveUp | Effect::Recovered(_) => {}
+            Effect::MarkFailed { index, message } => {
+                let a = &mut *app.borrow_mut();
+                if let Some(run) = a.run.as_mut() {
+                    run.record_failure(index, &message);
+                    if let Err(e) = draw_failure(run, index, &message) {
+                        web_sys::console::warn_1(&e.into());
+                    }
+                }
+            }
+            // The replacement worker brings the run back once it is ready (`worker_link`'s
+            // `Ready`, which sees `driver.recovering()`).
+            Effect::Recover => {}
+            Effect::GiveUp => {
+                let mut a = app.borrow_mut();
+                a.model_id = None;
+                a.run_prepared = false;
+            }
+            Effect::Recovered(phase) => {
+                app.borrow_mut().run_prepared = true;
+                say(key(if phase == Phase::Paused { "status-recovered-paused" } else { "status-recovered-running" }));
+            }
         }
     }
 }
@@ -286,10 +302,10 @@ pub(super) fn start_watchdog(app: &Shared, request: u64, limit_ms: f64) {
 
 /// A row from any worker of the pool: kept once (by index), drawn, checkpointed.
 pub(super) fn accept_row(app: &Shared, row: ItemRow) {
+    let effects = app.borrow_mut().driver.update(Event::RowKept { elapsed_ms: row.elapsed_ms });
+    apply(app, effects);
     let (key, checkpoint) = {
         let mut a = app.borrow_mut();
-        a.driver.update(Event::RowKept);
-        a.driver.slowest_ms = a.driver.slowest_ms.max(row.elapsed_ms);
         let Some(run) = a.run.as_mut() else { return };
         if !run.record(row.clone()) {
             return;
@@ -344,7 +360,7 @@ pub(super) fn show_notes(notes: &[String]) {
 
 pub(super) fn toggle_pause(app: &Shared) {
     let effects = app.borrow_mut().driver.update(Event::TogglePause);
-    let phase = app.borrow().driver.phase;
+    let phase = app.borrow().driver.phase();
     say(key(if phase == Phase::Paused { "status-paused" } else { "status-running" }));
     if phase == Phase::Paused {
         flush_analysis(app);
@@ -355,11 +371,11 @@ pub(super) fn toggle_pause(app: &Shared) {
 
 pub(super) fn cancel_run(app: &Shared) {
     pool::stop(app);
-    let (run, checkpoint) = {
+    let (run, checkpoint, effects) = {
         let mut a = app.borrow_mut();
-        a.driver.update(Event::Cancel);
+        let effects = a.driver.update(Event::Cancel);
         a.pending = None;
-        (a.run.take(), a.checkpoint.clone())
+        (a.run.take(), a.checkpoint.clone(), effects)
     };
     if let (Some(run), Some(c)) = (run, checkpoint) {
         spawn_local(async move {
@@ -370,7 +386,7 @@ pub(super) fn cancel_run(app: &Shared) {
     dom::set_hidden("inspector", true);
     say(key("status-cancelled"));
     update_summary(app);
-    show_controls(app, Phase::Idle);
+    apply(app, effects);
 }
 
 pub(super) fn show_controls(app: &Shared, phase: Phase) {

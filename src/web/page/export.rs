@@ -33,17 +33,17 @@ pub(super) async fn import(app: &Shared) {
             clear_rows();
             draw_all_rows(&run);
             let name = file.name();
-            {
+            let effects = {
                 let mut a = app.borrow_mut();
-                a.driver.update(Event::Imported);
                 a.run = Some(run);
                 a.run_prepared = false;
-            }
+                a.driver.update(Event::Imported)
+            };
             dom::set_hidden("inspector", true);
             say(key_with("status-saved-run", vec![("name", name.into())]));
             update_summary(app);
             flush_analysis(app);
-            show_controls(app, Phase::Done);
+            apply(app, effects);
         }
         Err(e) => show_error(&e),
     }

@@ -70,7 +70,7 @@ pub(super) fn select_row(app: &Shared, index: usize) {
             }
         }
         let worker = a.worker.clone();
-        let can_tokenize = a.model_loaded && a.driver.phase != Phase::Idle;
+        let can_tokenize = a.model_loaded && a.driver.phase() != Phase::Idle;
         drop(a);
         if can_tokenize {
             post(&worker, &ToWorker::Tokenize { index })?;

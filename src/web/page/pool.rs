@@ -37,7 +37,7 @@ pub(super) fn start(app: &Shared) {
         let a = app.borrow();
         let on_cpu = a.backend.starts_with("cpu");
         let asked = dom::query_param("workers").and_then(|n| n.trim().parse().ok());
-        if !on_cpu || (a.driver.pace_ms > 0 && asked.is_none()) || a.load_request.is_none() || a.task_files.is_none() || a.run.is_none() {
+        if !on_cpu || (a.driver.pace_ms() > 0 && asked.is_none()) || a.load_request.is_none() || a.task_files.is_none() || a.run.is_none() {
             return;
         }
         let navigator = gloo::utils::window().navigator();
@@ -75,17 +75,17 @@ pub(super) fn dispatch(app: &Shared) {
     loop {
         let (worker, index, request, limit_ms, id, pace, fault) = {
             let mut a = app.borrow_mut();
-            if a.driver.phase != Phase::Running {
+            if a.driver.phase() != Phase::Running {
                 return;
             }
             let Some(slot) = a.helpers.iter().position(|h| h.ready && h.scoring.is_none()) else { return };
             let mut taken = busy(&a);
-            taken.extend(a.driver.scoring);
+            taken.extend(a.driver.scoring());
             let Some(index) = a.run.as_ref().and_then(|r| r.next_index_besides(&taken)) else { return };
             let crash_helper = std::mem::take(&mut a.crash_helper);
             let (request, limit_ms, fault) = a.driver.ask_helper(index, crash_helper);
             let fault = fault.map(Fault::request);
-            let pace = a.driver.pace_ms;
+            let pace = a.driver.pace_ms();
             let h = &mut a.helpers[slot];
             h.scoring = Some((index, request));
             (h.worker.clone(), index, request, limit_ms, h.id, pace, fault)
@@ -179,12 +179,8 @@ fn on_helper_message(app: &Shared, id: u32, message: FromWorker) {
                     h.scoring = None;
                 }
                 show_error(&message);
-                let phase = {
-                    let mut a = app.borrow_mut();
-                    a.driver.update(Event::ItemError { main: false });
-                    a.driver.phase
-                };
-                show_controls(app, phase);
+                let effects = app.borrow_mut().driver.update(Event::ItemError { main: false });
+                apply(app, effects);
             }
             _ => failed(app, id, &message),
         },

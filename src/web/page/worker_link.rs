@@ -64,35 +64,19 @@ pub(super) fn listen(app: &Shared, worker: &Worker, generation: u32) {
 /// it was scoring is marked failed with the message, a new worker is started, and once it is ready
 /// the model is loaded again and the task prepared again (`recover_run`), and the run goes on.
 pub(super) fn worker_crashed(app: &Shared, message: &str) {
-    let (failed_item, recover) = {
+    let effects = {
         let mut a = app.borrow_mut();
         a.worker_ready = false;
         a.model_loaded = false;
         a.pending = None;
         let can_recover = a.run.is_some() && a.run_prepared && a.load_request.is_some() && a.task_files.is_some();
-        let effects = a.driver.update(Event::Crashed { can_recover });
-        let failed_item = effects.iter().find_map(|e| match e {
-            Effect::MarkFailed { index } => Some(*index),
-            _ => None,
-        });
-        if let (Some(i), Some(run)) = (failed_item, a.run.as_mut()) {
-            run.record_failure(i, message);
-        }
-        let recover = effects.contains(&Effect::Recover);
-        if !recover {
-            a.model_id = None;
-            a.run_prepared = false;
-        }
-        (failed_item, recover)
+        a.driver.update(Event::Crashed { can_recover, message })
     };
-    if let Some(index) = failed_item {
-        let a = app.borrow();
-        if let Some(run) = &a.run {
-            if let Err(e) = draw_failure(run, index, message) {
-                web_sys::console::warn_1(&e.into());
-            }
-        }
-    }
+    let failed_item = effects.iter().find_map(|e| match e {
+        Effect::MarkFailed { index, .. } => Some(*index),
+        _ => None,
+    });
+    let recover = effects.contains(&Effect::Recover);
     let what = match failed_item {
         Some(i) => t_with("status-crash-item", &[("number", (i + 1).into()), ("message", message.into())]),
         None => t_with("status-crash", &[("message", message.into())]),
@@ -102,9 +86,8 @@ pub(super) fn worker_crashed(app: &Shared, message: &str) {
     if let Err(e) = replace_worker(app) {
         show_error(&e);
     }
+    apply(app, effects);
     update_summary(app);
-    let phase = app.borrow().driver.phase;
-    show_controls(app, phase);
 }
 
 pub(super) fn replace_worker(app: &Shared) -> Result<(), String> {
@@ -180,10 +163,10 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
                 return legacy_score(&worker, preference);
             }
             app.borrow_mut().worker_ready = true;
-            if app.borrow().driver.recovering.is_some() {
+            if app.borrow().driver.recovering() {
                 if let Err(e) = recover_run(app) {
-                    app.borrow_mut().driver.update(Event::PrepareFailed);
-                    show_controls(app, Phase::Idle);
+                    let effects = app.borrow_mut().driver.update(Event::PrepareFailed);
+                    apply(app, effects);
                     return Err(e);
                 }
                 return Ok(());
@@ -245,14 +228,9 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             show_notes(&notes);
             let Some((_, model, settings)) = app.borrow_mut().pending.take() else { return Ok(()) };
             let effects = app.borrow_mut().driver.update(Event::TaskReady);
-            let recovered = effects.iter().find_map(|e| match e {
-                Effect::Recovered(phase) => Some(*phase),
-                _ => None,
-            });
-            if let Some(phase) = recovered {
-                app.borrow_mut().run_prepared = true;
-                say(key(if phase == Phase::Paused { "status-recovered-paused" } else { "status-recovered-running" }));
-                show_controls(app, phase);
+            let recovered = effects.iter().any(|e| matches!(e, Effect::Recovered(_)));
+            apply(app, effects);
+            if recovered {
                 pump(app);
                 return Ok(());
             }
@@ -262,8 +240,8 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             }
             if app.borrow().model_id.is_none() {
                 // The model failed to load meanwhile (its error is shown).
-                app.borrow_mut().driver.update(Event::PrepareFailed);
-                show_controls(app, Phase::Idle);
+                let effects = app.borrow_mut().driver.update(Event::PrepareFailed);
+                apply(app, effects);
                 return Ok(());
             }
             let mut run = Run::new(&model, &task, &fingerprint, settings, items);
@@ -283,7 +261,8 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             Ok(())
         }
         FromWorker::ItemScored { row } => {
-            app.borrow_mut().driver.update(Event::Answered { elapsed_ms: row.elapsed_ms });
+            let effects = app.borrow_mut().driver.update(Event::Answered { elapsed_ms: row.elapsed_ms });
+            apply(app, effects);
             accept_row(app, row);
             Ok(())
         }
@@ -301,9 +280,8 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
                 return Ok(());
             }
             show_error(&message);
-            match stage {
+            let effects = match stage {
                 Stage::Model => {
-                    a.driver.update(Event::ModelFailed);
                     a.model_id = None;
                     a.model_loaded = false;
                     if let Ok(info) = dom::by_id("model-info") {
@@ -311,24 +289,22 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
                         dom::set_data(&info, "status", "error");
                     }
                     a.pending = None;
+                    a.driver.update(Event::ModelFailed)
                 }
                 Stage::Task => {
                     a.pending = None;
-                    a.driver.update(Event::PrepareFailed);
+                    a.driver.update(Event::PrepareFailed)
                 }
-                Stage::Item => {
-                    // The run pauses; the controls are redrawn below.
-                    a.driver.update(Event::ItemError { main: true });
-                }
-                _ => {}
-            }
-            let phase = a.driver.phase;
+                // The run pauses.
+                Stage::Item => a.driver.update(Event::ItemError { main: true }),
+                _ => Vec::new(),
+            };
             let wake = if stage == Stage::Model { a.fit_wake.take() } else { None };
             if wake.is_some() {
                 a.fit_answer = Some(Err(message));
             }
             drop(a);
-            show_controls(app, phase);
+            apply(app, effects);
             if let Some(wake) = wake {
                 let _ = wake.call0(&JsValue::NULL);
             }

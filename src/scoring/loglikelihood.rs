@@ -23,6 +23,14 @@
 
 use crate::error::Result;
 
+/// What `acc_norm` compares: a choice's log-likelihood over the choice's length in Unicode code
+/// points (Python's `len`), the choice without the target delimiter. The one divisor, for a live
+/// run, the page's inspector and an imported samples file; an empty choice gives −∞ or NaN, as
+/// numpy's division does.
+pub fn per_character(loglikelihood: f64, choice: &str) -> f64 {
+    loglikelihood / choice.chars().count() as f64
+}
+
 /// `np.argmax`: the index of the first maximum; the first NaN if there is one. `None` if empty.
 pub fn np_argmax(xs: &[f64]) -> Option<usize> {
     if xs.is_empty() {
@@ -119,7 +127,7 @@ impl ChoiceScores<'_> {
         let lls = self.loglikelihoods;
         let divided = |len: &dyn Fn(usize) -> f64| -> Vec<f64> { (0..n).map(|i| lls[i] / len(i)).collect() };
         let pred = np_argmax(lls).unwrap();
-        let pred_norm = np_argmax(&divided(&|i| self.choices[i].chars().count() as f64)).unwrap();
+        let pred_norm = np_argmax(&(0..n).map(|i| per_character(lls[i], &self.choices[i])).collect::<Vec<_>>()).unwrap();
         let pred_bytes = np_argmax(&divided(&|i| self.choices[i].len() as f64)).unwrap();
         let pred_per_token = self.token_counts.map(|t| np_argmax(&divided(&|i| t[i] as f64)).unwrap());
         let pred_mutual_info =

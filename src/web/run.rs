@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::scoring::aggregate::wilson_interval;
 use crate::scoring::bias::{PositionStats, PositionTally};
 use crate::scoring::fertility::fertility_by_language;
-use crate::scoring::loglikelihood::np_argmax;
+use crate::scoring::loglikelihood::{np_argmax, per_character};
 use crate::scoring::outputs::{hash_string, MetricResult, ResultsFile, RunDescription};
 use crate::scoring::report::csv;
 use crate::scoring::session::{doc_metadata, Session};
@@ -365,7 +365,7 @@ impl Run {
                 let norm: Vec<f64> = lls
                     .iter()
                     .zip(&continuations)
-                    .map(|(l, c)| l / if strip { c.strip_prefix(' ').unwrap_or(c) } else { c }.chars().count().max(1) as f64)
+                    .map(|(&l, c)| per_character(l, if strip { c.strip_prefix(' ').unwrap_or(c) } else { c }))
                     .collect();
                 np_argmax(&norm).unwrap_or(0)
             };

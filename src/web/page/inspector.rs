@@ -36,8 +36,8 @@ pub(super) fn select_row(app: &Shared, index: usize) {
             let cells = [
                 format!("{}{}", if i == item.gold { "★ " } else { "" }, choice),
                 ll.map(|l| format!("{l:.4}")).unwrap_or_default(),
-                // acc_norm's divisor, lm-eval's: the choice's length in characters.
-                ll.map(|l| format!("{:.4}", l / choice.chars().count().max(1) as f64)).unwrap_or_default(),
+                // What acc_norm compares, as the scoring module computes it.
+                ll.map(|l| format!("{:.4}", crate::scoring::loglikelihood::per_character(l, choice))).unwrap_or_default(),
                 row.and_then(|r| r.token_counts.get(i)).map(|t| t.to_string()).unwrap_or_default(),
                 row.and_then(|r| r.is_greedy.get(i)).map(|g| t(if *g { "yes" } else { "no" })).unwrap_or_default(),
             ];

@@ -243,6 +243,20 @@ impl ModelConfig {
         };
 
         let sliding_window = optional_usize("sliding_window")?;
+        // Only Gemma 3's code applies a sliding window. Where transformers would apply one to
+        // another architecture (Mistral's `sliding_window`; Qwen's when `use_sliding_window`),
+        // the model is refused by the key rather than run attending to every token.
+        let window_key = match architecture {
+            Architecture::Gemma3 => None,
+            _ if arch_name == "MistralForCausalLM" => Some("sliding_window"),
+            Architecture::Qwen2 | Architecture::Qwen3 if field("use_sliding_window").and_then(Value::as_bool) == Some(true) => Some("use_sliding_window"),
+            _ => None,
+        };
+        if let (Some(key), Some(window)) = (window_key, sliding_window) {
+            return Err(Error::new(format!(
+                "{name}: {key} is set: {arch_name} attends to the last {window} tokens only, a sliding window lingualens applies to Gemma 3 alone; refused rather than run attending to every token"
+            )));
+        }
         // The layer count bounds the allocations below; the rest is checked by `validate`.
         if num_layers == 0 || num_layers > MAX_LAYERS {
             return Err(Error::new(format!("{name}: num_hidden_layers is {num_layers}: expected 1 to {MAX_LAYERS}")));
@@ -319,7 +333,14 @@ impl ModelConfig {
                 .or_else(|| file.tensor("token_embd.weight").and_then(|t| t.dims.get(1)).and_then(|&d| usize::try_from(d).ok()))
                 .ok_or_else(|| Error::new(format!("{}: cannot tell the vocabulary size", file.name)))?,
         };
-        let sliding_window = if architecture == Architecture::Gemma3 { optional("attention.sliding_window")? } else { None };
+        let sliding_window = optional("attention.sliding_window")?;
+        if let (Some(window), false) = (sliding_window, architecture == Architecture::Gemma3) {
+            return Err(Error::new(format!(
+                "{}: metadata {} is {window}: a sliding window lingualens applies to Gemma 3 alone; refused rather than run attending to every token",
+                file.name,
+                key("attention.sliding_window")
+            )));
+        }
         let sliding_layers = match file.get(&key("attention.sliding_window_pattern")).and_then(|v| v.as_array()) {
             Some(flags) if architecture == Architecture::Gemma3 => flags.iter().map(|f| f.as_bool().unwrap_or(false)).collect(),
             // llama.cpp's default for Gemma 3: five sliding layers, then one global.
@@ -377,5 +398,31 @@ impl ModelConfig {
                     .collect()
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(architecture: &str, extra: &str) -> Result<ModelConfig> {
+        let json = format!(
+            r#"{{"architectures": ["{architecture}"], "vocab_size": 32, "hidden_size": 16, "intermediate_size": 32,
+                "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 1, "max_position_embeddings": 32768{extra}}}"#
+        );
+        ModelConfig::from_hf_json("config.json", &json)
+    }
+
+    #[test]
+    fn a_sliding_window_outside_gemma_3_is_refused_by_its_key() {
+        let e = config("MistralForCausalLM", r#", "sliding_window": 4096"#).unwrap_err().to_string();
+        assert!(e.contains("config.json: sliding_window is set") && e.contains("4096"), "{e}");
+        let e = config("Qwen2ForCausalLM", r#", "sliding_window": 4096, "use_sliding_window": true"#).unwrap_err().to_string();
+        assert!(e.contains("use_sliding_window"), "{e}");
+        // Mistral with no window, and Qwen's window when it is not used (as Qwen's configs ship).
+        assert_eq!(config("MistralForCausalLM", r#", "sliding_window": null"#).unwrap().sliding_window, None);
+        assert_eq!(config("Qwen3ForCausalLM", r#", "sliding_window": 32768, "use_sliding_window": false"#).unwrap().sliding_window, None);
+        // Gemma 3 keeps it.
+        assert_eq!(config("Gemma3ForCausalLM", r#", "sliding_window": 512"#).unwrap().sliding_window, Some(512));
     }
 }

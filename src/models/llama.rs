@@ -8,7 +8,7 @@ use burn::tensor::{Device, Tensor};
 
 use crate::error::Result;
 use crate::formats::source::ByteSource;
-use crate::models::config::ModelConfig;
+use crate::models::config::{Architecture, ModelConfig};
 use crate::models::attention::attention;
 use crate::models::layers::{split_heads, swiglu, Embedding, KvCache, Linear, Positions, RmsNorm, Rope};
 use crate::models::weights::WeightFile;
@@ -47,12 +47,21 @@ pub struct Llama {
 }
 
 /// Qwen3's q/k norms: present in its weights, absent in the others'.
-async fn optional_norm<S: ByteSource>(w: &WeightFile<S>, name: &str, cfg: &ModelConfig, device: &Device) -> Result<Option<RmsNorm>> {
-    if w.has(name, cfg.architecture) {
-        RmsNorm::load(w, name, cfg, device).await.map(Some)
-    } else {
-        Ok(None)
+/// Block `p`'s per-head q and k norms: Qwen3 has both (a file that lacks one is refused by the
+/// tensor it lacks, as a missing weight is); Llama and Qwen2 have neither, and a file of theirs
+/// that holds one is refused by its name rather than run without it.
+async fn qk_norms<S: ByteSource>(w: &WeightFile<S>, p: &str, cfg: &ModelConfig, device: &Device) -> Result<(Option<RmsNorm>, Option<RmsNorm>)> {
+    let (q, k) = (format!("{p}.attn_q_norm.weight"), format!("{p}.attn_k_norm.weight"));
+    if cfg.architecture == Architecture::Qwen3 {
+        return Ok((Some(RmsNorm::load(w, &q, cfg, device).await?), Some(RmsNorm::load(w, &k, cfg, device).await?)));
     }
+    if let Some(name) = [&q, &k].into_iter().find(|n| w.has(n, cfg.architecture)) {
+        return Err(crate::Error::new(format!(
+            "tensor {name}: a per-head q/k norm, which {:?} models do not have (Qwen3's do); the file's architecture and its tensors disagree",
+            cfg.architecture
+        )));
+    }
+    Ok((None, None))
 }
 
 impl Llama {
@@ -65,6 +74,7 @@ impl Llama {
         let mut blocks = Vec::with_capacity(cfg.num_layers);
         for i in 0..cfg.num_layers {
             let p = format!("blk.{i}");
+            let (q_norm, k_norm) = qk_norms(w, &p, &cfg, device).await?;
             blocks.push(Block {
                 attn_norm: RmsNorm::load(w, &format!("{p}.attn_norm.weight"), &cfg, device).await?,
                 attn: Attention {
@@ -72,8 +82,8 @@ impl Llama {
                     k: Linear::load(w, &format!("{p}.attn_k"), &cfg, device).await?,
                     v: Linear::load(w, &format!("{p}.attn_v"), &cfg, device).await?,
                     o: Linear::load(w, &format!("{p}.attn_output"), &cfg, device).await?,
-                    q_norm: optional_norm(w, &format!("{p}.attn_q_norm.weight"), &cfg, device).await?,
-                    k_norm: optional_norm(w, &format!("{p}.attn_k_norm.weight"), &cfg, device).await?,
+                    q_norm,
+                    k_norm,
                 },
                 ffn_norm: RmsNorm::load(w, &format!("{p}.ffn_norm.weight"), &cfg, device).await?,
                 mlp: Mlp {

@@ -380,8 +380,6 @@ pub struct TaskSpec {
     pub filters: Vec<FilterPipeline>,
     pub metrics: Vec<MetricSpec>,
     pub repeats: usize,
-    /// Top-level keys this subset does not know (also listed in `warnings`).
-    pub unknown_keys: Vec<String>,
     /// Fields whose value came from an override or sidecar.
     pub overridden: Vec<String>,
     /// The task file as read: includes merged, the sidecar and overrides applied (what
@@ -508,6 +506,14 @@ const KNOWN_KEYS: &[&str] = &[
     "repeats",
     "should_decontaminate",
     "doc_to_decontamination_query",
+    // Only lets lm-eval run code a metric brings; lingualens runs none.
+    "unsafe_code",
+    // lm-eval's, refused below when set: lingualens cannot do what they ask.
+    "use_prompt",
+    "doc_to_image",
+    "doc_to_audio",
+    "custom_dataset",
+    "process_results",
 ];
 
 /// The directory part of a `/`-separated path ("" for a bare name).
@@ -548,7 +554,41 @@ fn file_stem(path: &str) -> &str {
         .unwrap_or(name)
 }
 
+/// The deepest `[`/`{` nesting a task file may have: serde_yaml_ng refuses 128 levels itself, but
+/// only after libyaml's scanner has gone through them, which takes time quadratic in the depth (32 s
+/// for 100,000 levels). Counted first, in one pass, a hostile file is refused at once.
+const MAX_FLOW_DEPTH: usize = 128;
+
+/// Refuses `text` when its flow collections nest deeper than [`MAX_FLOW_DEPTH`]. Quoted strings and
+/// comments are skipped; brackets in a plain or block scalar count, so a file could be refused
+/// early that the parser would take only if it held over a hundred unbalanced ones.
+fn check_flow_depth(label: &str, text: &str) -> Result<()> {
+    let (mut depth, mut quote, mut comment, mut previous) = (0usize, None::<char>, false, '\n');
+    for (line, c) in text.lines().enumerate().flat_map(|(n, l)| l.chars().chain(['\n']).map(move |c| (n + 1, c))) {
+        match (quote, c) {
+            _ if comment => comment = c != '\n',
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '#') if previous.is_whitespace() => comment = true,
+            (None, '"' | '\'') if previous.is_whitespace() || "[{,:".contains(previous) => quote = Some(c),
+            (None, '[' | '{') => {
+                depth += 1;
+                if depth > MAX_FLOW_DEPTH {
+                    return Err(Error::new(format!(
+                        "{label}: line {line}: brackets nested more than {MAX_FLOW_DEPTH} deep; a task file needs a few"
+                    )));
+                }
+            }
+            (None, ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        previous = c;
+    }
+    Ok(())
+}
+
 fn parse_yaml_map(label: &str, text: &str) -> Result<serde_yaml_ng::Mapping> {
+    check_flow_depth(label, text)?;
     let v: Yaml = serde_yaml_ng::from_str(text)
         .map_err(|e| Error::new(format!("{label}: not valid YAML: {e}")))?;
     match v {
@@ -834,13 +874,12 @@ fn build_spec(
 ) -> Result<TaskSpec> {
     let raw = map.clone();
     let mut warnings = Vec::new();
-    let mut unknown_keys = Vec::new();
-    for k in map.keys() {
-        let key = yaml_scalar(k);
-        if !KNOWN_KEYS.contains(&key.as_str()) {
-            warnings.push(format!("{path}: unknown key `{key}` ignored"));
-            unknown_keys.push(key);
-        }
+    // A key neither knows is a mistake lm-eval refuses too (its TaskConfig takes no other field):
+    // refused by name rather than ignored.
+    if let Some(key) = map.keys().map(yaml_scalar).find(|k| !KNOWN_KEYS.contains(&k.as_str())) {
+        return Err(Error::new(format!(
+            "{path}: unknown key `{key}` (not a field of lm-eval's task config; a misspelling?)"
+        )));
     }
     // lm-eval keys that change what is asked or scored, which lingualens does not do: a refusal,
     // not a run that differs.
@@ -849,6 +888,7 @@ fn build_spec(
         ("doc_to_image", "images"),
         ("doc_to_audio", "audio"),
         ("custom_dataset", "a Python dataset"),
+        ("process_results", "a Python function computing the metrics"),
     ] {
         if !matches!(map.get(key), None | Some(Yaml::Null)) {
             return Err(Error::new(format!("{path}: {key} ({what}) is not supported")));
@@ -1244,7 +1284,6 @@ fn build_spec(
         filters,
         metrics,
         repeats: map.get("repeats").and_then(|v| v.as_u64()).unwrap_or(1) as usize,
-        unknown_keys,
         overridden,
         raw,
         warnings,
@@ -1423,6 +1462,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn deeply_nested_brackets_are_refused_before_the_parser_sees_them() {
+        let deep = format!("task: t\nx: {}1{}\n", "[".repeat(100_000), "]".repeat(100_000));
+        let e = parse_yaml_map("deep.yaml", &deep).unwrap_err().to_string();
+        assert!(e.contains("deep.yaml: line 2: brackets nested more than 128 deep"), "{e}");
+        // Within the cap, and brackets inside quotes and comments, are the parser's to read.
+        let fine = format!("x: {}1{}\ny: \"{}\" # {}\nz: '{{{{ a }}}}'\n", "[".repeat(20), "]".repeat(20), "[".repeat(500), "{".repeat(500));
+        let map = parse_yaml_map("fine.yaml", &fine).unwrap();
+        assert_eq!(map.len(), 3);
+    }
+
+    #[test]
     fn columns_in_written_order() {
         let (docs, cols) = docs_and_columns_from_file("d.jsonl", b"{\"q\": \"x\", \"choices\": [1], \"a\": 0}\n").unwrap();
         assert_eq!(cols, ["q", "choices", "a"]);
@@ -1450,9 +1500,22 @@ mod tests {
     }
 
     #[test]
-    fn include_and_override_order() {
+    fn an_unknown_key_is_refused_by_name_wherever_it_is() {
         let r = files(&[
             ("t/common", "dataset_path: json\noutput_type: multiple_choice\ntest_split: test\ndoc_to_choice: '{{choices}}'\ndoc_to_text: base\nfoo: 1\n"),
+            ("t/a.yaml", "include: common\ntask: a\ndoc_to_target: answer\n"),
+            ("t/b.yaml", "task: b\ndataset_path: json\ntest_split: test\ndoc_to_text: q\ndoc_to_target: a\nprocess_results: !function utils.score\n"),
+        ]);
+        let e = load_task("t/a.yaml", &r, &LoadOptions::default()).unwrap_err().to_string();
+        assert!(e.contains("t/a.yaml: unknown key `foo`"), "{e}");
+        let e = load_task("t/b.yaml", &r, &LoadOptions::default()).unwrap_err().to_string();
+        assert!(e.contains("t/b.yaml") && e.contains("process_results"), "{e}");
+    }
+
+    #[test]
+    fn include_and_override_order() {
+        let r = files(&[
+            ("t/common", "dataset_path: json\noutput_type: multiple_choice\ntest_split: test\ndoc_to_choice: '{{choices}}'\ndoc_to_text: base\n"),
             ("t/a.yaml", "include: common\ntask: a\ndoc_to_text: !function utils.f\ndoc_to_target: answer\n"),
             ("t/a.override.yaml", "doc_to_text: 'Q: {{question}}'\n"),
         ]);
@@ -1462,7 +1525,6 @@ mod tests {
             Some(Field::Template("Q: {{question}}".into()))
         );
         assert_eq!(t.overridden, vec!["doc_to_text".to_string()]);
-        assert_eq!(t.unknown_keys, vec!["foo".to_string()]);
         assert_eq!(t.test_split.as_deref(), Some("test"));
         let mut o = LoadOptions::default();
         o.overrides

@@ -646,3 +646,40 @@ fn a_gguf_declaring_a_huge_metadata_array_is_refused_by_name_not_allocated() {
     assert!(started.elapsed() < Duration::from_secs(5), "refused in {:?}", started.elapsed());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Qwen3 normalises q and k per head; Llama does not. The Qwen3 fixture with its first k norm
+/// renamed away is refused by that tensor, and the same file relabelled Llama (its keys renamed) is
+/// refused by the q norm it holds: either way the model is not run without the norms, or with them.
+#[test]
+fn a_qk_norm_set_that_does_not_fit_the_architecture_is_refused_by_the_tensor() {
+    let test = "a_qk_norm_set_that_does_not_fit_the_architecture_is_refused_by_the_tensor";
+    let Some(path) = common::fixture(test, "models/qwen3/gguf/qwen3-F32.gguf", "tools/fixtures/models.py") else { return };
+    let qwen3 = Gguf::parse(&std::fs::read(&path).unwrap());
+    assert_eq!(qwen3.arch(), "qwen3");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("hostile-qk-{}", std::process::id())).tap_mkdir();
+    let logits = |name: &str, gguf: &Gguf| {
+        let file = dir.join(name);
+        std::fs::write(&file, gguf.bytes()).unwrap();
+        let out = dir.join(format!("{name}.npy"));
+        let output = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+            .args(["logits", "--model", file.to_str().unwrap(), "--text", "hello", "--out", out.to_str().unwrap()])
+            .output()
+            .unwrap();
+        (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    assert_eq!(logits("whole.gguf", &qwen3).0, Some(0), "the fixture itself runs");
+    let without_k_norm = qwen3.clone().tensor("blk.0.attn_k_norm.weight", |t| t.name = "blk.0.attn_k_nrm.weight".into());
+    let (code, stderr) = logits("no-k-norm.gguf", &without_k_norm);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("no-k-norm.gguf") && stderr.contains("blk.0.attn_k_norm.weight is missing"), "{stderr}");
+    let mut as_llama = qwen3.clone().set("general.architecture", Value::String("llama".into()));
+    for (k, _) in as_llama.metadata.iter_mut() {
+        if let Some(rest) = k.strip_prefix("qwen3.") {
+            *k = format!("llama.{rest}");
+        }
+    }
+    let (code, stderr) = logits("llama-with-norms.gguf", &as_llama);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("blk.0.attn_q_norm.weight") && stderr.contains("Llama models do not have"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -38,7 +38,9 @@ use lingualens::tokenizers::Tokenizer;
 const WLLAMA_VERSION: &str = "2.3.7";
 
 #[derive(Parser)]
-#[command(about = "lingualens in headless Chromium (WebGPU on SwiftShader, CPU fallback) beside wllama on the same GGUF files")]
+#[command(
+    about = "lingualens in headless Chromium (WebGPU on SwiftShader, CPU fallback) beside wllama on the same GGUF files"
+)]
 struct Args {
     /// GGUF files (repeatable). Default: the Q8_0 and Q4_0 bench models of
     /// tools/bench/make_bench_model.py in $LINGUALENS_CACHE/bench.
@@ -125,14 +127,22 @@ fn main() {
 
 fn run(args: &Args) -> Result<(), String> {
     let dist = common::browser_prerequisites()?;
-    let wllama = args.wllama.clone().or_else(|| std::env::var_os("LINGUALENS_WLLAMA").map(PathBuf::from)).unwrap_or_else(|| cache_dir().join("npm-wllama/node_modules/@wllama/wllama"));
-    let installed = std::fs::read_to_string(wllama.join("package.json")).ok().and_then(|t| serde_json::from_str::<Value>(&t).ok());
+    let wllama = args
+        .wllama
+        .clone()
+        .or_else(|| std::env::var_os("LINGUALENS_WLLAMA").map(PathBuf::from))
+        .unwrap_or_else(|| cache_dir().join("npm-wllama/node_modules/@wllama/wllama"));
+    let installed =
+        std::fs::read_to_string(wllama.join("package.json")).ok().and_then(|t| serde_json::from_str::<Value>(&t).ok());
     let version = installed.as_ref().and_then(|p| p["version"].as_str()).ok_or(format!(
         "no @wllama/wllama in {} (scripts/bench-browser.sh installs {WLLAMA_VERSION})",
         wllama.display()
     ))?;
     if version != WLLAMA_VERSION {
-        return Err(format!("{} is wllama {version}; this bench speaks wllama {WLLAMA_VERSION}'s API", wllama.display()));
+        return Err(format!(
+            "{} is wllama {version}; this bench speaks wllama {WLLAMA_VERSION}'s API",
+            wllama.display()
+        ));
     }
     let models = if args.models.is_empty() {
         ["Q8_0", "Q4_0"].iter().map(|t| cache_dir().join(format!("bench/bench-llama-125m-{t}.gguf"))).collect()
@@ -141,7 +151,10 @@ fn run(args: &Args) -> Result<(), String> {
     };
     for model in &models {
         if !model.is_file() {
-            return Err(format!("{}: no such file (tools/bench/make_bench_model.py makes the bench models)", model.display()));
+            return Err(format!(
+                "{}: no such file (tools/bench/make_bench_model.py makes the bench models)",
+                model.display()
+            ));
         }
     }
     let page_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/bench/browser");
@@ -182,12 +195,18 @@ fn run(args: &Args) -> Result<(), String> {
                     }
                     json!({ "engine": "wllama", "threads": threads, "version": version })
                 }
-                "wgpu" | "cpu" | "cpu-int8" => json!({ "engine": "lingualens", "backend": engine, "pp_choice": pp_choice }),
+                "wgpu" | "cpu" | "cpu-int8" => {
+                    json!({ "engine": "lingualens", "backend": engine, "pp_choice": pp_choice })
+                }
                 // The page's pool on the CPU path: a worker per core, items shared out.
                 "cpu-pool" | "cpu-int8-pool" => {
                     json!({ "engine": "lingualens", "backend": engine.trim_end_matches("-pool"), "workers": cores, "pp_choice": pp_choice })
                 }
-                other => return Err(format!("unknown engine {other:?} (wllama, wllama-mt, wgpu, cpu, cpu-int8, cpu-pool, cpu-int8-pool)")),
+                other => {
+                    return Err(format!(
+                        "unknown engine {other:?} (wllama, wllama-mt, wgpu, cpu, cpu-int8, cpu-pool, cpu-int8-pool)"
+                    ))
+                }
             };
             let mut job = job;
             job["model_url"] = json!(model_url);
@@ -216,7 +235,8 @@ fn model_workload(model: &Path, args: &Args) -> Result<(Vec<Item>, String), Stri
     let config = ModelConfig::from_gguf(&file).map_err(|e| e.to_string())?;
     // The prompt ids are drawn first from the seeded stream: drawing `lingualens bench`'s default
     // 256 makes these items the ones it times with the same --context and --items.
-    let (_, items) = workload(&tokenizer, config.vocab_size, 256, args.context, args.items).map_err(|e| e.to_string())?;
+    let (_, items) =
+        workload(&tokenizer, config.vocab_size, 256, args.context, args.items).map_err(|e| e.to_string())?;
     let first = items.first().ok_or("--items must be at least 1")?;
     let pp_choice = [" the", " of", " a", " and", " answer"]
         .into_iter()
@@ -231,7 +251,8 @@ fn run_engine(browser: &Browser, engine: &str, job: &Value, timeout: Duration) -
     let started = Instant::now();
     let mut phase = String::new();
     let outcome = loop {
-        let state = browser.eval("return [window.benchResult, document.getElementById('status').textContent]", json!([]));
+        let state =
+            browser.eval("return [window.benchResult, document.getElementById('status').textContent]", json!([]));
         if !state[0].is_null() {
             break state[0].clone();
         }
@@ -304,9 +325,19 @@ fn print_table(rows: &[Row]) {
                 .zip(&reference.loglikelihoods)
                 .filter_map(|(a, b)| Some((a.as_ref()?, b.as_ref()?)))
                 .collect();
-            let d = pairs.iter().flat_map(|(a, b)| a.iter().zip(b.iter())).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
-            let why = if r.engine.starts_with("lingualens") { " (llama.cpp quantizes activations; F16 KV cache)" } else { "" };
-            println!("  check: max |Δ log-likelihood| {} vs {} over {} items = {d:.3e}{why}", r.engine, reference.engine, pairs.len());
+            let d =
+                pairs.iter().flat_map(|(a, b)| a.iter().zip(b.iter())).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+            let why = if r.engine.starts_with("lingualens") {
+                " (llama.cpp quantizes activations; F16 KV cache)"
+            } else {
+                ""
+            };
+            println!(
+                "  check: max |Δ log-likelihood| {} vs {} over {} items = {d:.3e}{why}",
+                r.engine,
+                reference.engine,
+                pairs.len()
+            );
         }
     }
 }
@@ -326,7 +357,9 @@ fn page_run(args: &Args, task: &str) -> Result<(), String> {
     while let Some(folder) = folders.pop() {
         for entry in std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))?.flatten() {
             let path = entry.path();
-            let data_file = path.extension().is_some_and(|e| ["csv", "jsonl", "json", "parquet"].iter().any(|x| e.eq_ignore_ascii_case(x)));
+            let data_file = path
+                .extension()
+                .is_some_and(|e| ["csv", "jsonl", "json", "parquet"].iter().any(|x| e.eq_ignore_ascii_case(x)));
             if path.is_dir() {
                 folders.push(path);
             } else if data_file {
@@ -335,7 +368,10 @@ fn page_run(args: &Args, task: &str) -> Result<(), String> {
         }
     }
     files.sort();
-    let server = StaticServer::start_with_mounts(dist, vec![("model".into(), model.parent().unwrap_or(Path::new(".")).to_path_buf())]);
+    let server = StaticServer::start_with_mounts(
+        dist,
+        vec![("model".into(), model.parent().unwrap_or(Path::new(".")).to_path_buf())],
+    );
     let browser = Browser::start(&[]);
     let mut query = format!("index.html?model=model/{}&task={task}", common::url_encode(&name));
     if let Some(n) = args.limit {
@@ -345,7 +381,11 @@ fn page_run(args: &Args, task: &str) -> Result<(), String> {
         query += &format!("&workers={n}");
     }
     browser.goto(&server.url(&query));
-    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.label || null;", Duration::from_secs(120));
+    browser.wait_for(
+        "the worker",
+        "return document.getElementById('backend-info').dataset.label || null;",
+        Duration::from_secs(120),
+    );
     browser.send_keys("#task-files", &files.join("\n"));
     println!("lingualens page run: {task} with {name}, {} data files from {}", files.len(), data.display());
     // The page's main thread: its long tasks (50 ms or more, layout included) are time taken from
@@ -379,7 +419,13 @@ fn page_run(args: &Args, task: &str) -> Result<(), String> {
             break now;
         }
         if last_print.elapsed() >= Duration::from_secs(30) {
-            eprintln!("  {:>7.0} s  {} of {} items, accuracy {}", started.elapsed().as_secs_f64(), now["done"], now["total"], now["accuracy"]);
+            eprintln!(
+                "  {:>7.0} s  {} of {} items, accuracy {}",
+                started.elapsed().as_secs_f64(),
+                now["done"],
+                now["total"],
+                now["accuracy"]
+            );
             last_print = Instant::now();
         }
         if started.elapsed() > timeout {
@@ -410,7 +456,8 @@ fn page_run(args: &Args, task: &str) -> Result<(), String> {
         "return Array.from(document.querySelectorAll('#result-rows > tr')).map(r => +(r.querySelector('td.ms')?.textContent || 0));",
         json!([]),
     );
-    let worker_ms: Vec<f64> = worker_ms.as_array().map_or_else(Vec::new, |a| a.iter().filter_map(|v| v.as_f64()).collect());
+    let worker_ms: Vec<f64> =
+        worker_ms.as_array().map_or_else(Vec::new, |a| a.iter().filter_map(|v| v.as_f64()).collect());
     println!("  the workers' own time on the items by thousand rows: {}", worker_time_by_thousand(&worker_ms));
     let scoring_s = worker_ms.iter().sum::<f64>() / 1e3;
     println!(
@@ -432,7 +479,9 @@ fn page_run(args: &Args, task: &str) -> Result<(), String> {
 fn worker_time_by_thousand(ms: &[f64]) -> String {
     ms.chunks(1000)
         .enumerate()
-        .map(|(i, part)| format!("{}–{}: {:.0} ms", i * 1000, i * 1000 + part.len(), part.iter().sum::<f64>() / part.len() as f64))
+        .map(|(i, part)| {
+            format!("{}–{}: {:.0} ms", i * 1000, i * 1000 + part.len(), part.iter().sum::<f64>() / part.len() as f64)
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -155,6 +155,13 @@ ensure_wasm_target() {
     rustup target add wasm32-unknown-unknown
 }
 
+# rustfmt, for scripts/test.sh's layout check (rustup's minimal profile leaves it out).
+ensure_rustfmt() {
+    rustup component list --installed 2>/dev/null | grep -q '^rustfmt' && return 0
+    installing "rustfmt (rustup component)" || return 0
+    rustup component add rustfmt
+}
+
 # The wasm-bindgen version that Cargo.lock resolved; the CLI must match it exactly.
 locked_wasm_bindgen_version() {
     awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock

@@ -13,6 +13,7 @@ started=$SECONDS
 need_apt chromium chromium-driver mesa-vulkan-drivers
 command -v npm >/dev/null || need_apt nodejs npm
 ensure_wasm_target
+ensure_rustfmt
 
 if plan_mode; then
     ensure_reference_venv
@@ -22,10 +23,14 @@ if plan_mode; then
     ensure_trunk
     ensure_wasm_opt
     build_bundle
-    echo "plan: generate the fixtures (tools/fixtures/make_all.sh) and run cargo test --release"
+    echo "plan: check the layout (cargo fmt --check), generate the fixtures (tools/fixtures/make_all.sh) and run cargo test --release"
     echo "plan: complete"
     exit 0
 fi
+
+# The layout is rustfmt's (rustfmt.toml): checked first, it fails in seconds, before an hour of installs.
+step "checking the layout (cargo fmt --check)"
+cargo fmt --check
 
 # The Python references (a venv with torch, transformers, lm-eval and llama.cpp, then the fixtures
 # they write), the native tests' compile and the wasm compile need nothing from each other or from

@@ -90,7 +90,9 @@ impl AdapterDescription {
             (Some(true), Some(name)) => format!("a software fallback adapter ({name})"),
             (Some(true), None) => "a software fallback adapter (isFallbackAdapter)".to_string(),
             (_, Some(name)) => format!("a software adapter ({name})"),
-            (_, None) if self.device_type.eq_ignore_ascii_case("cpu") => "a software adapter (device type CPU)".to_string(),
+            (_, None) if self.device_type.eq_ignore_ascii_case("cpu") => {
+                "a software adapter (device type CPU)".to_string()
+            }
             _ => return None,
         };
         Some(format!("WebGPU here is {what}, slower than the CPU path; ?backend=wgpu uses it anyway"))
@@ -208,11 +210,7 @@ fn describe_wgpu(setup: &burn::tensor::wgpu::WgpuSetup) -> BackendInfo {
             name: info.name,
             vendor: format!("{:#06x}", info.vendor),
             device_type: format!("{:?}", info.device_type),
-            driver: [info.driver, info.driver_info]
-                .into_iter()
-                .filter(|s| !s.is_empty())
-                .collect::<Vec<_>>()
-                .join(" "),
+            driver: [info.driver, info.driver_info].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" "),
             architecture: String::new(),
             is_fallback_adapter: None,
         },
@@ -248,9 +246,14 @@ mod tests {
         assert!(swiftshader.contains("swiftshader") && swiftshader.contains("?backend=wgpu"), "{swiftshader}");
         assert!(adapter("", "", Some(true)).software_reason().unwrap().contains("isFallbackAdapter"));
         assert!(adapter("", "Cpu", None).software_reason().is_some());
-        let lavapipe = AdapterDescription { name: "llvmpipe (LLVM 19.1.7, 256 bits)".into(), ..adapter("", "Cpu", None) };
+        let lavapipe =
+            AdapterDescription { name: "llvmpipe (LLVM 19.1.7, 256 bits)".into(), ..adapter("", "Cpu", None) };
         assert!(lavapipe.software_reason().unwrap().contains("llvmpipe"));
-        for hardware in [adapter("ampere", "DiscreteGpu", Some(false)), adapter("gen-12lp", "IntegratedGpu", None), adapter("", "", None)] {
+        for hardware in [
+            adapter("ampere", "DiscreteGpu", Some(false)),
+            adapter("gen-12lp", "IntegratedGpu", None),
+            adapter("", "", None),
+        ] {
             assert_eq!(hardware.software_reason(), None, "{hardware:?}");
         }
     }

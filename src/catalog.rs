@@ -134,8 +134,10 @@ pub fn model_catalog() -> Result<ModelCatalog> {
 pub fn benchmark_catalog() -> Result<BenchmarkCatalog> {
     #[cfg(not(target_arch = "wasm32"))]
     if let Some(path) = std::env::var_os("LINGUALENS_BENCHMARKS") {
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("LINGUALENS_BENCHMARKS={}: {e}", path.to_string_lossy()))?;
-        return serde_json::from_str(&text).map_err(|e| format!("LINGUALENS_BENCHMARKS={}: {e}", path.to_string_lossy()).into());
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("LINGUALENS_BENCHMARKS={}: {e}", path.to_string_lossy()))?;
+        return serde_json::from_str(&text)
+            .map_err(|e| format!("LINGUALENS_BENCHMARKS={}: {e}", path.to_string_lossy()).into());
     }
     serde_json::from_str(BENCHMARK_CATALOG_JSON).map_err(|e| format!("datasets/catalog.json: {e}").into())
 }
@@ -196,7 +198,12 @@ pub struct KitFile {
 impl KitManifest {
     pub fn parse(bytes: &[u8]) -> Result<KitManifest> {
         let manifest: KitManifest = serde_json::from_slice(bytes).map_err(|e| format!("{KIT_MANIFEST}: {e}"))?;
-        for path in manifest.models.iter().map(|m| &m.path).chain(manifest.benchmarks.iter().flat_map(|b| b.files.iter().map(|f| &f.path))) {
+        for path in manifest
+            .models
+            .iter()
+            .map(|m| &m.path)
+            .chain(manifest.benchmarks.iter().flat_map(|b| b.files.iter().map(|f| &f.path)))
+        {
             check_relative(path)?;
         }
         Ok(manifest)
@@ -211,7 +218,12 @@ impl KitManifest {
 /// A kit path must stay inside the site: relative, no `..`, no scheme (a manifest edited to point
 /// elsewhere is refused rather than followed).
 fn check_relative(path: &str) -> Result<()> {
-    if path.is_empty() || path.starts_with('/') || path.contains("://") || path.contains('\\') || path.split('/').any(|s| s == ".." || s.is_empty()) {
+    if path.is_empty()
+        || path.starts_with('/')
+        || path.contains("://")
+        || path.contains('\\')
+        || path.split('/').any(|s| s == ".." || s.is_empty())
+    {
         bail!("{KIT_MANIFEST}: the path {path:?} is not a relative path inside the site");
     }
     Ok(())
@@ -220,7 +232,9 @@ fn check_relative(path: &str) -> Result<()> {
 /// `url` fetched through `mirror`: `https://HOST/PATH` becomes `MIRROR/HOST/PATH` (models and
 /// benchmarks alike); with no mirror, `url` itself. Only http(s) URLs are redirected.
 pub fn mirrored(url: &str, mirror: Option<&str>) -> String {
-    let Some(mirror) = mirror.map(|m| m.trim_end_matches('/')).filter(|m| !m.is_empty()) else { return url.to_string() };
+    let Some(mirror) = mirror.map(|m| m.trim_end_matches('/')).filter(|m| !m.is_empty()) else {
+        return url.to_string();
+    };
     match url.split_once("://") {
         Some(("https" | "http", rest)) => format!("{mirror}/{rest}"),
         _ => url.to_string(),
@@ -229,7 +243,9 @@ pub fn mirrored(url: &str, mirror: Option<&str>) -> String {
 
 /// `url` with the Hugging Face Hub's host replaced by `endpoint` (the Hub's own `HF_ENDPOINT`).
 pub fn on_hf_endpoint(url: &str, endpoint: Option<&str>) -> String {
-    let Some(endpoint) = endpoint.map(|e| e.trim_end_matches('/')).filter(|e| !e.is_empty()) else { return url.to_string() };
+    let Some(endpoint) = endpoint.map(|e| e.trim_end_matches('/')).filter(|e| !e.is_empty()) else {
+        return url.to_string();
+    };
     match url.strip_prefix("https://huggingface.co/") {
         Some(rest) => format!("{endpoint}/{rest}"),
         None => url.to_string(),
@@ -248,7 +264,10 @@ fn percent_decode(s: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
         match (bytes[i], hex) {
             (b'%', Some(byte)) => {
                 out.push(byte);
@@ -276,10 +295,14 @@ mod tests {
         for b in &benchmarks.benchmarks {
             assert!(!b.files.is_empty(), "{}", b.id);
             for t in b.tasks.iter().filter(|t| b.published_task(t).is_none()) {
-                let found = std::fs::read_dir(&tasks).unwrap().flatten().any(|family| family.path().join(format!("{t}.yaml")).is_file());
+                let found = std::fs::read_dir(&tasks)
+                    .unwrap()
+                    .flatten()
+                    .any(|family| family.path().join(format!("{t}.yaml")).is_file());
                 assert!(found, "{}: task {t} has no YAML under datasets/tasks", b.id);
             }
-            let paths: Vec<String> = b.files.iter().map(|f| f.path.clone().unwrap_or_else(|| file_name_of(&f.url))).collect();
+            let paths: Vec<String> =
+                b.files.iter().map(|f| f.path.clone().unwrap_or_else(|| file_name_of(&f.url))).collect();
             for p in &b.published {
                 assert!(b.tasks.contains(&p.task), "{}: published task {} is not in tasks", b.id, p.task);
                 for needed in std::iter::once(&p.yaml).chain(p.data.values()) {
@@ -288,7 +311,12 @@ mod tests {
             }
             for f in &b.files {
                 assert!(f.url.starts_with("https://"), "{}: {}", b.id, f.url);
-                assert!(f.sha256.as_deref().is_none_or(|h| h.len() == 64 && h.bytes().all(|c| c.is_ascii_hexdigit())), "{}: {:?}", b.id, f.sha256);
+                assert!(
+                    f.sha256.as_deref().is_none_or(|h| h.len() == 64 && h.bytes().all(|c| c.is_ascii_hexdigit())),
+                    "{}: {:?}",
+                    b.id,
+                    f.sha256
+                );
             }
         }
     }
@@ -296,23 +324,39 @@ mod tests {
     #[test]
     fn a_mirror_takes_the_host_into_its_path() {
         let url = "https://huggingface.co/Qwen/Qwen3-0.6B-GGUF/resolve/main/Qwen3-0.6B-Q8_0.gguf";
-        assert_eq!(mirrored(url, Some("http://127.0.0.1:9/m/")), "http://127.0.0.1:9/m/huggingface.co/Qwen/Qwen3-0.6B-GGUF/resolve/main/Qwen3-0.6B-Q8_0.gguf");
+        assert_eq!(
+            mirrored(url, Some("http://127.0.0.1:9/m/")),
+            "http://127.0.0.1:9/m/huggingface.co/Qwen/Qwen3-0.6B-GGUF/resolve/main/Qwen3-0.6B-Q8_0.gguf"
+        );
         assert_eq!(mirrored(url, None), url);
         assert_eq!(mirrored(url, Some("")), url);
         assert_eq!(mirrored("kit/models/a.gguf", Some("http://m")), "kit/models/a.gguf");
-        assert_eq!(on_hf_endpoint(url, Some("https://hf-mirror.example/")), "https://hf-mirror.example/Qwen/Qwen3-0.6B-GGUF/resolve/main/Qwen3-0.6B-Q8_0.gguf");
-        assert_eq!(on_hf_endpoint("https://raw.githubusercontent.com/a/b", Some("https://x")), "https://raw.githubusercontent.com/a/b");
+        assert_eq!(
+            on_hf_endpoint(url, Some("https://hf-mirror.example/")),
+            "https://hf-mirror.example/Qwen/Qwen3-0.6B-GGUF/resolve/main/Qwen3-0.6B-Q8_0.gguf"
+        );
+        assert_eq!(
+            on_hf_endpoint("https://raw.githubusercontent.com/a/b", Some("https://x")),
+            "https://raw.githubusercontent.com/a/b"
+        );
     }
 
     #[test]
     fn a_file_name_is_the_decoded_last_segment() {
-        assert_eq!(file_name_of("https://h/a/1652_Multilingual%20Material.zip?download=1"), "1652_Multilingual Material.zip");
+        assert_eq!(
+            file_name_of("https://h/a/1652_Multilingual%20Material.zip?download=1"),
+            "1652_Multilingual Material.zip"
+        );
         assert_eq!(file_name_of("https://h/a/b.gguf"), "b.gguf");
     }
 
     #[test]
     fn a_manifest_path_outside_the_site_is_refused() {
-        let with = |path: &str| format!(r#"{{"models":[{{"id":"m","name":"m","path":"{path}","size_bytes":1,"sha256":"00","source":"s"}}]}}"#);
+        let with = |path: &str| {
+            format!(
+                r#"{{"models":[{{"id":"m","name":"m","path":"{path}","size_bytes":1,"sha256":"00","source":"s"}}]}}"#
+            )
+        };
         assert!(KitManifest::parse(with("kit/models/m.gguf").as_bytes()).is_ok());
         for bad in ["/etc/passwd", "../x.gguf", "kit/../../x", "https://evil.example/m.gguf", "kit//m.gguf", ""] {
             let err = KitManifest::parse(with(bad).as_bytes()).unwrap_err().to_string();

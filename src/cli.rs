@@ -238,25 +238,70 @@ pub fn main() -> ExitCode {
         Command::Selftest { backend, json } => selftest_command(backend, json),
         Command::ModelInfo { path, json } => model_info_command(&path, json),
         Command::ExportTask { task, data, overrides, override_file, out, data_root, offline } => {
-            report(eval_command::export(&eval_command::ExportArgs { task, data, overrides, override_file, out, data_root, offline }))
+            report(eval_command::export(&eval_command::ExportArgs {
+                task,
+                data,
+                overrides,
+                override_file,
+                out,
+                data_root,
+                offline,
+            }))
         }
-        Command::Eval { model, task, data, fewshot_data, gen_kwargs, overrides, override_file, limit, shots, seed, order, by, backend, out, offline } => {
-            report((|| {
-                let order = order.parse().map_err(|e: crate::Error| e.context("--order"))?;
-                let options = crate::eval::RunOptions { limit, shots, seed, order };
-                let gen_kwargs = crate::tasks::yaml::parse_gen_kwargs(&gen_kwargs)?;
-                let args = eval_command::EvalArgs { model, task, data, fewshot_data, gen_kwargs, overrides, override_file, options, by, out, offline };
-                eval_command::run(&args, &device(backend)?)
-            })())
-        }
+        Command::Eval {
+            model,
+            task,
+            data,
+            fewshot_data,
+            gen_kwargs,
+            overrides,
+            override_file,
+            limit,
+            shots,
+            seed,
+            order,
+            by,
+            backend,
+            out,
+            offline,
+        } => report((|| {
+            let order = order.parse().map_err(|e: crate::Error| e.context("--order"))?;
+            let options = crate::eval::RunOptions { limit, shots, seed, order };
+            let gen_kwargs = crate::tasks::yaml::parse_gen_kwargs(&gen_kwargs)?;
+            let args = eval_command::EvalArgs {
+                model,
+                task,
+                data,
+                fewshot_data,
+                gen_kwargs,
+                overrides,
+                override_file,
+                options,
+                by,
+                out,
+                offline,
+            };
+            eval_command::run(&args, &device(backend)?)
+        })()),
         Command::Bench { models, backends, peer_python, threads, prompt, context, items, runs } => {
             let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |p| p.get()));
-            let args = bench::BenchArgs { models, backends, peer_python, threads, prompt, context, items: items.max(1), runs: runs.max(1) };
+            let args = bench::BenchArgs {
+                models,
+                backends,
+                peer_python,
+                threads,
+                prompt,
+                context,
+                items: items.max(1),
+                runs: runs.max(1),
+            };
             report(bench::run(&args))
         }
         Command::Kit { site, models, benchmarks } => report(kit::run(&kit::KitArgs { site, models, benchmarks })),
         Command::Tokenize { model, text } => report(tokenize_command(&model, &text)),
-        Command::Score { model, context, choices, backend } => report(score_command(&model, &context, &choices, backend)),
+        Command::Score { model, context, choices, backend } => {
+            report(score_command(&model, &context, &choices, backend))
+        }
         Command::Logits { model, text, out, backend } => report(logits_command(&model, &text, &out, backend)),
         Command::Data { command: DataCommand::Check { paths } } => data_check_command(&paths),
     }
@@ -339,7 +384,8 @@ fn model_info_command(path: &std::path::Path, json: bool) -> ExitCode {
             let config_path = path.join("config.json");
             use crate::formats::source::{limits, read_optional_text_capped, read_text_capped};
             let config = read_text_capped(&config_path, limits::TEXT_FILE, "config.json")?;
-            let tokenizer = read_optional_text_capped(&path.join("tokenizer.json"), limits::TOKENIZER_FILE, "tokenizer.json")?;
+            let tokenizer =
+                read_optional_text_capped(&path.join("tokenizer.json"), limits::TOKENIZER_FILE, "tokenizer.json")?;
             let weights = pollster::block_on(crate::formats::safetensors::SafetensorsShards::open_folder(path))?;
             ModelInfo::from_hf(&path.display().to_string(), &config, tokenizer.as_deref(), &weights)
         })()
@@ -402,7 +448,11 @@ fn tokenize_command(model: &std::path::Path, text: &str) -> crate::Result<()> {
     let tokenizer = if model.is_dir() {
         use crate::formats::source::{limits, read_optional_text_capped, read_text_capped};
         let json = read_text_capped(&model.join("tokenizer.json"), limits::TOKENIZER_FILE, "tokenizer.json")?;
-        let config = read_optional_text_capped(&model.join("tokenizer_config.json"), limits::TEXT_FILE, "tokenizer_config.json")?;
+        let config = read_optional_text_capped(
+            &model.join("tokenizer_config.json"),
+            limits::TEXT_FILE,
+            "tokenizer_config.json",
+        )?;
         crate::tokenizers::Tokenizer::from_hf_json(&json, config.as_deref())?
     } else {
         let file = pollster::block_on(GgufFile::read(&FileSource::open(model)?))?;
@@ -421,7 +471,12 @@ fn score_command(model: &std::path::Path, context: &str, choices: &[String], bac
     Ok(())
 }
 
-fn logits_command(model: &std::path::Path, text: &str, out: &std::path::Path, backend: BackendArg) -> crate::Result<()> {
+fn logits_command(
+    model: &std::path::Path,
+    text: &str,
+    out: &std::path::Path,
+    backend: BackendArg,
+) -> crate::Result<()> {
     let device = device(backend)?;
     let lm = pollster::block_on(crate::engine::load(model, &device))?;
     let tokens = lm.tokenizer.encode(text, true, true);

@@ -100,7 +100,11 @@ pub fn encode_pair(tokenizer: &Tokenizer, context: &str, continuation: &str) -> 
 }
 
 /// [`encode_pair`] for each continuation of one context, which is encoded once.
-pub fn encode_pairs(tokenizer: &Tokenizer, context: &str, continuations: &[impl AsRef<str>]) -> Result<Vec<(Vec<u32>, Vec<u32>)>> {
+pub fn encode_pairs(
+    tokenizer: &Tokenizer,
+    context: &str,
+    continuations: &[impl AsRef<str>],
+) -> Result<Vec<(Vec<u32>, Vec<u32>)>> {
     if context.is_empty() {
         let bos = tokenizer
             .bos_id()
@@ -200,8 +204,9 @@ impl LanguageModel {
     fn score_rows<'a>(&self, rows: impl IntoIterator<Item = &'a [f32]>, targets: &[u32]) -> Result<(f64, bool)> {
         let (mut total, mut greedy) = (0f64, true);
         for (row, &target) in rows.into_iter().zip(targets) {
-            let (lp, is_max) = log_prob(row, target as usize)
-                .ok_or_else(|| Error::new(format!("token {target} is outside the model's vocabulary ({})", self.config.vocab_size)))?;
+            let (lp, is_max) = log_prob(row, target as usize).ok_or_else(|| {
+                Error::new(format!("token {target} is outside the model's vocabulary ({})", self.config.vocab_size))
+            })?;
             total += lp as f64;
             greedy &= is_max;
         }
@@ -223,23 +228,44 @@ impl LanguageModel {
 
     /// [`generate`](Self::generate), telling `on_text` the text generated so far after every
     /// token (the page shows it growing).
-    pub async fn generate_streaming(&self, prompt: &str, until: &[String], max_tokens: usize, on_text: &mut dyn FnMut(&str)) -> Result<Generation> {
+    pub async fn generate_streaming(
+        &self,
+        prompt: &str,
+        until: &[String],
+        max_tokens: usize,
+        on_text: &mut dyn FnMut(&str),
+    ) -> Result<Generation> {
         let tokens = self.tokenizer.encode(prompt, true, true);
         let max_length = self.config.max_length();
         let max_tokens = max_tokens.min(max_length - 1);
         let keep = max_length - max_tokens;
         let truncated = tokens.len().saturating_sub(keep);
-        let mut generation = self.generate_tokens_with(&tokens[truncated..], until, max_tokens, &self.tokenizer.eos_ids(), on_text).await?;
+        let mut generation = self
+            .generate_tokens_with(&tokens[truncated..], until, max_tokens, &self.tokenizer.eos_ids(), on_text)
+            .await?;
         generation.truncated = truncated;
         Ok(generation)
     }
 
     /// [`generate`](Self::generate) from prompt tokens, with the end-of-generation ids given.
-    pub async fn generate_tokens(&self, prompt: &[u32], until: &[String], max_tokens: usize, eos: &[u32]) -> Result<Generation> {
+    pub async fn generate_tokens(
+        &self,
+        prompt: &[u32],
+        until: &[String],
+        max_tokens: usize,
+        eos: &[u32],
+    ) -> Result<Generation> {
         self.generate_tokens_with(prompt, until, max_tokens, eos, &mut |_| {}).await
     }
 
-    async fn generate_tokens_with(&self, prompt: &[u32], until: &[String], max_tokens: usize, eos: &[u32], on_text: &mut dyn FnMut(&str)) -> Result<Generation> {
+    async fn generate_tokens_with(
+        &self,
+        prompt: &[u32],
+        until: &[String],
+        max_tokens: usize,
+        eos: &[u32],
+        on_text: &mut dyn FnMut(&str),
+    ) -> Result<Generation> {
         if prompt.is_empty() {
             return Err(Error::new("cannot generate after an empty prompt (the tokenizer adds no BOS token)"));
         }
@@ -272,8 +298,11 @@ impl LanguageModel {
     /// The text of generated tokens without the special (control) ones, as HF's
     /// `decode(…, skip_special_tokens=True)` that lm-eval uses.
     pub fn decode_generated(&self, tokens: &[u32]) -> String {
-        let kept: Vec<u32> =
-            tokens.iter().copied().filter(|&t| self.tokenizer.token_kind(t) != Some(crate::tokenizers::TokenKind::Control)).collect();
+        let kept: Vec<u32> = tokens
+            .iter()
+            .copied()
+            .filter(|&t| self.tokenizer.token_kind(t) != Some(crate::tokenizers::TokenKind::Control))
+            .collect();
         self.tokenizer.decode(&kept)
     }
 }
@@ -289,14 +318,18 @@ fn argmax(row: &[f32]) -> usize {
 #[cfg(feature = "engine")]
 fn log_prob(row: &[f32], target: usize) -> Option<(f32, bool)> {
     let value = *row.get(target)?;
-    let (argmax, max) = row.iter().enumerate().fold((0, f32::NEG_INFINITY), |best, (i, &v)| if v > best.1 { (i, v) } else { best });
+    let (argmax, max) =
+        row.iter().enumerate().fold((0, f32::NEG_INFINITY), |best, (i, &v)| if v > best.1 { (i, v) } else { best });
     let sum: f32 = row.iter().map(|&v| (v - max).exp()).sum();
     Some((value - max - sum.ln(), argmax == target))
 }
 
 /// A model and its tokenizer from a GGUF file in any byte source (a `Blob` in the browser).
 #[cfg(feature = "engine")]
-pub async fn load_gguf<S: crate::formats::source::ByteSource>(source: S, compute: &ComputeDevice) -> Result<LanguageModel> {
+pub async fn load_gguf<S: crate::formats::source::ByteSource>(
+    source: S,
+    compute: &ComputeDevice,
+) -> Result<LanguageModel> {
     let name = source.name().to_string();
     let header = crate::formats::gguf::GgufFile::read(&source).await?;
     let tokenizer = Tokenizer::from_gguf(&header).map_err(|e| e.context(&name))?;
@@ -330,13 +363,15 @@ pub async fn load_hf<S: crate::formats::source::ByteSource>(
     weights: crate::formats::safetensors::SafetensorsShards<S>,
     compute: &ComputeDevice,
 ) -> Result<LanguageModel> {
-    let tokenizer = Tokenizer::from_hf_json(tokenizer_json, tokenizer_config_json).map_err(|e| e.context(format!("{name}/tokenizer.json")))?;
+    let tokenizer = Tokenizer::from_hf_json(tokenizer_json, tokenizer_config_json)
+        .map_err(|e| e.context(format!("{name}/tokenizer.json")))?;
     let (model, config) = Model::from_safetensors(config_json, weights, compute).await?;
     checked(LanguageModel { model, tokenizer, config }, name)
 }
 
 /// The files a Hugging Face model folder must have, for messages.
-const HF_FOLDER_NEEDS: &str = "config.json, tokenizer.json and model.safetensors (or model.safetensors.index.json and its shards)";
+const HF_FOLDER_NEEDS: &str =
+    "config.json, tokenizer.json and model.safetensors (or model.safetensors.index.json and its shards)";
 
 /// A Hugging Face folder given as named files, its config.json read and its safetensors headers
 /// parsed (no weight read yet): what the fit check needs. The tokenizer files stay unread until
@@ -354,7 +389,10 @@ pub struct HfFolderFiles<S> {
 /// file name. Other files (generation_config.json, a README, …) are ignored. Only config.json and
 /// the index are read whole, and the safetensors headers. `folder` names the folder in messages; a
 /// missing file is named with what the folder needs.
-pub async fn open_hf_files<S: crate::formats::source::ByteSource>(folder: &str, files: Vec<(String, S)>) -> Result<HfFolderFiles<S>> {
+pub async fn open_hf_files<S: crate::formats::source::ByteSource>(
+    folder: &str,
+    files: Vec<(String, S)>,
+) -> Result<HfFolderFiles<S>> {
     use crate::formats::safetensors::{SafetensorsShards, INDEX_FILE, SINGLE_FILE};
     let mut by_name: std::collections::BTreeMap<String, S> = std::collections::BTreeMap::new();
     for (name, source) in files {
@@ -364,7 +402,12 @@ pub async fn open_hf_files<S: crate::formats::source::ByteSource>(folder: &str, 
         }
     }
     let given = || by_name.keys().cloned().collect::<Vec<_>>().join(", ");
-    let missing = |name: &str| Error::new(format!("{folder}: {name} is missing (a Hugging Face model folder needs {HF_FOLDER_NEEDS}; given: {})", given()));
+    let missing = |name: &str| {
+        Error::new(format!(
+            "{folder}: {name} is missing (a Hugging Face model folder needs {HF_FOLDER_NEEDS}; given: {})",
+            given()
+        ))
+    };
     for needed in ["config.json", "tokenizer.json"] {
         if !by_name.contains_key(needed) {
             return Err(missing(needed));
@@ -374,7 +417,8 @@ pub async fn open_hf_files<S: crate::formats::source::ByteSource>(folder: &str, 
         return Err(missing(SINGLE_FILE));
     }
     let (Some(config), Some(tokenizer)) = (by_name.remove("config.json"), by_name.remove("tokenizer.json")) else {
-        return Err(Error::new(format!("{folder}: config.json or tokenizer.json is missing"))); // checked above
+        return Err(Error::new(format!("{folder}: config.json or tokenizer.json is missing")));
+        // checked above
     };
     let config = read_text(folder, "config.json", &config).await?;
     let tokenizer_config = by_name.remove("tokenizer_config.json");
@@ -384,7 +428,10 @@ pub async fn open_hf_files<S: crate::formats::source::ByteSource>(folder: &str, 
     };
     let weights = match (by_name.remove(SINGLE_FILE), index) {
         (Some(single), _) => SafetensorsShards::single(single).await?,
-        (None, Some(index)) => SafetensorsShards::from_index(&format!("{folder}/{INDEX_FILE}"), &index, by_name.into_iter().collect()).await?,
+        (None, Some(index)) => {
+            SafetensorsShards::from_index(&format!("{folder}/{INDEX_FILE}"), &index, by_name.into_iter().collect())
+                .await?
+        }
         (None, None) => return Err(Error::new(format!("{folder}: {SINGLE_FILE} is missing"))),
     };
     Ok(HfFolderFiles { config, tokenizer, tokenizer_config, weights })
@@ -411,9 +458,13 @@ pub async fn load_hf_files<S: crate::formats::source::ByteSource>(
         Some(source) => Some(read_text(folder, "tokenizer_config.json", source).await?),
         None => None,
     };
-    load_hf(folder, &f.config, &tokenizer, tokenizer_config.as_deref(), f.weights, compute)
-        .await
-        .map_err(|e| if e.to_string().starts_with("config.json") { e.context(folder) } else { e })
+    load_hf(folder, &f.config, &tokenizer, tokenizer_config.as_deref(), f.weights, compute).await.map_err(|e| {
+        if e.to_string().starts_with("config.json") {
+            e.context(folder)
+        } else {
+            e
+        }
+    })
 }
 
 /// Loading a model and its tokenizer from a path: a GGUF file or a Hugging Face folder (with one
@@ -426,7 +477,8 @@ pub async fn load(path: &std::path::Path, compute: &ComputeDevice) -> Result<Lan
         use crate::formats::source::{limits, read_optional_text_capped, read_text_capped};
         let config = read_text_capped(&path.join("config.json"), limits::TEXT_FILE, "config.json")?;
         let tokenizer = read_text_capped(&path.join("tokenizer.json"), limits::TOKENIZER_FILE, "tokenizer.json")?;
-        let tokenizer_config = read_optional_text_capped(&path.join("tokenizer_config.json"), limits::TEXT_FILE, "tokenizer_config.json")?;
+        let tokenizer_config =
+            read_optional_text_capped(&path.join("tokenizer_config.json"), limits::TEXT_FILE, "tokenizer_config.json")?;
         let weights = SafetensorsShards::open_folder(path).await?;
         load_hf(&path.display().to_string(), &config, &tokenizer, tokenizer_config.as_deref(), weights, compute).await
     } else {
@@ -453,17 +505,26 @@ mod tests {
     fn an_hf_folder_given_as_files_names_what_is_missing_or_broken() {
         use crate::formats::source::MemorySource;
         let device = ComputeDevice::cpu();
-        let file = |name: &str, text: &str| (format!("my-model/{name}"), MemorySource::new(name, text.as_bytes().to_vec()));
-        let load = |files: Vec<(String, MemorySource)>| match pollster::block_on(load_hf_files("my-model", files, &device)) {
-            Ok(_) => panic!("loaded"),
-            Err(e) => e.to_string(),
-        };
+        let file =
+            |name: &str, text: &str| (format!("my-model/{name}"), MemorySource::new(name, text.as_bytes().to_vec()));
+        let load =
+            |files: Vec<(String, MemorySource)>| match pollster::block_on(load_hf_files("my-model", files, &device)) {
+                Ok(_) => panic!("loaded"),
+                Err(e) => e.to_string(),
+            };
         let e = load(vec![file("tokenizer.json", "{}"), file("model.safetensors", "")]);
-        assert!(e.starts_with("my-model: config.json is missing") && e.contains("given: model.safetensors, tokenizer.json"), "{e}");
+        assert!(
+            e.starts_with("my-model: config.json is missing") && e.contains("given: model.safetensors, tokenizer.json"),
+            "{e}"
+        );
         let e = load(vec![file("config.json", "{}"), file("model.safetensors", "")]);
         assert!(e.starts_with("my-model: tokenizer.json is missing"), "{e}");
-        let e = load(vec![file("config.json", "{}"), file("tokenizer.json", "{}"), file("generation_config.json", "{}")]);
-        assert!(e.starts_with("my-model: model.safetensors is missing") && e.contains("model.safetensors.index.json"), "{e}");
+        let e =
+            load(vec![file("config.json", "{}"), file("tokenizer.json", "{}"), file("generation_config.json", "{}")]);
+        assert!(
+            e.starts_with("my-model: model.safetensors is missing") && e.contains("model.safetensors.index.json"),
+            "{e}"
+        );
         let e = load(vec![file("config.json", "{}"), file("tokenizer.json", "{}"), file("config.json", "{}")]);
         assert_eq!(e, "my-model: two files are named config.json");
         // A sharded folder without one of its shards: the index and the shard are named.
@@ -476,10 +537,21 @@ mod tests {
             file("config.json", "{}"),
             file("tokenizer.json", "{}"),
             file("model.safetensors.index.json", index),
-            ("model-00001-of-00002.safetensors".into(), MemorySource::new("model-00001-of-00002.safetensors", shard.clone())),
+            (
+                "model-00001-of-00002.safetensors".into(),
+                MemorySource::new("model-00001-of-00002.safetensors", shard.clone()),
+            ),
         ]);
-        assert!(e.contains("my-model/model.safetensors.index.json") && e.contains("shard model-00002-of-00002.safetensors is missing"), "{e}");
-        let e = load(vec![file("config.json", "{}"), file("tokenizer.json", "{}"), file("model.safetensors.index.json", "{not json")]);
+        assert!(
+            e.contains("my-model/model.safetensors.index.json")
+                && e.contains("shard model-00002-of-00002.safetensors is missing"),
+            "{e}"
+        );
+        let e = load(vec![
+            file("config.json", "{}"),
+            file("tokenizer.json", "{}"),
+            file("model.safetensors.index.json", "{not json"),
+        ]);
         assert!(e.contains("model.safetensors.index.json"), "{e}");
         let single = ("model.safetensors".to_string(), MemorySource::new("model.safetensors", shard.clone()));
         let e = load(vec![file("config.json", "{}"), file("tokenizer.json", "{oops"), single]);

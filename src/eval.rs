@@ -21,7 +21,7 @@ use crate::engine::LanguageModel;
 use crate::error::{Error, Result};
 use crate::pyrandom::PyRandom;
 use crate::scoring::loglikelihood::{ChoiceScores, McScore};
-use crate::tasks::yaml::render::{MultipleInput, Request, Rendered};
+use crate::tasks::yaml::render::{MultipleInput, Rendered, Request};
 use crate::tasks::yaml::{document_name, FewshotPool, TaskSpec};
 pub use order::ChoiceOrder;
 
@@ -100,7 +100,12 @@ pub fn metric_names(spec: &TaskSpec) -> Vec<&'static str> {
 }
 
 /// The documents of a task, rendered: `docs` are the evaluated split, `pool` the few-shot source.
-pub fn render(spec: &TaskSpec, docs: Vec<Json>, pool: FewshotPool, options: &RunOptions) -> Result<(Vec<Json>, Vec<Rendered>)> {
+pub fn render(
+    spec: &TaskSpec,
+    docs: Vec<Json>,
+    pool: FewshotPool,
+    options: &RunOptions,
+) -> Result<(Vec<Json>, Vec<Rendered>)> {
     let renderer = spec.renderer()?;
     let docs = renderer.prepare_docs(docs)?;
     let pool = renderer.prepare_pool(pool)?;
@@ -151,7 +156,8 @@ pub fn plan(spec: &TaskSpec, docs: Vec<Json>, pool: FewshotPool, options: &RunOp
             let variant_rendered = renderer.render_all(&variant_docs, &pool, options.shots, options.seed)?;
             jobs.resize(docs.len(), None);
             for ((i, doc), rendered) in kept.into_iter().zip(variant_docs).zip(variant_rendered) {
-                jobs[i] = Some(Job { doc_id: i as u64, doc, rendered, variant: v, permutation: Some(perms[i][v].clone()) });
+                jobs[i] =
+                    Some(Job { doc_id: i as u64, doc, rendered, variant: v, permutation: Some(perms[i][v].clone()) });
             }
         } else {
             for (i, (doc, r)) in docs.iter().zip(&rendered).enumerate() {
@@ -159,7 +165,8 @@ pub fn plan(spec: &TaskSpec, docs: Vec<Json>, pool: FewshotPool, options: &RunOp
                     Some(p) => Some(Job {
                         doc_id: i as u64,
                         doc: doc.clone(),
-                        rendered: order::permute_rendered(r, p).map_err(|e| e.context(format!("{}: {}", spec.file, document_name(i as u64))))?,
+                        rendered: order::permute_rendered(r, p)
+                            .map_err(|e| e.context(format!("{}: {}", spec.file, document_name(i as u64))))?,
                         variant: v,
                         permutation: Some(p.clone()),
                     }),
@@ -207,17 +214,28 @@ pub async fn score_job(lm: &LanguageModel, job: &Job, options: ScoreOptions) -> 
 
 /// Scores one rendered multiple-choice document; with `mutual_info`, also each continuation after
 /// an empty context (lm-eval's `("", target_delimiter + choice)` requests) for `acc_mutual_info`.
-pub async fn score_item_with(lm: &LanguageModel, doc_id: u64, doc: Json, rendered: &Rendered, options: ScoreOptions) -> Result<ItemResult> {
+pub async fn score_item_with(
+    lm: &LanguageModel,
+    doc_id: u64,
+    doc: Json,
+    rendered: &Rendered,
+    options: ScoreOptions,
+) -> Result<ItemResult> {
     let Request::MultipleChoice { continuations, multiple_input } = &rendered.request else {
         return Err(Error::new(format!("{}: only multiple-choice tasks can be run so far", document_name(doc_id))));
     };
     let choices = rendered.choices.clone().unwrap_or_default();
     let gold = rendered.gold_index().map_err(|e| e.context(document_name(doc_id)))?;
     let scores = match multiple_input {
-        None => lm.log_likelihoods(&rendered.context, continuations).await.map_err(|e| e.context(document_name(doc_id)))?,
+        None => {
+            lm.log_likelihoods(&rendered.context, continuations).await.map_err(|e| e.context(document_name(doc_id)))?
+        }
         Some(MultipleInput { contexts, .. }) => {
             if options.mutual_info {
-                return Err(Error::new(format!("{}: acc_mutual_info is not supported for a multiple-input task", document_name(doc_id))));
+                return Err(Error::new(format!(
+                    "{}: acc_mutual_info is not supported for a multiple-input task",
+                    document_name(doc_id)
+                )));
             }
             let mut scores = Vec::with_capacity(contexts.len());
             for (context, continuation) in contexts.iter().zip(continuations) {
@@ -231,8 +249,14 @@ pub async fn score_item_with(lm: &LanguageModel, doc_id: u64, doc: Json, rendere
     let is_greedy: Vec<bool> = scores.iter().map(|s| s.is_greedy).collect();
     let token_counts: Vec<usize> = scores.iter().map(|s| s.continuation_tokens.len()).collect();
     let unconditional = if options.mutual_info {
-        let u = lm.log_likelihoods("", continuations).await.map_err(|e| e.context(format!("{}: unconditional", document_name(doc_id))))?;
-        Some((u.iter().map(|s| s.loglikelihood).collect::<Vec<f64>>(), u.iter().map(|s| s.is_greedy).collect::<Vec<bool>>()))
+        let u = lm
+            .log_likelihoods("", continuations)
+            .await
+            .map_err(|e| e.context(format!("{}: unconditional", document_name(doc_id))))?;
+        Some((
+            u.iter().map(|s| s.loglikelihood).collect::<Vec<f64>>(),
+            u.iter().map(|s| s.is_greedy).collect::<Vec<bool>>(),
+        ))
     } else {
         None
     };

@@ -67,7 +67,9 @@ pub fn safetensors(bytes: &[u8]) {
 /// a 0 byte, when there is one), then encoding and decoding.
 pub fn tokenizer_json(bytes: &[u8]) {
     let (json, config) = split_at_zero(bytes);
-    let (Ok(json), config) = (std::str::from_utf8(json), config.and_then(|c| std::str::from_utf8(c).ok())) else { return };
+    let (Ok(json), config) = (std::str::from_utf8(json), config.and_then(|c| std::str::from_utf8(c).ok())) else {
+        return;
+    };
     if let Ok(tokenizer) = Tokenizer::from_hf_json(json, config) {
         exercise(&tokenizer);
     }
@@ -75,7 +77,12 @@ pub fn tokenizer_json(bytes: &[u8]) {
 
 /// A data file read as each table format, then as documents and as the `data check` report.
 pub fn tables(bytes: &[u8]) {
-    for (name, format) in [("fuzz.csv", Format::Csv), ("fuzz.json", Format::Json), ("fuzz.jsonl", Format::Jsonl), ("fuzz.parquet", Format::Parquet)] {
+    for (name, format) in [
+        ("fuzz.csv", Format::Csv),
+        ("fuzz.json", Format::Json),
+        ("fuzz.jsonl", Format::Jsonl),
+        ("fuzz.parquet", Format::Parquet),
+    ] {
         let _ = read_table(name, bytes, format);
         let _ = crate::tasks::yaml::docs_and_columns_from_file(name, bytes);
         let _ = crate::tasks::check::check_sources(&[crate::tasks::check::Source { name, bytes }]);

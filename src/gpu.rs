@@ -128,11 +128,8 @@ impl GpuQMatrix {
         // A type without offsets still binds something in their place; the kernel never reads it.
         let no_offsets = || self.parts[0].scales.clone();
         for part in &self.parts {
-            let cube_count = CubeCount::Static(
-                (part.rows as u32).div_ceil(ROWS_PER_CUBE),
-                t.div_ceil(TOKENS_PER_UNIT) as u32,
-                1,
-            );
+            let cube_count =
+                CubeCount::Static((part.rows as u32).div_ceil(ROWS_PER_CUBE), t.div_ceil(TOKENS_PER_UNIT) as u32, 1);
             let offsets = part.offsets.clone().unwrap_or_else(no_offsets);
             let n_offsets = if part.offsets.is_some() { part.rows * self.cols / self.block } else { 1 };
             // SAFETY: every index the kernel forms is below the length given with its buffer:
@@ -159,7 +156,13 @@ impl GpuQMatrix {
                 );
             }
         }
-        let out = CubeTensor::new_contiguous(self.client.clone(), self.device.clone(), Shape::new([t, self.rows]), out, DType::F32);
+        let out = CubeTensor::new_contiguous(
+            self.client.clone(),
+            self.device.clone(),
+            Shape::new([t, self.rows]),
+            out,
+            DType::F32,
+        );
         Tensor::from_primitive::<Cube>(out)
     }
 }
@@ -277,7 +280,15 @@ mod tests {
         *seed
     }
 
-    fn random_matrix(rows: usize, cols: usize, bits: u32, block: usize, signed: bool, with_offsets: bool, seed: &mut u32) -> QMatrix {
+    fn random_matrix(
+        rows: usize,
+        cols: usize,
+        bits: u32,
+        block: usize,
+        signed: bool,
+        with_offsets: bool,
+        seed: &mut u32,
+    ) -> QMatrix {
         let n_blocks = rows * cols / block;
         let scales = (0..n_blocks).map(|_| (noise(seed) % 1000) as f32 / 16384.0 + 0.001).collect();
         let offsets = with_offsets.then(|| (0..n_blocks).map(|_| -((noise(seed) % 1000) as f32) / 8192.0).collect());
@@ -292,7 +303,13 @@ mod tests {
     fn split_kernel_matches_the_cpu_qmatmul() {
         let Some(compute) = wgpu() else { return };
         let mut seed = 0x2545_f491;
-        let forms = [(8, 32, true, false), (8, 16, true, true), (4, 32, true, false), (4, 32, false, true), (8, 32, true, true)];
+        let forms = [
+            (8, 32, true, false),
+            (8, 16, true, true),
+            (4, 32, true, false),
+            (4, 32, false, true),
+            (8, 32, true, true),
+        ];
         for (bits, block, signed, offsets) in forms {
             let (rows, cols) = (200, 96);
             let m = random_matrix(rows, cols, bits, block, signed, offsets, &mut seed);
@@ -306,7 +323,10 @@ mod tests {
                 let input = Tensor::<2>::from_data(TensorData::new(x, [t, cols]), &compute.device);
                 let got = gpu.matmul(input).into_data().try_to_vec::<f32>().unwrap();
                 let worst = got.iter().zip(&expected).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
-                assert!(worst < 1e-4, "{bits}-bit block {block} signed {signed} offsets {offsets}, {t} tokens: max |Δ| {worst}");
+                assert!(
+                    worst < 1e-4,
+                    "{bits}-bit block {block} signed {signed} offsets {offsets}, {t} tokens: max |Δ| {worst}"
+                );
             }
         }
     }

@@ -19,9 +19,9 @@ pub mod parallel;
 pub mod pyrandom;
 pub mod quant;
 pub mod scoring;
+pub mod selftest;
 pub mod tasks;
 pub mod tokenizers;
-pub mod selftest;
 pub mod web;
 
 #[cfg(all(feature = "engine", not(target_arch = "wasm32")))]

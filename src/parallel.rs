@@ -108,9 +108,15 @@ mod pool {
                 if extra == 0 {
                     return None;
                 }
-                let pool: &'static Pool = Box::leak(Box::new(Pool { generation: AtomicU64::new(0), job: Mutex::new(None), wake: Condvar::new() }));
+                let pool: &'static Pool = Box::leak(Box::new(Pool {
+                    generation: AtomicU64::new(0),
+                    job: Mutex::new(None),
+                    wake: Condvar::new(),
+                }));
                 let started = (0..extra)
-                    .filter(|i| std::thread::Builder::new().name(format!("lingualens-{i}")).spawn(move || pool.serve()).is_ok())
+                    .filter(|i| {
+                        std::thread::Builder::new().name(format!("lingualens-{i}")).spawn(move || pool.serve()).is_ok()
+                    })
                     .count();
                 (started > 0).then_some(pool)
             })
@@ -120,7 +126,13 @@ mod pool {
         pub(super) fn run(&self, parts: usize, task: &(dyn Fn(usize) + Sync)) {
             // SAFETY: only the lifetime changes; `Job` explains why no call outlives `task`.
             let task: *const (dyn Fn(usize) + Sync + 'static) = unsafe { std::mem::transmute(task) };
-            let job = Arc::new(Job { task, parts, next: AtomicUsize::new(0), done: AtomicUsize::new(0), panic: Mutex::new(None) });
+            let job = Arc::new(Job {
+                task,
+                parts,
+                next: AtomicUsize::new(0),
+                done: AtomicUsize::new(0),
+                panic: Mutex::new(None),
+            });
             {
                 // The generation moves while the lock is held, so a thread between its check and
                 // its wait cannot miss the notification.
@@ -191,7 +203,10 @@ mod tests {
                         for_each_part(parts, |i| {
                             counts[i].fetch_add(1, Ordering::Relaxed);
                         });
-                        assert!(counts.iter().all(|c| c.load(Ordering::Relaxed) == 1), "caller {caller}, round {round}");
+                        assert!(
+                            counts.iter().all(|c| c.load(Ordering::Relaxed) == 1),
+                            "caller {caller}, round {round}"
+                        );
                     }
                 });
             }

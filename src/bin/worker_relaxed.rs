@@ -9,6 +9,8 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("lingualens-worker-relaxed runs inside the browser page: serve it with `scripts/serve.sh` (see README.md)");
+    eprintln!(
+        "lingualens-worker-relaxed runs inside the browser page: serve it with `scripts/serve.sh` (see README.md)"
+    );
     std::process::exit(2);
 }

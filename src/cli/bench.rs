@@ -34,9 +34,10 @@ use crate::tokenizers::Tokenizer;
 const PEER_SCRIPT: &str = include_str!("../../tools/bench/llamacpp_peer.py");
 const CHOICES: usize = 4;
 const WORDS: &[&str] = &[
-    "the", "of", "river", "stone", "garden", "bread", "apple", "blue", "green", "mountain", "forest", "question", "answer",
-    "school", "people", "little", "world", "state", "water", "house", "morning", "evening", "market", "village", "letter",
-    "teacher", "children", "window", "summer", "winter", "because", "before", "after", "always", "never", "quickly",
+    "the", "of", "river", "stone", "garden", "bread", "apple", "blue", "green", "mountain", "forest", "question",
+    "answer", "school", "people", "little", "world", "state", "water", "house", "morning", "evening", "market",
+    "village", "letter", "teacher", "children", "window", "summer", "winter", "because", "before", "after", "always",
+    "never", "quickly",
 ];
 
 pub(super) struct BenchArgs {
@@ -103,7 +104,8 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
         // The workload depends on the tokenizer only: made with the first backend's model, it is
         // the same for every backend and for llama.cpp.
         let Some((_, first)) = sides.first() else { continue };
-        let (prompt, items) = workload(&first.tokenizer, first.config.vocab_size, args.prompt, args.context, args.items)?;
+        let (prompt, items) =
+            workload(&first.tokenizer, first.config.vocab_size, args.prompt, args.context, args.items)?;
         let mut peer = match &args.peer_python {
             Some(python) => Some(Peer::start(python, model, args, &prompt, &items)?),
             None => None,
@@ -137,9 +139,13 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
         let peer = peer.map(|p| (p.version.clone(), Figures::from(theirs)));
         println!("  {:<10} {:>14} {:>8} {:>14} {:>8}", "", "prompt tok/s", "ratio", "MC items/s", "ratio");
         if let Some((version, p)) = &peer {
-            println!("  {:<10} {:>14.1} {:>8} {:>14.2} {:>8}   (llama-cpp-python {version})", "llama.cpp", p.pp_tokens_per_s, "1.00", p.mc_items_per_s, "1.00");
+            println!(
+                "  {:<10} {:>14.1} {:>8} {:>14.2} {:>8}   (llama-cpp-python {version})",
+                "llama.cpp", p.pp_tokens_per_s, "1.00", p.mc_items_per_s, "1.00"
+            );
         }
-        let ours: Vec<(&str, Figures)> = sides.iter().map(|(name, _)| name.as_str()).zip(ours.into_iter().map(Figures::from)).collect();
+        let ours: Vec<(&str, Figures)> =
+            sides.iter().map(|(name, _)| name.as_str()).zip(ours.into_iter().map(Figures::from)).collect();
         for (name, f) in &ours {
             let ratio = |ours: f64, theirs: Option<f64>| theirs.map_or("-".to_string(), |t| format!("{:.2}", ours / t));
             println!(
@@ -172,7 +178,11 @@ struct Runs {
 
 impl From<Runs> for Figures {
     fn from(runs: Runs) -> Figures {
-        Figures { pp_tokens_per_s: median(runs.pp), mc_items_per_s: median(runs.mc), loglikelihoods: runs.loglikelihoods }
+        Figures {
+            pp_tokens_per_s: median(runs.pp),
+            mc_items_per_s: median(runs.mc),
+            loglikelihoods: runs.loglikelihoods,
+        }
     }
 }
 
@@ -180,7 +190,13 @@ impl From<Runs> for Figures {
 /// `benches/browser.rs`): `prompt` seeded random token ids below `vocab`, and `items`
 /// multiple-choice items of at least `context` tokens with 4 choices, from the seeded word stream,
 /// with the token ids `tokenizer` gives them under lm-eval's rule.
-pub fn workload(tokenizer: &Tokenizer, vocab: usize, prompt_len: usize, context_len: usize, n_items: usize) -> Result<(Vec<u32>, Vec<Item>)> {
+pub fn workload(
+    tokenizer: &Tokenizer,
+    vocab: usize,
+    prompt_len: usize,
+    context_len: usize,
+    n_items: usize,
+) -> Result<(Vec<u32>, Vec<Item>)> {
     let mut rng = Rng(0x5eed_1234_abcd_9876);
     let prompt = (0..prompt_len).map(|_| 3 + rng.below(vocab.saturating_sub(3).max(1)) as u32).collect();
     let mut items = Vec::with_capacity(n_items);
@@ -219,7 +235,10 @@ fn score_items(lm: &LanguageModel, items: &[Item]) -> Result<(f64, Vec<Vec<f64>>
     let start = Instant::now();
     let loglikelihoods = items
         .iter()
-        .map(|item| pollster::block_on(lm.log_likelihoods(&item.context, &item.choices)).map(|s| s.iter().map(|c| c.loglikelihood).collect()))
+        .map(|item| {
+            pollster::block_on(lm.log_likelihoods(&item.context, &item.choices))
+                .map(|s| s.iter().map(|c| c.loglikelihood).collect())
+        })
         .collect::<Result<Vec<Vec<f64>>>>()?;
     Ok((items.len() as f64 / start.elapsed().as_secs_f64(), loglikelihoods))
 }
@@ -255,7 +274,9 @@ impl Peer {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| failed(e.to_string()))?;
-        let (Some(stdin), Some(stdout), Some(mut stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take()) else {
+        let (Some(stdin), Some(stdout), Some(mut stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
             return Err(failed("no pipes to it".into()));
         };
         let stderr = std::thread::spawn(move || {
@@ -263,7 +284,14 @@ impl Peer {
             let _ = stderr.read_to_string(&mut text);
             text
         });
-        let mut peer = Peer { python: python.to_path_buf(), child, stdin, stdout: BufReader::new(stdout), stderr: Some(stderr), version: String::new() };
+        let mut peer = Peer {
+            python: python.to_path_buf(),
+            child,
+            stdin,
+            stdout: BufReader::new(stdout),
+            stderr: Some(stderr),
+            version: String::new(),
+        };
         let ready = peer.ask(&job.to_string())?;
         peer.version = ready["llama_cpp_python"].as_str().unwrap_or("?").to_string();
         Ok(peer)
@@ -294,7 +322,8 @@ impl Peer {
 
     fn score_items(&mut self) -> Result<(f64, Vec<Vec<f64>>)> {
         let (items_per_s, reply) = self.number("mc", "mc_items_per_s")?;
-        let loglikelihoods = serde_json::from_value(reply["loglikelihoods"].clone()).map_err(|e| Error::new(format!("llama.cpp peer: {e}")))?;
+        let loglikelihoods = serde_json::from_value(reply["loglikelihoods"].clone())
+            .map_err(|e| Error::new(format!("llama.cpp peer: {e}")))?;
         Ok((items_per_s, loglikelihoods))
     }
 }

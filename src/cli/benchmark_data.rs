@@ -35,7 +35,16 @@ pub fn data_for_task(task: &str, offline: bool) -> Result<Option<KeptData>> {
         return Ok(Some(KeptData { benchmark: entry.id, dir, sources }));
     }
     if offline {
-        let wanted: Vec<String> = sources.iter().map(|s| format!("{} ({})", s.url, s.size_bytes.map(|b| format!("{b} bytes")).unwrap_or_else(|| "size unknown".into()))).collect();
+        let wanted: Vec<String> = sources
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} ({})",
+                    s.url,
+                    s.size_bytes.map(|b| format!("{b} bytes")).unwrap_or_else(|| "size unknown".into())
+                )
+            })
+            .collect();
         bail!(
             "{task}: --offline, and the data of {} is not kept in {} yet; run once without --offline to fetch {}, or give the files with --data",
             entry.id,
@@ -53,7 +62,8 @@ pub fn data_for_task(task: &str, offline: bool) -> Result<Option<KeptData>> {
     }
     // Another folder of the same benchmark (an older catalogue's) is replaced whole.
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::rename(&unpacking, &dir).map_err(|e| Error::new(format!("{}: cannot be renamed to {}: {e}", unpacking.display(), dir.display())))?;
+    std::fs::rename(&unpacking, &dir)
+        .map_err(|e| Error::new(format!("{}: cannot be renamed to {}: {e}", unpacking.display(), dir.display())))?;
     Ok(Some(KeptData { benchmark: entry.id, dir, sources }))
 }
 

@@ -52,8 +52,15 @@ fn io(p: &Path, e: std::io::Error) -> Error {
 /// built-in task's name) read with `--override`s and a sidecar; for a published task, the
 /// downloads it came from too. With `--data` (`data_given`) a name is a built-in task's, as
 /// before the catalogue: nothing is fetched for a run whose data the user gives.
-fn load_spec(task: &str, overrides: &[String], override_file: Option<&Path>, offline: bool, data_given: bool) -> Result<(PathBuf, TaskSpec, Option<Vec<SourceRecord>>)> {
-    let published = if Path::new(task).is_file() || data_given { None } else { benchmark_data::published_task(task, offline)? };
+fn load_spec(
+    task: &str,
+    overrides: &[String],
+    override_file: Option<&Path>,
+    offline: bool,
+    data_given: bool,
+) -> Result<(PathBuf, TaskSpec, Option<Vec<SourceRecord>>)> {
+    let published =
+        if Path::new(task).is_file() || data_given { None } else { benchmark_data::published_task(task, offline)? };
     let task_path = match &published {
         Some(p) => p.yaml.clone(),
         None => crate::tasks::registry::resolve(task, &crate::tasks::registry::builtin_dir())?,
@@ -66,10 +73,19 @@ fn load_spec(task: &str, overrides: &[String], override_file: Option<&Path>, off
         env.extend(p.env.clone());
     }
     // A published task's Hub dataset is read from the files the catalogue maps to its splits.
-    let hub_data_files = published.iter().flat_map(|p| p.data.iter().map(|(split, f)| (split.clone(), vec![f.display().to_string()]))).collect();
-    let mut load = LoadOptions { sidecar: override_file.map(|p| p.display().to_string()), env, hub_data_files, ..Default::default() };
+    let hub_data_files = published
+        .iter()
+        .flat_map(|p| p.data.iter().map(|(split, f)| (split.clone(), vec![f.display().to_string()])))
+        .collect();
+    let mut load = LoadOptions {
+        sidecar: override_file.map(|p| p.display().to_string()),
+        env,
+        hub_data_files,
+        ..Default::default()
+    };
     for o in overrides {
-        let (field, template) = o.split_once('=').ok_or_else(|| Error::new(format!("--override {o:?}: expected FIELD=TEMPLATE")))?;
+        let (field, template) =
+            o.split_once('=').ok_or_else(|| Error::new(format!("--override {o:?}: expected FIELD=TEMPLATE")))?;
         load.overrides.insert(field.to_string(), template.to_string());
     }
     let spec = yaml::load_task_file(&task_path, &load)?;
@@ -92,7 +108,8 @@ pub struct ExportArgs {
 }
 
 pub fn export(args: &ExportArgs) -> Result<()> {
-    let (task_path, spec, published) = load_spec(&args.task, &args.overrides, args.override_file.as_deref(), args.offline, !args.data.is_empty())?;
+    let (task_path, spec, published) =
+        load_spec(&args.task, &args.overrides, args.override_file.as_deref(), args.offline, !args.data.is_empty())?;
     for warning in &spec.warnings {
         eprintln!("warning: {warning}");
     }
@@ -119,7 +136,8 @@ pub fn export(args: &ExportArgs) -> Result<()> {
 }
 
 pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()> {
-    let (task_path, mut spec, published) = load_spec(&args.task, &args.overrides, args.override_file.as_deref(), args.offline, !args.data.is_empty())?;
+    let (task_path, mut spec, published) =
+        load_spec(&args.task, &args.overrides, args.override_file.as_deref(), args.offline, !args.data.is_empty())?;
     // lm-eval merges --gen_kwargs into generate_until tasks only.
     if let (Some(g), OutputType::GenerateUntil) = (&mut spec.generation, spec.output_type) {
         for (k, v) in &args.gen_kwargs {
@@ -132,7 +150,10 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
         eprintln!("warning: {warning}");
     }
     if spec.output_type != OutputType::MultipleChoice && args.options.order != ChoiceOrder::Given {
-        return Err(Error::new(format!("--order {}: choice orders apply to multiple-choice tasks, and {} is not one", args.options.order, spec.task)));
+        return Err(Error::new(format!(
+            "--order {}: choice orders apply to multiple-choice tasks, and {} is not one",
+            args.options.order, spec.task
+        )));
     }
     let shots = args.options.shots.or(spec.num_fewshot).unwrap_or(0);
     let (given, sources) = data_files(&spec, &args.data, args.offline, published)?;
@@ -178,7 +199,8 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
             lm.config.max_length()
         );
     }
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
+    let now =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
     let model = args.model.display().to_string();
     let order = args.options.order.to_string();
     let mut results = ResultsFile::for_run(RunDescription {
@@ -209,7 +231,13 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
 /// same model (its bytes), task (its file, sidecar and overrides), documents, few-shot count,
 /// seed, choice order and backend. `--limit` is not part of it: a longer run continues a shorter
 /// one. Written next to the samples as `run_<task>.json`.
-fn fingerprint(args: &EvalArgs, spec: &TaskSpec, task_path: &Path, data: &TaskData, device: &crate::backend::ComputeDevice) -> Result<BTreeMap<String, String>> {
+fn fingerprint(
+    args: &EvalArgs,
+    spec: &TaskSpec,
+    task_path: &Path,
+    data: &TaskData,
+    device: &crate::backend::ComputeDevice,
+) -> Result<BTreeMap<String, String>> {
     use sha2::{Digest, Sha256};
     let hex = |h: Sha256| crate::scoring::outputs::hex(&h.finalize());
     let mut model = Sha256::new();
@@ -231,9 +259,17 @@ fn fingerprint(args: &EvalArgs, spec: &TaskSpec, task_path: &Path, data: &TaskDa
         std::io::copy(&mut file, &mut model).map_err(|e| io(path, e))?;
     }
     let mut task = Sha256::new();
-    task.update(crate::formats::source::read_capped(task_path, crate::formats::source::limits::TEXT_FILE, "task file")?);
+    task.update(crate::formats::source::read_capped(
+        task_path,
+        crate::formats::source::limits::TEXT_FILE,
+        "task file",
+    )?);
     if let Some(sidecar) = &args.override_file {
-        task.update(crate::formats::source::read_capped(sidecar, crate::formats::source::limits::TEXT_FILE, "override file")?);
+        task.update(crate::formats::source::read_capped(
+            sidecar,
+            crate::formats::source::limits::TEXT_FILE,
+            "override file",
+        )?);
     }
     for o in &args.overrides {
         task.update(o.as_bytes());
@@ -260,7 +296,13 @@ fn fingerprint(args: &EvalArgs, spec: &TaskSpec, task_path: &Path, data: &TaskDa
 
 /// Refuses to add to a samples file that another run (another fingerprint) wrote; writes this
 /// run's fingerprint otherwise.
-fn check_fingerprint(args: &EvalArgs, spec: &TaskSpec, task_path: &Path, data: &TaskData, device: &crate::backend::ComputeDevice) -> Result<()> {
+fn check_fingerprint(
+    args: &EvalArgs,
+    spec: &TaskSpec,
+    task_path: &Path,
+    data: &TaskData,
+    device: &crate::backend::ComputeDevice,
+) -> Result<()> {
     let ours = fingerprint(args, spec, task_path, data, device)?;
     let path = args.out.join(format!("run_{}.json", spec.task));
     let samples = args.out.join(format!("samples_{}.jsonl", spec.task));
@@ -268,8 +310,12 @@ fn check_fingerprint(args: &EvalArgs, spec: &TaskSpec, task_path: &Path, data: &
     if has_samples {
         match std::fs::read_to_string(&path) {
             Ok(text) => {
-                let theirs: BTreeMap<String, String> = serde_json::from_str(&text)
-                    .map_err(|e| Error::new(format!("{}: not a run fingerprint ({e}); delete it and the samples file to start over", path.display())))?;
+                let theirs: BTreeMap<String, String> = serde_json::from_str(&text).map_err(|e| {
+                    Error::new(format!(
+                        "{}: not a run fingerprint ({e}); delete it and the samples file to start over",
+                        path.display()
+                    ))
+                })?;
                 let differ: Vec<String> = ours
                     .iter()
                     .filter(|(k, v)| theirs.get(*k) != Some(v))
@@ -286,7 +332,10 @@ fn check_fingerprint(args: &EvalArgs, spec: &TaskSpec, task_path: &Path, data: &
                 return Ok(());
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                eprintln!("warning: {} has no run fingerprint (an older lingualens wrote it); resuming as this run", samples.display());
+                eprintln!(
+                    "warning: {} has no run fingerprint (an older lingualens wrote it); resuming as this run",
+                    samples.display()
+                );
             }
             Err(e) => return Err(io(&path, e)),
         }
@@ -313,7 +362,12 @@ struct TaskData {
 /// The files a run reads: `--data` where given; else, for a built-in task of the benchmark
 /// catalogue, its data fetched or kept (`cli::benchmark_data`), with the downloads it came from.
 /// A published task (`published`: its downloads) reads the files its spec now names.
-fn data_files(spec: &TaskSpec, data: &[PathBuf], offline: bool, published: Option<Vec<SourceRecord>>) -> Result<(Vec<PathBuf>, Vec<SourceRecord>)> {
+fn data_files(
+    spec: &TaskSpec,
+    data: &[PathBuf],
+    offline: bool,
+    published: Option<Vec<SourceRecord>>,
+) -> Result<(Vec<PathBuf>, Vec<SourceRecord>)> {
     if !data.is_empty() {
         return Ok((data.to_vec(), Vec::new()));
     }
@@ -329,7 +383,14 @@ fn data_files(spec: &TaskSpec, data: &[PathBuf], offline: bool, published: Optio
     }
 }
 
-fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], fewshot_data: &[PathBuf], by: &[String], shots: usize) -> Result<TaskData> {
+fn load_data(
+    spec: &TaskSpec,
+    task_path: &Path,
+    data: &[PathBuf],
+    fewshot_data: &[PathBuf],
+    by: &[String],
+    shots: usize,
+) -> Result<TaskData> {
     match &spec.source {
         DataSource::Items { loader, .. } => {
             if !fewshot_data.is_empty() {
@@ -345,7 +406,11 @@ fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], fewshot_data: 
                 )));
             }
             let items = load_items(loader, data)?;
-            let (docs, pool) = crate::tasks::bundle::item_task_docs(spec, &items, "add the files that hold it to --data (DZEN: the folder holding DZEN/ and DZEN-Few_Shots/)")?;
+            let (docs, pool) = crate::tasks::bundle::item_task_docs(
+                spec,
+                &items,
+                "add the files that hold it to --data (DZEN: the folder holding DZEN/ and DZEN-Few_Shots/)",
+            )?;
             let mut fields: BTreeSet<String> = items.iter().flat_map(|i| i.metadata.keys().cloned()).collect();
             fields.remove("split");
             fields.insert("language".into());
@@ -369,10 +434,15 @@ fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], fewshot_data: 
             let fewshot_split = spec.fewshot_split_to_read();
             let fewshot_names = named(fewshot_split).unwrap_or_default();
             let eval_files = if data.is_empty() {
-                files_of(spec.eval_split()).ok_or_else(|| Error::new(format!("{}: give the data of the evaluated split with --data", spec.file)))?
+                files_of(spec.eval_split()).ok_or_else(|| {
+                    Error::new(format!("{}: give the data of the evaluated split with --data", spec.file))
+                })?
             } else {
                 // `--data` files named as the few-shot split's are not evaluated.
-                data.iter().filter(|p| !fewshot_names.iter().any(|n| file_name(p) == file_name(Path::new(n)))).cloned().collect()
+                data.iter()
+                    .filter(|p| !fewshot_names.iter().any(|n| file_name(p) == file_name(Path::new(n))))
+                    .cloned()
+                    .collect()
             };
             let (docs, columns) = read_docs(&eval_files)?;
             // The few-shot split's file when the task names one (and it is there, or shots are
@@ -382,9 +452,14 @@ fn load_data(spec: &TaskSpec, task_path: &Path, data: &[PathBuf], fewshot_data: 
             } else {
                 let read_split = |split: &str| -> Result<Option<Vec<Json>>> {
                     match files_of(Some(split)) {
-                        Some(f) if f.iter().all(|p| p.is_file()) || (shots > 0 && !f.is_empty()) => read_docs(&f)
-                            .map(|d| Some(d.0))
-                            .map_err(|e| e.context(format!("{}: the few-shot split {split} (give its file with --fewshot-data)", spec.file))),
+                        Some(f) if f.iter().all(|p| p.is_file()) || (shots > 0 && !f.is_empty()) => {
+                            read_docs(&f).map(|d| Some(d.0)).map_err(|e| {
+                                e.context(format!(
+                                    "{}: the few-shot split {split} (give its file with --fewshot-data)",
+                                    spec.file
+                                ))
+                            })
+                        }
                         _ => Ok(None),
                     }
                 };
@@ -421,7 +496,10 @@ fn load_items(loader: &str, paths: &[PathBuf]) -> Result<Vec<Item>> {
         if loader == "dzen" && p.is_dir() {
             files.extend(crate::tasks::dzen::dzen_dir_files(p)?);
         } else {
-            files.push((p.display().to_string(), crate::formats::source::read_capped(p, crate::formats::source::limits::DATA_FILE, "data file")?));
+            files.push((
+                p.display().to_string(),
+                crate::formats::source::read_capped(p, crate::formats::source::limits::DATA_FILE, "data file")?,
+            ));
         }
     }
     let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
@@ -497,25 +575,45 @@ impl Run<'_> {
     /// filter pipeline, `filters` of them), each appended to the file as it comes. An item
     /// written twice (by an older version) counts once; a generation with lines for only some of
     /// its filters is done again, its lines dropped, so a rerun never adds a second copy of a line.
-    fn samples(&self, keys: &[(u64, usize)], filters: usize, mut score: impl FnMut(usize) -> Result<Vec<String>>) -> Result<Session> {
+    fn samples(
+        &self,
+        keys: &[(u64, usize)],
+        filters: usize,
+        mut score: impl FnMut(usize) -> Result<Vec<String>>,
+    ) -> Result<Session> {
         let mut session = Session::new(self.spec.output_type.name());
         for (i, line) in self.previous_lines()?.iter().enumerate() {
             session.record(line).map_err(|e| {
-                Error::new(format!("{}: line {}: {e}: not a {} sample of {}", self.samples_path().display(), i + 1, self.spec.output_type.name(), self.spec.task))
+                Error::new(format!(
+                    "{}: line {}: {e}: not a {} sample of {}",
+                    self.samples_path().display(),
+                    i + 1,
+                    self.spec.output_type.name(),
+                    self.spec.task
+                ))
             })?;
         }
         session.retain_complete(filters);
         let todo: Vec<usize> = (0..keys.len()).filter(|&i| !session.has(keys[i].0, keys[i].1)).collect();
         if !session.is_empty() {
-            eprintln!("resuming: {} of {} items are already in {}", keys.len() - todo.len(), keys.len(), self.samples_path().display());
+            eprintln!(
+                "resuming: {} of {} items are already in {}",
+                keys.len() - todo.len(),
+                keys.len(),
+                self.samples_path().display()
+            );
         }
         let mut file = self.open_samples(&session.jsonl())?;
         for (n, &i) in todo.iter().enumerate() {
             for line in score(i)? {
                 self.append(&mut file, &line)?;
-                session.record(&line).map_err(|e| Error::new(format!("a sample line lingualens wrote could not be read back: {e}")))?;
+                session
+                    .record(&line)
+                    .map_err(|e| Error::new(format!("a sample line lingualens wrote could not be read back: {e}")))?;
             }
-            self.progress(n + 1, todo.len(), || session.running_mean().map_or(String::new(), |(name, v)| format!("{name} {v:.3}")));
+            self.progress(n + 1, todo.len(), || {
+                session.running_mean().map_or(String::new(), |(name, v)| format!("{name} {v:.3}"))
+            });
         }
         if !todo.is_empty() {
             eprintln!();
@@ -543,23 +641,38 @@ impl Run<'_> {
     }
 
     fn generate_until(&self) -> Result<(Session, usize)> {
-        let (docs, rendered) = eval::render(self.spec, self.data.docs.clone(), self.data.pool.clone(), &self.args.options)?;
+        let (docs, rendered) =
+            eval::render(self.spec, self.data.docs.clone(), self.data.pool.clone(), &self.args.options)?;
         let filters = generation::pipelines(self.spec).len();
         let keys: Vec<(u64, usize)> = (0..rendered.len()).map(|i| (i as u64, 0)).collect();
         let session = self.samples(&keys, filters, |i| {
-            let r = pollster::block_on(generation::generate_item(self.lm, self.spec, i as u64, docs[i].clone(), &rendered[i]))?;
+            let r = pollster::block_on(generation::generate_item(
+                self.lm,
+                self.spec,
+                i as u64,
+                docs[i].clone(),
+                &rendered[i],
+            ))?;
             self.count_truncated(r.generation.truncated);
-            (0..filters).map(|f| Ok(generation::sample_record(self.spec, &r, f, &self.data.columns)?.to_jsonl_line())).collect()
+            (0..filters)
+                .map(|f| Ok(generation::sample_record(self.spec, &r, f, &self.data.columns)?.to_jsonl_line()))
+                .collect()
         })?;
         Ok((session, rendered.len()))
     }
 
     fn loglikelihood(&self) -> Result<(Session, usize)> {
-        let (docs, rendered) = eval::render(self.spec, self.data.docs.clone(), self.data.pool.clone(), &self.args.options)?;
+        let (docs, rendered) =
+            eval::render(self.spec, self.data.docs.clone(), self.data.pool.clone(), &self.args.options)?;
         let names = eval::metric_names(self.spec);
         let keys: Vec<(u64, usize)> = (0..rendered.len()).map(|i| (i as u64, 0)).collect();
         let session = self.samples(&keys, 1, |i| {
-            let r = pollster::block_on(crate::eval::loglikelihood::score(self.lm, i as u64, docs[i].clone(), &rendered[i]))?;
+            let r = pollster::block_on(crate::eval::loglikelihood::score(
+                self.lm,
+                i as u64,
+                docs[i].clone(),
+                &rendered[i],
+            ))?;
             self.count_truncated(r.truncated);
             Ok(vec![r.sample_record(&names, &self.data.columns).to_jsonl_line()])
         })?;

@@ -57,7 +57,11 @@ pub fn fetch_cached(url: &str, size: Option<u64>, sha256: Option<&str>) -> Resul
         Ok(digest) => digest,
         Err(Stopped::KeepPart(e)) => {
             let kept = std::fs::metadata(&part).map(|m| m.len()).unwrap_or(0);
-            let hint = if kept > 0 { format!("; the {kept} bytes that arrived are kept and the next try continues from there") } else { String::new() };
+            let hint = if kept > 0 {
+                format!("; the {kept} bytes that arrived are kept and the next try continues from there")
+            } else {
+                String::new()
+            };
             return Err(Error::new(format!("{e}{hint}")));
         }
         Err(Stopped::Discard(e)) => {
@@ -68,7 +72,9 @@ pub fn fetch_cached(url: &str, size: Option<u64>, sha256: Option<&str>) -> Resul
     if let Some(expected) = sha256 {
         if !digest.eq_ignore_ascii_case(expected) {
             let _ = std::fs::remove_file(&part);
-            bail!("{url}: sha256 is {digest}, the catalogue says {expected}; the file was not kept (fetched from {from})");
+            bail!(
+                "{url}: sha256 is {digest}, the catalogue says {expected}; the file was not kept (fetched from {from})"
+            );
         }
     }
     std::fs::rename(&part, &path).map_err(|e| Error::new(format!("{}: cannot be renamed: {e}", part.display())))?;
@@ -153,7 +159,13 @@ fn download(url: &str, to: &Path, size: Option<u64>) -> std::result::Result<Stri
         hasher = Sha256::new();
         loaded = 0;
     }
-    let mut out = std::fs::OpenOptions::new().create(true).append(continues).write(true).truncate(!continues).open(to).map_err(written)?;
+    let mut out = std::fs::OpenOptions::new()
+        .create(true)
+        .append(continues)
+        .write(true)
+        .truncate(!continues)
+        .open(to)
+        .map_err(written)?;
     let mut body = response.into_body();
     let mut reader = body.with_config().limit(u64::MAX).reader();
     let mut buffer = vec![0u8; 1 << 20];
@@ -170,7 +182,10 @@ fn download(url: &str, to: &Path, size: Option<u64>) -> std::result::Result<Stri
         }
         loaded += n as u64;
         if size.is_some_and(|s| loaded > s) {
-            return Err(discard(format!("{url}: more than the {} bytes the catalogue says; the file was not kept", size.unwrap_or(0))));
+            return Err(discard(format!(
+                "{url}: more than the {} bytes the catalogue says; the file was not kept",
+                size.unwrap_or(0)
+            )));
         }
         hasher.update(&buffer[..n]);
         out.write_all(&buffer[..n]).map_err(written)?;
@@ -193,7 +208,10 @@ pub fn source_files(source: &crate::catalog::SourceFile) -> Result<Vec<(String, 
     let bytes = std::fs::read(&path).map_err(|e| Error::new(format!("{}: cannot be read: {e}", path.display())))?;
     let name = source.path.clone().unwrap_or_else(|| file_name_of(&source.url));
     if name.starts_with('/') || name.contains('\\') || name.split('/').any(|s| s == ".." || s.is_empty()) {
-        return Err(Error::new(format!("{}: its path {name:?} in the catalogue is not a relative path inside the benchmark's folder", source.url)));
+        return Err(Error::new(format!(
+            "{}: its path {name:?} in the catalogue is not a relative path inside the benchmark's folder",
+            source.url
+        )));
     }
     crate::formats::archive::unpacked(source.unpack.as_deref(), &name, bytes)
 }
@@ -201,14 +219,16 @@ pub fn source_files(source: &crate::catalog::SourceFile) -> Result<Vec<(String, 
 /// `bytes` written to `path`, its folders made first.
 pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Error::new(format!("{}: cannot be created: {e}", parent.display())))?;
+        std::fs::create_dir_all(parent)
+            .map_err(|e| Error::new(format!("{}: cannot be created: {e}", parent.display())))?;
     }
     std::fs::write(path, bytes).map_err(|e| Error::new(format!("{}: cannot be written: {e}", path.display())))
 }
 
 /// The sha256 and size of a local file, read 1 MiB at a time.
 pub fn file_sha256(path: &Path) -> Result<(String, u64)> {
-    let mut file = std::fs::File::open(path).map_err(|e| Error::new(format!("{}: cannot be opened: {e}", path.display())))?;
+    let mut file =
+        std::fs::File::open(path).map_err(|e| Error::new(format!("{}: cannot be opened: {e}", path.display())))?;
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 1 << 20];
     let mut size = 0u64;

@@ -38,7 +38,12 @@ pub fn run(args: &KitArgs) -> Result<()> {
     }
     for wanted in &args.benchmarks {
         let benchmark = add_benchmark(&args.site, wanted)?;
-        eprintln!("kit: benchmark {} ({} files) for {}", benchmark.id, benchmark.files.len(), benchmark.tasks.join(", "));
+        eprintln!(
+            "kit: benchmark {} ({} files) for {}",
+            benchmark.id,
+            benchmark.files.len(),
+            benchmark.tasks.join(", ")
+        );
         manifest.benchmarks.push(benchmark);
     }
     let path = args.site.join(KIT_MANIFEST);
@@ -62,7 +67,8 @@ fn add_model(site: &Path, wanted: &str) -> Result<KitModel> {
         let Some(entry) = catalog.models.into_iter().find(|m| m.id == wanted) else {
             bail!("--with-model {wanted}: neither a file nor a model of models/catalog.json ({})", ids.join(", "));
         };
-        let path = fetch::fetch_cached(&entry.url, entry.size_bytes, entry.sha256.as_deref()).map_err(|e| e.context(format!("--with-model {wanted}")))?;
+        let path = fetch::fetch_cached(&entry.url, entry.size_bytes, entry.sha256.as_deref())
+            .map_err(|e| e.context(format!("--with-model {wanted}")))?;
         (path, entry.url.clone(), Some(entry))
     };
     // The header must read as a model lingualens runs: a kit never ships a file the page refuses.
@@ -77,8 +83,26 @@ fn add_model(site: &Path, wanted: &str) -> Result<KitModel> {
     let stem = name.strip_suffix(".gguf").unwrap_or(&name).to_string();
     let quantization = info.tensor_types.iter().max_by_key(|(_, c)| c.parameters).map(|(t, _)| t.clone());
     Ok(match entry {
-        Some(e) => KitModel { id: e.id, name: e.name, path: relative, size_bytes, sha256, quantization: e.quantization.or(quantization), licence: e.licence, source },
-        None => KitModel { id: stem.clone(), name: info.name.unwrap_or(stem), path: relative, size_bytes, sha256, quantization, licence: None, source },
+        Some(e) => KitModel {
+            id: e.id,
+            name: e.name,
+            path: relative,
+            size_bytes,
+            sha256,
+            quantization: e.quantization.or(quantization),
+            licence: e.licence,
+            source,
+        },
+        None => KitModel {
+            id: stem.clone(),
+            name: info.name.unwrap_or(stem),
+            path: relative,
+            size_bytes,
+            sha256,
+            quantization,
+            licence: None,
+            source,
+        },
     })
 }
 
@@ -102,7 +126,15 @@ fn add_benchmark(site: &Path, wanted: &str) -> Result<KitBenchmark> {
             files.push(KitFile { name, path: relative, size_bytes: bytes.len() as u64, sha256 });
         }
     }
-    Ok(KitBenchmark { id: entry.id, name: entry.name, tasks: entry.tasks, files, licence: entry.licence, citation: entry.citation, sources })
+    Ok(KitBenchmark {
+        id: entry.id,
+        name: entry.name,
+        tasks: entry.tasks,
+        files,
+        licence: entry.licence,
+        citation: entry.citation,
+        sources,
+    })
 }
 
 fn file_name(path: &Path) -> String {
@@ -113,5 +145,7 @@ fn copy(from: &Path, to: &Path) -> Result<()> {
     if let Some(dir) = to.parent() {
         std::fs::create_dir_all(dir).map_err(|e| Error::new(format!("{}: cannot be created: {e}", dir.display())))?;
     }
-    std::fs::copy(from, to).map(|_| ()).map_err(|e| Error::new(format!("{} -> {}: cannot be copied: {e}", from.display(), to.display())))
+    std::fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|e| Error::new(format!("{} -> {}: cannot be copied: {e}", from.display(), to.display())))
 }

@@ -15,14 +15,14 @@
 
 use serde_json::Value as Json;
 
+use super::metric_names;
 use crate::engine::{Generation, LanguageModel};
 use crate::error::{Error, Result};
 use crate::scoring::loglikelihood::ExactMatch;
 use crate::scoring::outputs::SampleRecord;
 use crate::scoring::pyjson::PyJson;
-use crate::tasks::yaml::render::{Request, Rendered, Target};
+use crate::tasks::yaml::render::{Rendered, Request, Target};
 use crate::tasks::yaml::{FilterPipeline, FilterStep, TaskSpec};
-use super::metric_names;
 
 /// One filter pipeline's response for an item.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,10 +64,17 @@ pub fn exact_match_options(spec: &TaskSpec) -> Result<ExactMatch> {
     let flag = |k: &str| m.options.get(k).and_then(Json::as_bool).unwrap_or(false);
     let regexes = match m.options.get("regexes_to_ignore") {
         None | Some(Json::Null) => Vec::new(),
-        Some(Json::Array(a)) => a.iter().map(|v| v.as_str().map(String::from)).collect::<Option<Vec<_>>>().ok_or_else(|| {
-            Error::new(format!("{}: exact_match.regexes_to_ignore must be a list of strings", spec.file))
-        })?,
-        Some(other) => return Err(Error::new(format!("{}: exact_match.regexes_to_ignore must be a list, found {other}", spec.file))),
+        Some(Json::Array(a)) => {
+            a.iter().map(|v| v.as_str().map(String::from)).collect::<Option<Vec<_>>>().ok_or_else(|| {
+                Error::new(format!("{}: exact_match.regexes_to_ignore must be a list of strings", spec.file))
+            })?
+        }
+        Some(other) => {
+            return Err(Error::new(format!(
+                "{}: exact_match.regexes_to_ignore must be a list, found {other}",
+                spec.file
+            )))
+        }
     };
     Ok(ExactMatch {
         regexes_to_ignore: regexes,
@@ -83,13 +90,21 @@ pub fn references(rendered: &Rendered) -> Result<(Vec<String>, bool)> {
     Ok(match (&rendered.target, &rendered.choices) {
         (Target::Text(t), _) => (vec![t.clone()], false),
         (Target::Texts(v), _) if !v.is_empty() => (v.clone(), true),
-        (Target::Index(i), Some(c)) => (vec![c.get(*i).cloned().ok_or_else(|| Error::new(format!("target {i} but {} choices", c.len())))?], false),
+        (Target::Index(i), Some(c)) => {
+            (vec![c.get(*i).cloned().ok_or_else(|| Error::new(format!("target {i} but {} choices", c.len())))?], false)
+        }
         (target, _) => return Err(Error::new(format!("a generation target must be text, found {target:?}"))),
     })
 }
 
 /// Generates one rendered `generate_until` document and applies the task's filters.
-pub async fn generate_item(lm: &LanguageModel, spec: &TaskSpec, doc_id: u64, doc: Json, rendered: &Rendered) -> Result<GenerationResult> {
+pub async fn generate_item(
+    lm: &LanguageModel,
+    spec: &TaskSpec,
+    doc_id: u64,
+    doc: Json,
+    rendered: &Rendered,
+) -> Result<GenerationResult> {
     generate_item_streaming(lm, spec, doc_id, doc, rendered, &mut |_| {}).await
 }
 
@@ -105,8 +120,12 @@ pub async fn generate_item_streaming(
     let Request::GenerateUntil { until, max_gen_toks } = &rendered.request else {
         return Err(Error::new(format!("{}: not a generate_until request", crate::tasks::yaml::document_name(doc_id))));
     };
-    let (references, multiple_target) = references(rendered).map_err(|e| e.context(crate::tasks::yaml::document_name(doc_id)))?;
-    let generation = lm.generate_streaming(&rendered.context, until, *max_gen_toks, on_text).await.map_err(|e| e.context(crate::tasks::yaml::document_name(doc_id)))?;
+    let (references, multiple_target) =
+        references(rendered).map_err(|e| e.context(crate::tasks::yaml::document_name(doc_id)))?;
+    let generation = lm
+        .generate_streaming(&rendered.context, until, *max_gen_toks, on_text)
+        .await
+        .map_err(|e| e.context(crate::tasks::yaml::document_name(doc_id)))?;
     let filtered = pipelines(spec)
         .iter()
         .map(|p| {
@@ -149,12 +168,19 @@ impl GenerationResult {
 
 /// The sample-log line of one item for pipeline `filter_index` (lm-eval writes one per filter);
 /// the document's fields in the order of `columns` (its dataset's columns; may be empty).
-pub fn sample_record(spec: &TaskSpec, result: &GenerationResult, filter_index: usize, columns: &[String]) -> Result<SampleRecord> {
+pub fn sample_record(
+    spec: &TaskSpec,
+    result: &GenerationResult,
+    filter_index: usize,
+    columns: &[String],
+) -> Result<SampleRecord> {
     let exact = exact_match_options(spec)?;
     // The task's generation_kwargs as lm-eval logs them (its dict, in order).
     let gen_args = match &spec.generation {
         Some(g) => g.kwargs.iter().map(|(k, v)| (k.clone(), PyJson::from_serde(v))).collect(),
-        None => vec![("until".to_string(), PyJson::List(result.until.iter().map(|u| PyJson::str(u.as_str())).collect()))],
+        None => {
+            vec![("until".to_string(), PyJson::List(result.until.iter().map(|u| PyJson::str(u.as_str())).collect()))]
+        }
     };
     let metrics = metric_names(spec)
         .iter()
@@ -200,7 +226,12 @@ mod tests {
 
     #[test]
     fn references_from_targets() {
-        let r = |target, choices| Rendered { context: String::new(), choices, target, request: Request::GenerateUntil { until: vec![], max_gen_toks: 1 } };
+        let r = |target, choices| Rendered {
+            context: String::new(),
+            choices,
+            target,
+            request: Request::GenerateUntil { until: vec![], max_gen_toks: 1 },
+        };
         assert_eq!(references(&r(Target::Text("x".into()), None)).unwrap(), (vec!["x".to_string()], false));
         assert_eq!(references(&r(Target::Index(1), Some(vec!["a".into(), "b".into()]))).unwrap().0, ["b"]);
         assert!(references(&r(Target::Index(2), Some(vec!["a".into()]))).is_err());
@@ -212,7 +243,13 @@ mod tests {
     fn aggregates_per_filter() {
         let s = spec("filter_list:\n  - name: whole\n    filter:\n      - function: take_first\n  - name: word\n    filter:\n      - function: regex\n        regex_pattern: '([a-z]+)'\n      - function: take_first\nmetric_list:\n  - metric: exact_match\n  - metric: chrf\n  - metric: ter\n");
         let item = |id: u64, text: &str, reference: &str| {
-            let filtered = pipelines(&s).iter().map(|p| FilteredResponse { filter: p.name.clone(), response: p.apply(vec![text.to_string()]).unwrap()[0].clone() }).collect();
+            let filtered = pipelines(&s)
+                .iter()
+                .map(|p| FilteredResponse {
+                    filter: p.name.clone(),
+                    response: p.apply(vec![text.to_string()]).unwrap()[0].clone(),
+                })
+                .collect();
             GenerationResult {
                 doc_id: id,
                 doc: serde_json::json!({}),
@@ -222,14 +259,26 @@ mod tests {
                 references: vec![reference.into()],
                 multiple_target: false,
                 filtered,
-                generation: Generation { text: text.into(), prompt_tokens: vec![1], tokens: vec![], stop: crate::engine::StopReason::MaxTokens, truncated: 0 },
+                generation: Generation {
+                    text: text.into(),
+                    prompt_tokens: vec![1],
+                    tokens: vec![],
+                    stop: crate::engine::StopReason::MaxTokens,
+                    truncated: 0,
+                },
             }
         };
         let results = [item(0, "cat!", "cat"), item(1, "a dog", "dog")];
-        let lines: String = results.iter().flat_map(|r| (0..2).map(|f| sample_record(&s, r, f, &[]).unwrap().to_jsonl_line())).collect();
+        let lines: String = results
+            .iter()
+            .flat_map(|r| (0..2).map(|f| sample_record(&s, r, f, &[]).unwrap().to_jsonl_line()))
+            .collect();
         let m = Session::from_jsonl("g", "generate_until", &lines).unwrap().metrics().unwrap();
         let names: Vec<String> = m.iter().map(|m| format!("{},{}", m.name, m.filter)).collect();
-        assert_eq!(names, ["exact_match,whole", "chrf,whole", "ter,whole", "exact_match,word", "chrf,word", "ter,word"]);
+        assert_eq!(
+            names,
+            ["exact_match,whole", "chrf,whole", "ter,whole", "exact_match,word", "chrf,word", "ter,word"]
+        );
         assert_eq!(m[0].value, 0.0);
         assert_eq!(m[3].value, 0.5, "the regex keeps `cat` and `a`");
         assert!(!m[2].higher_is_better);

@@ -28,8 +28,12 @@ pub async fn score(lm: &LanguageModel, doc_id: u64, doc: Json, rendered: &Render
     let Request::Loglikelihood { continuation } = &rendered.request else {
         return Err(Error::new(format!("{}: not a loglikelihood request", crate::tasks::yaml::document_name(doc_id))));
     };
-    let scores = lm.log_likelihoods(&rendered.context, std::slice::from_ref(continuation)).await.map_err(|e| e.context(crate::tasks::yaml::document_name(doc_id)))?;
-    let s = scores.first().ok_or_else(|| Error::new(format!("{}: no score", crate::tasks::yaml::document_name(doc_id))))?;
+    let scores = lm
+        .log_likelihoods(&rendered.context, std::slice::from_ref(continuation))
+        .await
+        .map_err(|e| e.context(crate::tasks::yaml::document_name(doc_id)))?;
+    let s =
+        scores.first().ok_or_else(|| Error::new(format!("{}: no score", crate::tasks::yaml::document_name(doc_id))))?;
     let target = match &rendered.target {
         Target::Text(t) => t.clone(),
         Target::Index(i) => i.to_string(),
@@ -71,4 +75,3 @@ impl LoglikelihoodResult {
         }
     }
 }
-

@@ -26,7 +26,7 @@ use serde_json::Value as Json;
 
 use crate::error::{Error, Result};
 use crate::pyrandom::PyRandom;
-use crate::tasks::yaml::render::{MultipleInput, Request, Rendered, Target};
+use crate::tasks::yaml::render::{MultipleInput, Rendered, Request, Target};
 
 /// How the options of each item are ordered in a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -51,8 +51,8 @@ impl std::str::FromStr for ChoiceOrder {
                 Some(Ok(n)) if n > 0 => ChoiceOrder::Shuffle(n),
                 _ => {
                     return Err(Error::new(format!(
-                        "unknown choice order {s:?}: expected given, shuffle:N (N ≥ 1), gold-first, gold-last or rotations"
-                    )))
+                    "unknown choice order {s:?}: expected given, shuffle:N (N ≥ 1), gold-first, gold-last or rotations"
+                )))
                 }
             },
         })
@@ -104,14 +104,20 @@ pub fn item_doc_choices(doc: &Json) -> Option<(&Vec<Json>, usize)> {
 /// A lingualens item document with its options (and parallel `choices_<lang>` lists of the same
 /// length) in the order of `permutation`, and `answer` moved with them.
 pub fn permute_doc(doc: &Json, permutation: &[usize]) -> Result<Json> {
-    let (choices, answer) =
-        item_doc_choices(doc).ok_or_else(|| Error::new("a document without `choices` and an integer `answer` cannot be permuted before rendering"))?;
+    let (choices, answer) = item_doc_choices(doc).ok_or_else(|| {
+        Error::new("a document without `choices` and an integer `answer` cannot be permuted before rendering")
+    })?;
     if permutation.len() != choices.len() {
-        return Err(Error::new(format!("a permutation of {} options for {} choices", permutation.len(), choices.len())));
+        return Err(Error::new(format!(
+            "a permutation of {} options for {} choices",
+            permutation.len(),
+            choices.len()
+        )));
     }
     let mut out = doc.clone();
     let Json::Object(m) = &mut out else { unreachable!("item_doc_choices checked it is an object") };
-    let keys: Vec<String> = m.keys().filter(|k| k.as_str() == "choices" || k.starts_with("choices_")).cloned().collect();
+    let keys: Vec<String> =
+        m.keys().filter(|k| k.as_str() == "choices" || k.starts_with("choices_")).cloned().collect();
     for k in keys {
         if let Some(Json::Array(list)) = m.get(&k) {
             if let Some(p) = (list.len() == permutation.len()).then(|| permute(list, permutation)).flatten() {
@@ -130,7 +136,8 @@ pub fn permute_rendered(rendered: &Rendered, permutation: &[usize]) -> Result<Re
         return Err(Error::new("only multiple-choice requests have options to reorder"));
     };
     let gold = rendered.gold_index()?;
-    let bad = || Error::new(format!("a permutation of {} options for {} choices", permutation.len(), continuations.len()));
+    let bad =
+        || Error::new(format!("a permutation of {} options for {} choices", permutation.len(), continuations.len()));
     if permutation.len() != continuations.len() {
         return Err(bad());
     }
@@ -145,7 +152,10 @@ pub fn permute_rendered(rendered: &Rendered, permutation: &[usize]) -> Result<Re
         request: Request::MultipleChoice {
             continuations: permute(continuations, permutation).ok_or_else(bad)?,
             multiple_input: match multiple_input {
-                Some(m) => Some(MultipleInput { contexts: permute(&m.contexts, permutation).ok_or_else(bad)?, target: m.target.clone() }),
+                Some(m) => Some(MultipleInput {
+                    contexts: permute(&m.contexts, permutation).ok_or_else(bad)?,
+                    target: m.target.clone(),
+                }),
                 None => None,
             },
         },
@@ -240,11 +250,20 @@ mod tests {
             context: "Q:".into(),
             choices: Some(vec!["a".into(), "b".into(), "c".into()]),
             target: Target::Text("c".into()),
-            request: Request::MultipleChoice { continuations: vec![" a".into(), " b".into(), " c".into()], multiple_input: None },
+            request: Request::MultipleChoice {
+                continuations: vec![" a".into(), " b".into(), " c".into()],
+                multiple_input: None,
+            },
         };
         let p = permute_rendered(&r, &[2, 0, 1]).unwrap();
         assert_eq!(p.gold(), Some(0));
-        assert_eq!(p.request, Request::MultipleChoice { continuations: vec![" c".into(), " a".into(), " b".into()], multiple_input: None });
+        assert_eq!(
+            p.request,
+            Request::MultipleChoice {
+                continuations: vec![" c".into(), " a".into(), " b".into()],
+                multiple_input: None
+            }
+        );
         assert_eq!(p.choices.unwrap(), ["c", "a", "b"]);
         assert!(permute_rendered(&r, &[0, 1]).is_err());
     }

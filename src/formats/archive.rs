@@ -16,7 +16,8 @@ pub const MAX_ENTRIES: usize = 100_000;
 /// [`MAX_ENTRY_BYTES`] or a damaged one (its CRC) is an error naming it. macOS resource forks
 /// (`__MACOSX/`) are not data and are left out.
 pub fn unzip(label: &str, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>> {
-    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| Error::new(format!("{label}: not a zip archive: {e}")))?;
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .map_err(|e| Error::new(format!("{label}: not a zip archive: {e}")))?;
     if archive.len() > MAX_ENTRIES {
         bail!("{label}: {} entries, more than an archive of benchmark files may hold ({MAX_ENTRIES})", archive.len());
     }
@@ -37,7 +38,11 @@ pub fn unzip(label: &str, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>> {
             bail!("{label}: {name}: {} bytes, more than a benchmark file may hold ({MAX_ENTRY_BYTES})", entry.size());
         }
         let mut bytes = Vec::with_capacity(entry.size() as usize);
-        entry.by_ref().take(MAX_ENTRY_BYTES + 1).read_to_end(&mut bytes).map_err(|e| Error::new(format!("{label}: {name}: {e}")))?;
+        entry
+            .by_ref()
+            .take(MAX_ENTRY_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::new(format!("{label}: {name}: {e}")))?;
         out.push((safe, bytes));
     }
     if out.is_empty() {
@@ -73,7 +78,11 @@ mod tests {
 
     #[test]
     fn files_come_out_by_their_paths_and_a_path_outside_or_a_damaged_entry_is_refused() {
-        let good = archive(&[("DZEN/a.csv", b"q,a\n1,2\n"), ("__MACOSX/DZEN/._a.csv", b"fork"), ("DZEN-Few_Shots/b.csv", b"x")]);
+        let good = archive(&[
+            ("DZEN/a.csv", b"q,a\n1,2\n"),
+            ("__MACOSX/DZEN/._a.csv", b"fork"),
+            ("DZEN-Few_Shots/b.csv", b"x"),
+        ]);
         let files = unzip("r.zip", &good).unwrap();
         let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["DZEN/a.csv", "DZEN-Few_Shots/b.csv"]);

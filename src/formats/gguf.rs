@@ -314,7 +314,11 @@ impl<'a> Reader<'a> {
     fn count(&mut self, what: &str, min_size: u64) -> Result<usize, ParseError> {
         let n = self.u64()?;
         if n.saturating_mul(min_size.max(1)) > self.remaining_in_file() {
-            return Err(format!("{what} is {n}, more than the {} bytes left in the file could hold", self.remaining_in_file()).into());
+            return Err(format!(
+                "{what} is {n}, more than the {} bytes left in the file could hold",
+                self.remaining_in_file()
+            )
+            .into());
         }
         usize::try_from(n).map_err(|_| ParseError::Invalid(format!("{what} {n} is too large")))
     }
@@ -415,7 +419,9 @@ fn parse_header(bytes: &[u8], file_len: u64) -> Result<GgufFile, ParseError> {
     for i in 0..tensor_count {
         let name = r.string(&format!("name of tensor #{i}"))?;
         if name.len() > MAX_TENSOR_NAME {
-            return Err(format!("tensor #{i}: its name is {} bytes long (at most {MAX_TENSOR_NAME})", name.len()).into());
+            return Err(
+                format!("tensor #{i}: its name is {} bytes long (at most {MAX_TENSOR_NAME})", name.len()).into()
+            );
         }
         if !names.insert(name.clone()) {
             return Err(format!("tensor {name} appears twice").into());
@@ -430,8 +436,8 @@ fn parse_header(bytes: &[u8], file_len: u64) -> Result<GgufFile, ParseError> {
         }
         let type_id = r.u32()?;
         let offset = r.u64()?;
-        let ggml_type = GgmlType::from_id(type_id)
-            .ok_or_else(|| format!("tensor {name}: unknown ggml type id {type_id}"))?;
+        let ggml_type =
+            GgmlType::from_id(type_id).ok_or_else(|| format!("tensor {name}: unknown ggml type id {type_id}"))?;
         let n_elements = dims
             .iter()
             .try_fold(1u64, |acc, &d| acc.checked_mul(d))
@@ -444,7 +450,9 @@ fn parse_header(bytes: &[u8], file_len: u64) -> Result<GgufFile, ParseError> {
             )
             .into());
         }
-        let n_bytes = ggml_type.bytes_for(n_elements).ok_or_else(|| format!("tensor {name}: size does not fit {ggml_type:?} blocks"))?;
+        let n_bytes = ggml_type
+            .bytes_for(n_elements)
+            .ok_or_else(|| format!("tensor {name}: size does not fit {ggml_type:?} blocks"))?;
         if offset % alignment != 0 {
             return Err(format!("tensor {name}: offset {offset} is not aligned to {alignment}").into());
         }
@@ -512,7 +520,9 @@ mod tests {
         value.extend(vec![1u8; MAX_ARRAY_LEN as usize]);
         let header = Builder::new().kv("general.long", 9, &value).build();
         let file = parse_header(&header, header.len() as u64).map_err(|_| "parse").unwrap();
-        assert!(matches!(file.metadata.get("general.long"), Some(Value::Array(items)) if items.len() == MAX_ARRAY_LEN as usize));
+        assert!(
+            matches!(file.metadata.get("general.long"), Some(Value::Array(items)) if items.len() == MAX_ARRAY_LEN as usize)
+        );
     }
 
     fn string(s: &str) -> Vec<u8> {

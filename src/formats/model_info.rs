@@ -79,10 +79,16 @@ impl ModelInfo {
     /// A Hugging Face folder: `config.json` (architecture = `model_type`, name = the class in
     /// `architectures`, every other field a hyperparameter), `tokenizer.json` if there is one, and
     /// the safetensors headers (one file or shards). `folder` names it.
-    pub fn from_hf<S: ByteSource>(folder: &str, config_json: &str, tokenizer_json: Option<&str>, weights: &SafetensorsShards<S>) -> Result<ModelInfo> {
-        let config: serde_json::Value =
-            serde_json::from_str(config_json).map_err(|e| Error::new(format!("{folder}/config.json: not valid JSON: {e}")))?;
-        let config = config.as_object().ok_or_else(|| Error::new(format!("{folder}/config.json: not a JSON object")))?;
+    pub fn from_hf<S: ByteSource>(
+        folder: &str,
+        config_json: &str,
+        tokenizer_json: Option<&str>,
+        weights: &SafetensorsShards<S>,
+    ) -> Result<ModelInfo> {
+        let config: serde_json::Value = serde_json::from_str(config_json)
+            .map_err(|e| Error::new(format!("{folder}/config.json: not valid JSON: {e}")))?;
+        let config =
+            config.as_object().ok_or_else(|| Error::new(format!("{folder}/config.json: not a JSON object")))?;
         let (tokenizer, vocab_size) = match tokenizer_json {
             Some(text) => tokenizer_summary(text).map_err(|e| Error::new(format!("{folder}/tokenizer.json: {e}")))?,
             None => (None, None),
@@ -162,7 +168,12 @@ fn to_json(value: &Value) -> serde_json::Value {
 impl fmt::Display for ModelInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{}  ({}, {} bytes)", self.file, self.format, self.file_bytes)?;
-        writeln!(f, "architecture  {}{}", self.architecture, self.name.as_deref().map(|n| format!("  ({n})")).unwrap_or_default())?;
+        writeln!(
+            f,
+            "architecture  {}{}",
+            self.architecture,
+            self.name.as_deref().map(|n| format!("  ({n})")).unwrap_or_default()
+        )?;
         writeln!(f, "parameters    {} ({:.1} M)", self.parameters, self.parameters as f64 / 1e6)?;
         writeln!(f, "tensor bytes  {} ({:.1} MiB)", self.tensor_bytes, self.tensor_bytes as f64 / (1 << 20) as f64)?;
         if let Some(tokenizer) = &self.tokenizer {
@@ -174,7 +185,11 @@ impl fmt::Display for ModelInfo {
         }
         writeln!(f, "tensor types")?;
         for (name, count) in &self.tensor_types {
-            writeln!(f, "  {name:<6} {:>4} tensors  {:>12} parameters  {:>12} bytes", count.tensors, count.parameters, count.bytes)?;
+            writeln!(
+                f,
+                "  {name:<6} {:>4} tensors  {:>12} parameters  {:>12} bytes",
+                count.tensors, count.parameters, count.bytes
+            )?;
         }
         for name in &self.unsupported_tensors {
             writeln!(f, "  unsupported: {name}")?;

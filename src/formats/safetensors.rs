@@ -51,11 +51,14 @@ impl SafetensorsFile {
         }
         let header_len = u64::from_le_bytes(source.read_at(0, 8).await?.try_into().unwrap_or([0; 8]));
         if header_len > MAX_HEADER_BYTES || 8 + header_len > source.len() {
-            return Err(Error::new(format!("{name}: header length {header_len} does not fit the file ({} bytes)", source.len())));
+            return Err(Error::new(format!(
+                "{name}: header length {header_len} does not fit the file ({} bytes)",
+                source.len()
+            )));
         }
         let header = source.read_at(8, header_len as usize).await?;
-        let json: BTreeMap<String, serde_json::Value> =
-            serde_json::from_slice(&header).map_err(|e| Error::new(format!("{name}: header is not valid JSON: {e}")))?;
+        let json: BTreeMap<String, serde_json::Value> = serde_json::from_slice(&header)
+            .map_err(|e| Error::new(format!("{name}: header is not valid JSON: {e}")))?;
         let data_start = 8 + header_len;
         let data_len = source.len() - data_start;
         let mut tensors = BTreeMap::new();
@@ -63,8 +66,8 @@ impl SafetensorsFile {
             if key == "__metadata__" {
                 continue;
             }
-            let entry: TensorEntry = serde_json::from_value(value)
-                .map_err(|e| Error::new(format!("{name}: tensor {key}: {e}")))?;
+            let entry: TensorEntry =
+                serde_json::from_value(value).map_err(|e| Error::new(format!("{name}: tensor {key}: {e}")))?;
             let [start, end] = entry.data_offsets;
             let elements = entry.shape.iter().try_fold(1u64, |n, &d| n.checked_mul(d as u64));
             let expected = element_size(&entry.dtype).map(|s| elements.and_then(|n| n.checked_mul(s as u64)));
@@ -90,24 +93,35 @@ impl SafetensorsFile {
             next = end;
         }
         if next != data_len {
-            return Err(Error::new(format!("{name}: the tensors end at byte {next} of the data, but the file has {data_len}")));
+            return Err(Error::new(format!(
+                "{name}: the tensors end at byte {next} of the data, but the file has {data_len}"
+            )));
         }
         Ok(SafetensorsFile { name, tensors, data_start })
     }
 
     /// A float tensor (F32, F16 or BF16) as f32, with its shape.
     pub async fn read_f32<S: ByteSource>(&self, source: &S, tensor: &str) -> Result<(Vec<f32>, Vec<usize>)> {
-        let entry = self
-            .tensors
-            .get(tensor)
-            .ok_or_else(|| Error::new(format!("{}: no tensor named {tensor}", self.name)))?;
+        let entry =
+            self.tensors.get(tensor).ok_or_else(|| Error::new(format!("{}: no tensor named {tensor}", self.name)))?;
         let [start, end] = entry.data_offsets;
         let bytes = source.read_at(self.data_start + start, (end - start) as usize).await?;
         let values = match entry.float_type() {
-            Some(GgmlType::F32) => bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
-            Some(GgmlType::F16) => bytes.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
-            Some(GgmlType::BF16) => bytes.chunks_exact(2).map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
-            _ => return Err(Error::new(format!("{}: tensor {tensor} has dtype {}; only F32, F16 and BF16 weights are read", self.name, entry.dtype))),
+            Some(GgmlType::F32) => {
+                bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+            }
+            Some(GgmlType::F16) => {
+                bytes.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect()
+            }
+            Some(GgmlType::BF16) => {
+                bytes.chunks_exact(2).map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32()).collect()
+            }
+            _ => {
+                return Err(Error::new(format!(
+                    "{}: tensor {tensor} has dtype {}; only F32, F16 and BF16 weights are read",
+                    self.name, entry.dtype
+                )))
+            }
         };
         Ok((values, entry.shape.clone()))
     }
@@ -191,7 +205,8 @@ impl<S: ByteSource> SafetensorsShards<S> {
         let mut shard_of_file = BTreeMap::new();
         for file_name in index.files() {
             let Some(source) = by_name.remove(file_name) else {
-                let held: Vec<&str> = index.weight_map.iter().filter(|(_, f)| *f == file_name).map(|(t, _)| t.as_str()).collect();
+                let held: Vec<&str> =
+                    index.weight_map.iter().filter(|(_, f)| *f == file_name).map(|(t, _)| t.as_str()).collect();
                 let more = if held.len() > 1 { format!(" and {} more", held.len() - 1) } else { String::new() };
                 return Err(Error::new(format!(
                     "{}: shard {file_name} is missing (weight_map puts {}{more} in it)",
@@ -207,7 +222,10 @@ impl<S: ByteSource> SafetensorsShards<S> {
             let shard = shard_of_file[file_name.as_str()];
             let file = &shards[shard].0;
             if !file.tensors.contains_key(tensor) {
-                return Err(Error::new(format!("{}: no tensor {tensor}, which {} maps to this file", file.name, index.name)));
+                return Err(Error::new(format!(
+                    "{}: no tensor {tensor}, which {} maps to this file",
+                    file.name, index.name
+                )));
             }
             tensors.insert(tensor.clone(), shard);
         }
@@ -235,7 +253,8 @@ impl<S: ByteSource> SafetensorsShards<S> {
 
     /// A float tensor (F32, F16 or BF16) as f32, with its shape.
     pub async fn read_f32(&self, tensor: &str) -> Result<(Vec<f32>, Vec<usize>)> {
-        let &shard = self.tensors.get(tensor).ok_or_else(|| Error::new(format!("{}: no tensor named {tensor}", self.name)))?;
+        let &shard =
+            self.tensors.get(tensor).ok_or_else(|| Error::new(format!("{}: no tensor named {tensor}", self.name)))?;
         let (file, source) = &self.shards[shard];
         file.read_f32(source, tensor).await
     }
@@ -262,14 +281,20 @@ impl SafetensorsShards<crate::formats::source::FileSource> {
             return Err(Error::new(format!("{}: neither {SINGLE_FILE} nor {INDEX_FILE} is here", dir.display())));
         }
         let name = index_path.display().to_string();
-        let text = crate::formats::source::read_text_capped(&index_path, crate::formats::source::limits::TEXT_FILE, "safetensors index")?;
+        let text = crate::formats::source::read_text_capped(
+            &index_path,
+            crate::formats::source::limits::TEXT_FILE,
+            "safetensors index",
+        )?;
         let index = SafetensorsIndex::parse(&name, &text)?;
         let mut files = Vec::new();
         for file_name in index.files() {
             // A plain name only: the index must not reach outside its folder.
             let mut parts = std::path::Path::new(file_name).components();
             if !matches!((parts.next(), parts.next()), (Some(std::path::Component::Normal(_)), None)) {
-                return Err(Error::new(format!("{name}: weight_map names {file_name}, which is not a file name in this folder")));
+                return Err(Error::new(format!(
+                    "{name}: weight_map names {file_name}, which is not a file name in this folder"
+                )));
             }
             let path = dir.join(file_name);
             // A missing shard is left out here and reported by `with_index`, with its tensors.
@@ -324,7 +349,11 @@ mod tests {
         for (name, values) in tensors {
             let start = data.len();
             values.iter().for_each(|v| data.extend(v.to_le_bytes()));
-            header.push(format!(r#""{name}":{{"dtype":"F32","shape":[{}],"data_offsets":[{start},{}]}}"#, values.len(), data.len()));
+            header.push(format!(
+                r#""{name}":{{"dtype":"F32","shape":[{}],"data_offsets":[{start},{}]}}"#,
+                values.len(),
+                data.len()
+            ));
         }
         file(&format!("{{{}}}", header.join(",")), &data)
     }
@@ -348,8 +377,14 @@ mod tests {
     #[test]
     fn shards_are_read_by_tensor_and_checked_against_the_index() {
         let index = r#"{"weight_map":{"x":"m-1.safetensors","y":"m-2.safetensors","z":"m-2.safetensors"}}"#;
-        let shard1 = || ("m-1.safetensors".to_string(), MemorySource::new("m-1.safetensors", f32_file(&[("x", &[1.0, 2.0])])));
-        let shard2 = || ("m-2.safetensors".to_string(), MemorySource::new("m-2.safetensors", f32_file(&[("y", &[3.0]), ("z", &[4.0, 5.0, 6.0])])));
+        let shard1 =
+            || ("m-1.safetensors".to_string(), MemorySource::new("m-1.safetensors", f32_file(&[("x", &[1.0, 2.0])])));
+        let shard2 = || {
+            (
+                "m-2.safetensors".to_string(),
+                MemorySource::new("m-2.safetensors", f32_file(&[("y", &[3.0]), ("z", &[4.0, 5.0, 6.0])])),
+            )
+        };
         let other = || ("config.json".to_string(), MemorySource::new("config.json", b"{}".to_vec()));
         let open = |files| pollster::block_on(SafetensorsShards::from_index("idx.json", index, files));
         let shards = open(vec![other(), shard2(), shard1()]).unwrap();
@@ -358,10 +393,16 @@ mod tests {
         assert_eq!(pollster::block_on(shards.read_f32("x")).unwrap(), (vec![1.0, 2.0], vec![2]));
         assert_eq!(shards.entries().map(|(name, _)| name).collect::<Vec<_>>(), ["x", "y", "z"]);
         assert_eq!(shards.sources().count(), 2);
-        assert!(pollster::block_on(shards.read_f32("w")).unwrap_err().message().contains("idx.json: no tensor named w"));
+        assert!(pollster::block_on(shards.read_f32("w"))
+            .unwrap_err()
+            .message()
+            .contains("idx.json: no tensor named w"));
 
         let e = open(vec![shard1()]).unwrap_err();
-        assert!(e.message().contains("idx.json: shard m-2.safetensors is missing (weight_map puts y and 1 more in it)"), "{e}");
+        assert!(
+            e.message().contains("idx.json: shard m-2.safetensors is missing (weight_map puts y and 1 more in it)"),
+            "{e}"
+        );
         let lacking = ("m-2.safetensors".to_string(), MemorySource::new("m-2.safetensors", f32_file(&[("y", &[3.0])])));
         let e = open(vec![shard1(), lacking]).unwrap_err();
         assert!(e.message().contains("m-2.safetensors: no tensor z, which idx.json maps to this file"), "{e}");

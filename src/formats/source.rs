@@ -107,14 +107,18 @@ pub mod limits {
 #[cfg(not(target_arch = "wasm32"))]
 pub fn read_capped(path: &std::path::Path, max: u64, what: &str) -> Result<Vec<u8>> {
     use std::io::Read;
-    let too_large = |n: u64| Error::new(format!("{}: a {what} of {n} bytes or more; lingualens reads at most {max}", path.display()));
+    let too_large = |n: u64| {
+        Error::new(format!("{}: a {what} of {n} bytes or more; lingualens reads at most {max}", path.display()))
+    };
     let len = regular_file_len(path, what)?;
     if len > max {
         return Err(too_large(len));
     }
     let file = std::fs::File::open(path).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
     let mut bytes = Vec::new();
-    file.take(max.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+    file.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
     if bytes.len() as u64 > max {
         return Err(too_large(bytes.len() as u64));
     }
@@ -130,7 +134,10 @@ fn regular_file_len(path: &std::path::Path, what: &str) -> Result<u64> {
         return Err(Error::new(format!("{}: a folder, expected a {what}", path.display())));
     }
     if !meta.is_file() {
-        return Err(Error::new(format!("{}: not a regular file (a device or a pipe), expected a {what}", path.display())));
+        return Err(Error::new(format!(
+            "{}: not a regular file (a device or a pipe), expected a {what}",
+            path.display()
+        )));
     }
     Ok(meta.len())
 }
@@ -138,7 +145,8 @@ fn regular_file_len(path: &std::path::Path, what: &str) -> Result<u64> {
 /// [`read_capped`] as UTF-8 text.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn read_text_capped(path: &std::path::Path, max: u64, what: &str) -> Result<String> {
-    String::from_utf8(read_capped(path, max, what)?).map_err(|_| Error::new(format!("{}: not UTF-8 text", path.display())))
+    String::from_utf8(read_capped(path, max, what)?)
+        .map_err(|_| Error::new(format!("{}: not UTF-8 text", path.display())))
 }
 
 /// [`read_text_capped`] of a file that may be absent (`tokenizer_config.json`, an `include:`):
@@ -213,12 +221,14 @@ impl BlobSource {
         use wasm_bindgen_futures::JsFuture;
         let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
         let failed = |what: &str, e: wasm_bindgen::JsValue| Error::new(format!("{url}: {what}: {e:?}"));
-        let response: web_sys::Response = JsFuture::from(scope.fetch_with_str(url))
-            .await
-            .map_err(|e| failed("download failed", e))?
-            .unchecked_into();
+        let response: web_sys::Response =
+            JsFuture::from(scope.fetch_with_str(url)).await.map_err(|e| failed("download failed", e))?.unchecked_into();
         if !response.ok() {
-            return Err(Error::new(format!("{url}: the server answered {} {}", response.status(), response.status_text())));
+            return Err(Error::new(format!(
+                "{url}: the server answered {} {}",
+                response.status(),
+                response.status_text()
+            )));
         }
         let blob = JsFuture::from(response.blob().map_err(|e| failed("cannot read the response", e))?)
             .await
@@ -269,10 +279,16 @@ impl UrlPrefixSource {
     pub async fn open(url: &str, size: Option<u64>) -> Result<Self> {
         let (bytes, total) = fetch_range(url, 0, 64 << 10).await?;
         let len = total.or(size).ok_or_else(|| {
-            Error::new(format!("{url}: the server does not say how long the file is (no readable Content-Range or Content-Length)"))
+            Error::new(format!(
+                "{url}: the server does not say how long the file is (no readable Content-Range or Content-Length)"
+            ))
         })?;
         if (bytes.len() as u64) < len.min(64 << 10) {
-            return Err(Error::new(format!("{url}: the server sent {} bytes of the first {} asked for", bytes.len(), len.min(64 << 10))));
+            return Err(Error::new(format!(
+                "{url}: the server sent {} bytes of the first {} asked for",
+                bytes.len(),
+                len.min(64 << 10)
+            )));
         }
         Ok(UrlPrefixSource { url: url.to_string(), len, prefix: std::cell::RefCell::new(bytes) })
     }
@@ -296,7 +312,12 @@ impl ByteSource for UrlPrefixSource {
             let want = end.max(2 * have).min(self.len);
             let (more, _) = fetch_range(&self.url, have, want).await?;
             if (more.len() as u64) < want - have {
-                return Err(Error::new(format!("{}: the server sent {} bytes of the {} asked for at {have}", self.url, more.len(), want - have)));
+                return Err(Error::new(format!(
+                    "{}: the server sent {} bytes of the {} asked for at {have}",
+                    self.url,
+                    more.len(),
+                    want - have
+                )));
             }
             self.prefix.borrow_mut().extend_from_slice(&more[..(want - have) as usize]);
         }
@@ -310,12 +331,16 @@ async fn fetch_range(url: &str, start: u64, end: u64) -> Result<(Vec<u8>, Option
     use js_sys::{Reflect, Uint8Array};
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
-    let failed = |what: &str, e: wasm_bindgen::JsValue| Error::new(format!("{url}: {what}: {}", e.as_string().unwrap_or_else(|| format!("{e:?}"))));
+    let failed = |what: &str, e: wasm_bindgen::JsValue| {
+        Error::new(format!("{url}: {what}: {}", e.as_string().unwrap_or_else(|| format!("{e:?}"))))
+    };
     let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
     let request = web_sys::Request::new_with_str(url).map_err(|e| failed("bad URL", e))?;
     request.headers().set("Range", &format!("bytes={start}-{}", end - 1)).map_err(|e| failed("cannot set Range", e))?;
-    let response: web_sys::Response =
-        JsFuture::from(scope.fetch_with_request(&request)).await.map_err(|e| failed("cannot be fetched", e))?.unchecked_into();
+    let response: web_sys::Response = JsFuture::from(scope.fetch_with_request(&request))
+        .await
+        .map_err(|e| failed("cannot be fetched", e))?
+        .unchecked_into();
     if !response.ok() {
         return Err(Error::new(format!("{url}: the server answered {} {}", response.status(), response.status_text())));
     }
@@ -324,9 +349,15 @@ async fn fetch_range(url: &str, start: u64, end: u64) -> Result<(Vec<u8>, Option
         let range = header("content-range").unwrap_or_default();
         let total = match ContentRange::parse(&range) {
             Some(r) if r.first == start => r.total,
-            _ => return Err(Error::new(format!("{url}: asked for bytes from {start}, the server sent Content-Range {range:?}"))),
+            _ => {
+                return Err(Error::new(format!(
+                    "{url}: asked for bytes from {start}, the server sent Content-Range {range:?}"
+                )))
+            }
         };
-        let buffer = JsFuture::from(response.array_buffer().map_err(|e| failed("no body", e))?).await.map_err(|e| failed("reading", e))?;
+        let buffer = JsFuture::from(response.array_buffer().map_err(|e| failed("no body", e))?)
+            .await
+            .map_err(|e| failed("reading", e))?;
         return Ok((Uint8Array::new(&buffer).to_vec(), total));
     }
     // A whole-file answer: read up to `end`, keep `start..end`, cancel the rest.
@@ -340,7 +371,8 @@ async fn fetch_range(url: &str, start: u64, end: u64) -> Result<(Vec<u8>, Option
         if Reflect::get(&step, &"done".into()).ok().and_then(|d| d.as_bool()) == Some(true) {
             break;
         }
-        let chunk: Uint8Array = Reflect::get(&step, &"value".into()).map_err(|e| failed("reading", e))?.unchecked_into();
+        let chunk: Uint8Array =
+            Reflect::get(&step, &"value".into()).map_err(|e| failed("reading", e))?.unchecked_into();
         let chunk = chunk.to_vec();
         let from = start.saturating_sub(at).min(chunk.len() as u64) as usize;
         let to = (end - at).min(chunk.len() as u64) as usize;
@@ -359,9 +391,22 @@ mod content_range_tests {
 
     #[test]
     fn content_range_is_parsed_strictly() {
-        assert_eq!(ContentRange::parse("bytes 0-65535/829376"), Some(ContentRange { first: 0, last: 65535, total: Some(829376) }));
+        assert_eq!(
+            ContentRange::parse("bytes 0-65535/829376"),
+            Some(ContentRange { first: 0, last: 65535, total: Some(829376) })
+        );
         assert_eq!(ContentRange::parse("bytes 100-199/*"), Some(ContentRange { first: 100, last: 199, total: None }));
-        for bad in ["", "bytes */829376", "bytes 5-4/10", "bytes 0-10/10", "bytes -1-3/10", "items 0-1/2", "bytes 0-1", "bytes 0x1-2/3", "bytes 1-2/+3"] {
+        for bad in [
+            "",
+            "bytes */829376",
+            "bytes 5-4/10",
+            "bytes 0-10/10",
+            "bytes -1-3/10",
+            "items 0-1/2",
+            "bytes 0-1",
+            "bytes 0x1-2/3",
+            "bytes 1-2/+3",
+        ] {
             assert_eq!(ContentRange::parse(bad), None, "{bad:?}");
         }
     }

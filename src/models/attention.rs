@@ -13,7 +13,14 @@ use crate::models::host_ops;
 
 /// q `[h, t, d]`, k and v `[kv, t_k, d]`, mask `[t, t_k]` (0 where a query may look, -inf where
 /// not) → `[t, h·d]`.
-pub fn attention(q: Tensor<3>, k: Tensor<3>, v: Tensor<3>, mask: Tensor<2>, scale: f64, softcap: Option<f64>) -> Tensor<2> {
+pub fn attention(
+    q: Tensor<3>,
+    k: Tensor<3>,
+    v: Tensor<3>,
+    mask: Tensor<2>,
+    scale: f64,
+    softcap: Option<f64>,
+) -> Tensor<2> {
     let device = q.device();
     if device != Device::flex() {
         return attention_tensors(q, k, v, mask, scale, softcap);
@@ -27,7 +34,14 @@ pub fn attention(q: Tensor<3>, k: Tensor<3>, v: Tensor<3>, mask: Tensor<2>, scal
     Tensor::from_data(TensorData::new(out, [t, h * d]), &device)
 }
 
-fn attention_tensors(q: Tensor<3>, k: Tensor<3>, v: Tensor<3>, mask: Tensor<2>, scale: f64, softcap: Option<f64>) -> Tensor<2> {
+fn attention_tensors(
+    q: Tensor<3>,
+    k: Tensor<3>,
+    v: Tensor<3>,
+    mask: Tensor<2>,
+    scale: f64,
+    softcap: Option<f64>,
+) -> Tensor<2> {
     let [h, t, d] = q.dims();
     let [kv, t_k, _] = k.dims();
     let group = h / kv;
@@ -65,7 +79,12 @@ impl<'a> Mask<'a> {
     fn new(values: &'a [f32], t: usize, t_k: usize) -> Mask<'a> {
         let spans = values[..t * t_k]
             .chunks_exact(t_k)
-            .map(|row| Some((row.iter().position(|&m| m != f32::NEG_INFINITY)?, row.iter().rposition(|&m| m != f32::NEG_INFINITY)?)))
+            .map(|row| {
+                Some((
+                    row.iter().position(|&m| m != f32::NEG_INFINITY)?,
+                    row.iter().rposition(|&m| m != f32::NEG_INFINITY)?,
+                ))
+            })
             .collect();
         Mask { values, spans }
     }
@@ -73,7 +92,15 @@ impl<'a> Mask<'a> {
 
 /// [`attention`] on row-major host slices: q `[h][t][d]`, k and v `[kv][t_k][d]`, mask `[t][t_k]`;
 /// returns `[t][h·d]`.
-fn attention_host(q: &[f32], k: &[f32], v: &[f32], mask: &Mask, s: Shape, scale: f32, softcap: Option<f32>) -> Vec<f32> {
+fn attention_host(
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    mask: &Mask,
+    s: Shape,
+    scale: f32,
+    softcap: Option<f32>,
+) -> Vec<f32> {
     let mut by_head = vec![0f32; s.heads * s.t * s.d]; // [h][t][d]
     #[cfg(target_arch = "x86_64")]
     let keys_t = (softcap.is_none() && x86_512::usable(s.d)).then(|| x86_512::KeysT::new(k, s));
@@ -106,7 +133,17 @@ fn attention_host(q: &[f32], k: &[f32], v: &[f32], mask: &Mask, s: Shape, scale:
 /// Query head `hh` for every token, into `out` (`[t][d]`); with AVX2 and FMA where the CPU has
 /// them and `d` is a multiple of 8.
 #[allow(clippy::too_many_arguments)]
-fn head(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &Mask, s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
+fn head(
+    hh: usize,
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    mask: &Mask,
+    s: Shape,
+    scale: f32,
+    softcap: Option<f32>,
+    out: &mut [f32],
+) {
     #[cfg(target_arch = "x86_64")]
     if s.d.is_multiple_of(8) && std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
         // SAFETY: the CPU has AVX2 and FMA, checked just above.
@@ -118,14 +155,34 @@ fn head(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &Mask, s: Shape, scale
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 #[allow(clippy::too_many_arguments)]
-fn head_avx2(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &Mask, s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
+fn head_avx2(
+    hh: usize,
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    mask: &Mask,
+    s: Shape,
+    scale: f32,
+    softcap: Option<f32>,
+    out: &mut [f32],
+) {
     head_body::<true>(hh, q, k, v, mask, s, scale, softcap, out)
 }
 
 /// The head loop; `AVX2`: inside [`head_avx2`], where [`x86`]'s kernels may be called.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn head_body<const AVX2: bool>(hh: usize, q: &[f32], k: &[f32], v: &[f32], mask: &Mask, s: Shape, scale: f32, softcap: Option<f32>, out: &mut [f32]) {
+fn head_body<const AVX2: bool>(
+    hh: usize,
+    q: &[f32],
+    k: &[f32],
+    v: &[f32],
+    mask: &Mask,
+    s: Shape,
+    scale: f32,
+    softcap: Option<f32>,
+    out: &mut [f32],
+) {
     let d = s.d;
     let kv = hh / (s.heads / s.kv_heads);
     let keys = &k[kv * s.t_k * d..(kv + 1) * s.t_k * d];
@@ -208,7 +265,11 @@ mod x86 {
         // SAFETY (loads): c + 8 <= d (c + 16 <= d for the pair), asserted lengths.
         while c + 16 <= d {
             acc0 = _mm256_fmadd_ps(unsafe { _mm256_loadu_ps(pa.add(c)) }, unsafe { _mm256_loadu_ps(pb.add(c)) }, acc0);
-            acc1 = _mm256_fmadd_ps(unsafe { _mm256_loadu_ps(pa.add(c + 8)) }, unsafe { _mm256_loadu_ps(pb.add(c + 8)) }, acc1);
+            acc1 = _mm256_fmadd_ps(
+                unsafe { _mm256_loadu_ps(pa.add(c + 8)) },
+                unsafe { _mm256_loadu_ps(pb.add(c + 8)) },
+                acc1,
+            );
             c += 16;
         }
         if c < d {
@@ -340,7 +401,16 @@ mod x86_512 {
     /// The CPU has AVX-512 F and `s.d` is a multiple of 16 (see [`usable`]).
     #[target_feature(enable = "avx512f")]
     #[allow(clippy::too_many_arguments)]
-    pub(super) unsafe fn head(hh: usize, q: &[f32], keys_t: &KeysT, v: &[f32], mask: &Mask, s: Shape, scale: f32, out: &mut [f32]) {
+    pub(super) unsafe fn head(
+        hh: usize,
+        q: &[f32],
+        keys_t: &KeysT,
+        v: &[f32],
+        mask: &Mask,
+        s: Shape,
+        scale: f32,
+        out: &mut [f32],
+    ) {
         let (d, stride) = (s.d, keys_t.stride);
         let kv = hh / (s.heads / s.kv_heads);
         let head_keys = &keys_t.values[kv * d * stride..(kv + 1) * d * stride];
@@ -409,7 +479,9 @@ mod x86_512 {
             let mut acc = [[_mm512_setzero_ps(); 2]; R];
             for c in 0..d {
                 // SAFETY (every access): inside the slices, by the asserts above.
-                let keys = unsafe { [_mm512_loadu_ps(pk.add(c * stride + j0)), _mm512_loadu_ps(pk.add(c * stride + j0 + 16))] };
+                let keys = unsafe {
+                    [_mm512_loadu_ps(pk.add(c * stride + j0)), _mm512_loadu_ps(pk.add(c * stride + j0 + 16))]
+                };
                 for (r, acc) in acc.iter_mut().enumerate() {
                     let qc = _mm512_set1_ps(unsafe { *pq.add(r * d + c) });
                     acc[0] = _mm512_fmadd_ps(qc, keys[0], acc[0]);
@@ -433,7 +505,13 @@ mod x86_512 {
     unsafe fn weighted_sums<const R: usize>(values: &[f32], weights: &[f32], out: &mut [f32]) {
         let d = out.len() / R;
         let (n, width) = (values.len() / d, weights.len() / R);
-        assert!(out.len() == R * d && d.is_multiple_of(16) && values.len() == n * d && weights.len() == R * width && n <= width);
+        assert!(
+            out.len() == R * d
+                && d.is_multiple_of(16)
+                && values.len() == n * d
+                && weights.len() == R * width
+                && n <= width
+        );
         let (pv, pw, po) = (values.as_ptr(), weights.as_ptr(), out.as_mut_ptr());
         // 64 columns (four registers) per query at a time where d allows, else 16.
         let step = if d.is_multiple_of(64) { 64 } else { 16 };
@@ -442,7 +520,13 @@ mod x86_512 {
             let lanes = step / 16;
             for j in 0..n {
                 // SAFETY (every access): inside the slices, by the assert above.
-                let v: [__m512; 4] = std::array::from_fn(|x| if x < lanes { unsafe { _mm512_loadu_ps(pv.add(j * d + c0 + 16 * x)) } } else { _mm512_setzero_ps() });
+                let v: [__m512; 4] = std::array::from_fn(|x| {
+                    if x < lanes {
+                        unsafe { _mm512_loadu_ps(pv.add(j * d + c0 + 16 * x)) }
+                    } else {
+                        _mm512_setzero_ps()
+                    }
+                });
                 for (r, acc) in acc.iter_mut().enumerate() {
                     let p = _mm512_set1_ps(unsafe { *pw.add(r * width + j) });
                     for x in 0..lanes {
@@ -487,14 +571,22 @@ mod tests {
             (4, 2, 128, 3, vec![5, 6], None, None),
             (2, 2, 256, 0, vec![9], Some(5), Some(30.0)),
         ] {
-            let at = if lengths.len() == 1 { Positions::after(cached, lengths[0]) } else { Positions::packed(cached, &lengths) };
+            let at = if lengths.len() == 1 {
+                Positions::after(cached, lengths[0])
+            } else {
+                Positions::packed(cached, &lengths)
+            };
             let (t, t_k) = (at.len(), cached + at.len());
-            let tensor = |data: Vec<f32>, shape: [usize; 3]| Tensor::<3>::from_data(TensorData::new(data, shape), &device);
+            let tensor =
+                |data: Vec<f32>, shape: [usize; 3]| Tensor::<3>::from_data(TensorData::new(data, shape), &device);
             let q = tensor(random(h * t * d, 1), [h, t, d]);
             let k = tensor(random(kv * t_k * d, 2), [kv, t_k, d]);
             let v = tensor(random(kv * t_k * d, 3), [kv, t_k, d]);
             let mask = at.mask(window, &device);
-            let expected = attention_tensors(q.clone(), k.clone(), v.clone(), mask.clone(), 0.3, softcap).into_data().try_to_vec::<f32>().unwrap();
+            let expected = attention_tensors(q.clone(), k.clone(), v.clone(), mask.clone(), 0.3, softcap)
+                .into_data()
+                .try_to_vec::<f32>()
+                .unwrap();
             let got = attention(q, k, v, mask, 0.3, softcap).into_data().try_to_vec::<f32>().unwrap();
             assert_eq!(got.len(), expected.len());
             let worst = got.iter().zip(&expected).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);

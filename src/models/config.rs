@@ -24,7 +24,12 @@ pub enum Architecture {
 pub enum RopeScaling {
     None,
     /// Llama 3.1's frequency-dependent scaling (HF `rope_type: llama3`).
-    Llama3 { factor: f64, low_freq_factor: f64, high_freq_factor: f64, original_max_position_embeddings: f64 },
+    Llama3 {
+        factor: f64,
+        low_freq_factor: f64,
+        high_freq_factor: f64,
+        original_max_position_embeddings: f64,
+    },
 }
 
 /// Bounds on what a model file may declare, checked ([`ModelConfig::validate`]) before anything is
@@ -83,7 +88,9 @@ impl ModelConfig {
     /// check before a download included) ever sizes an allocation or divides by a declared value
     /// that was not checked here.
     pub fn validate(&self, name: &str) -> Result<()> {
-        let bad = |field: &str, value: &dyn std::fmt::Display, why: &str| Err(Error::new(format!("{name}: {field} is {value}: {why}")));
+        let bad = |field: &str, value: &dyn std::fmt::Display, why: &str| {
+            Err(Error::new(format!("{name}: {field} is {value}: {why}")))
+        };
         let bounded = |field: &str, value: usize, max: usize| -> Result<()> {
             if value == 0 || value > max {
                 return bad(field, &value, &format!("expected 1 to {max}"));
@@ -104,7 +111,11 @@ impl ModelConfig {
             bounded("the sliding window", window, MAX_CONTEXT)?;
         }
         if self.num_heads % self.num_kv_heads != 0 {
-            return bad("the key/value head count", &self.num_kv_heads, &format!("it must divide the {} attention heads", self.num_heads));
+            return bad(
+                "the key/value head count",
+                &self.num_kv_heads,
+                &format!("it must divide the {} attention heads", self.num_heads),
+            );
         }
         if self.head_dim % 2 != 0 {
             return bad("the head size", &self.head_dim, "RoPE needs an even head size");
@@ -136,12 +147,18 @@ impl ModelConfig {
                 positive(field, v)?;
             }
         }
-        if let RopeScaling::Llama3 { factor, low_freq_factor, high_freq_factor, original_max_position_embeddings } = self.rope_scaling {
+        if let RopeScaling::Llama3 { factor, low_freq_factor, high_freq_factor, original_max_position_embeddings } =
+            self.rope_scaling
+        {
             positive("rope_scaling.factor", factor)?;
             positive("rope_scaling.low_freq_factor", low_freq_factor)?;
             positive("rope_scaling.original_max_position_embeddings", original_max_position_embeddings)?;
             if !(high_freq_factor.is_finite() && high_freq_factor > low_freq_factor) {
-                return bad("rope_scaling.high_freq_factor", &high_freq_factor, &format!("expected more than low_freq_factor ({low_freq_factor})"));
+                return bad(
+                    "rope_scaling.high_freq_factor",
+                    &high_freq_factor,
+                    &format!("expected more than low_freq_factor ({low_freq_factor})"),
+                );
             }
         }
         Ok(())
@@ -160,7 +177,9 @@ impl ModelConfig {
             _ => {
                 let tensor = gguf_name.strip_prefix("blk.")?.split_once('.')?.1;
                 match tensor {
-                    "attn_norm.weight" | "ffn_norm.weight" | "post_attention_norm.weight" | "post_ffw_norm.weight" => vec![hidden],
+                    "attn_norm.weight" | "ffn_norm.weight" | "post_attention_norm.weight" | "post_ffw_norm.weight" => {
+                        vec![hidden]
+                    }
                     "attn_q.weight" => vec![q, hidden],
                     "attn_k.weight" | "attn_v.weight" => vec![kv, hidden],
                     "attn_output.weight" => vec![hidden, q],
@@ -211,7 +230,11 @@ impl ModelConfig {
             "Qwen2ForCausalLM" => Architecture::Qwen2,
             "Qwen3ForCausalLM" => Architecture::Qwen3,
             "Gemma3ForCausalLM" | "Gemma3ForConditionalGeneration" => Architecture::Gemma3,
-            other => return Err(Error::new(format!("{name}: architecture {other:?} is not supported (Llama, Qwen2, Qwen3, Gemma3)"))),
+            other => {
+                return Err(Error::new(format!(
+                    "{name}: architecture {other:?} is not supported (Llama, Qwen2, Qwen3, Gemma3)"
+                )))
+            }
         };
         let num_heads = usize_field("num_attention_heads")?;
         let hidden_size = usize_field("hidden_size")?;
@@ -219,7 +242,10 @@ impl ModelConfig {
 
         // RoPE: v4 layout (rope_theta, rope_scaling, rope_local_base_freq) or v5 (rope_parameters).
         let (rope, local) = match field("rope_parameters") {
-            Some(rp) if rp.get("full_attention").is_some() => (rp["full_attention"].clone(), rp.get("sliding_attention").and_then(|s| s.get("rope_theta")).and_then(Value::as_f64)),
+            Some(rp) if rp.get("full_attention").is_some() => (
+                rp["full_attention"].clone(),
+                rp.get("sliding_attention").and_then(|s| s.get("rope_theta")).and_then(Value::as_f64),
+            ),
             Some(rp) => (rp.clone(), None),
             None => {
                 let mut rp = field("rope_scaling").cloned().unwrap_or(Value::Object(Default::default()));
@@ -249,7 +275,11 @@ impl ModelConfig {
         let window_key = match architecture {
             Architecture::Gemma3 => None,
             _ if arch_name == "MistralForCausalLM" => Some("sliding_window"),
-            Architecture::Qwen2 | Architecture::Qwen3 if field("use_sliding_window").and_then(Value::as_bool) == Some(true) => Some("use_sliding_window"),
+            Architecture::Qwen2 | Architecture::Qwen3
+                if field("use_sliding_window").and_then(Value::as_bool) == Some(true) =>
+            {
+                Some("use_sliding_window")
+            }
             _ => None,
         };
         if let (Some(key), Some(window)) = (window_key, sliding_window) {
@@ -262,7 +292,9 @@ impl ModelConfig {
             return Err(Error::new(format!("{name}: num_hidden_layers is {num_layers}: expected 1 to {MAX_LAYERS}")));
         }
         let sliding_layers = match (architecture, field("layer_types").and_then(Value::as_array)) {
-            (Architecture::Gemma3, Some(types)) => types.iter().map(|t| t.as_str() == Some("sliding_attention")).collect(),
+            (Architecture::Gemma3, Some(types)) => {
+                types.iter().map(|t| t.as_str() == Some("sliding_attention")).collect()
+            }
             (Architecture::Gemma3, None) => {
                 let pattern = optional_usize("sliding_window_pattern")?.unwrap_or(6).max(1);
                 (0..num_layers).map(|i| (i + 1) % pattern != 0).collect()
@@ -281,7 +313,9 @@ impl ModelConfig {
             rms_norm_eps: field("rms_norm_eps").and_then(Value::as_f64).unwrap_or(1e-6),
             rope_theta: num("rope_theta", 10000.0),
             rope_scaling,
-            tie_word_embeddings: field("tie_word_embeddings").and_then(Value::as_bool).unwrap_or(architecture == Architecture::Gemma3),
+            tie_word_embeddings: field("tie_word_embeddings")
+                .and_then(Value::as_bool)
+                .unwrap_or(architecture == Architecture::Gemma3),
             sliding_window: if architecture == Architecture::Gemma3 { sliding_window } else { None },
             sliding_layers,
             rope_local_theta: if architecture == Architecture::Gemma3 { Some(local.unwrap_or(10000.0)) } else { None },
@@ -291,7 +325,11 @@ impl ModelConfig {
             // Gemma 3's multimodal configs keep it under text_config.
             context_length: match optional_usize("max_position_embeddings")? {
                 Some(n) => Some(n),
-                None => cfg.get("text_config").and_then(|t| t.get("max_position_embeddings")).map(|v| usize_of("text_config.max_position_embeddings", v)).transpose()?,
+                None => cfg
+                    .get("text_config")
+                    .and_then(|t| t.get("max_position_embeddings"))
+                    .map(|v| usize_of("text_config.max_position_embeddings", v))
+                    .transpose()?,
             },
         };
         config.validate(name)?;
@@ -306,12 +344,20 @@ impl ModelConfig {
             "qwen2" => Architecture::Qwen2,
             "qwen3" => Architecture::Qwen3,
             "gemma3" => Architecture::Gemma3,
-            other => return Err(Error::new(format!("{}: architecture {other:?} is not supported (llama, qwen2, qwen3, gemma3)", file.name))),
+            other => {
+                return Err(Error::new(format!(
+                    "{}: architecture {other:?} is not supported (llama, qwen2, qwen3, gemma3)",
+                    file.name
+                )))
+            }
         };
         let key = |k: &str| format!("{arch}.{k}");
         let optional = |k: &str| -> Result<Option<usize>> {
             file.get_u64(&key(k))?
-                .map(|v| usize::try_from(v).map_err(|_| Error::new(format!("{}: metadata {} is {v}, too large", file.name, key(k)))))
+                .map(|v| {
+                    usize::try_from(v)
+                        .map_err(|_| Error::new(format!("{}: metadata {} is {v}, too large", file.name, key(k))))
+                })
                 .transpose()
         };
         let need = |k: &str| -> Result<usize> {
@@ -322,7 +368,11 @@ impl ModelConfig {
         let num_layers = need("block_count")?;
         // The layer count bounds the allocations below; the rest is checked by `validate`.
         if num_layers == 0 || num_layers > MAX_LAYERS {
-            return Err(Error::new(format!("{}: metadata {} is {num_layers}: expected 1 to {MAX_LAYERS}", file.name, key("block_count"))));
+            return Err(Error::new(format!(
+                "{}: metadata {} is {num_layers}: expected 1 to {MAX_LAYERS}",
+                file.name,
+                key("block_count")
+            )));
         }
         let vocab_size = match optional("vocab_size")? {
             Some(v) => v,
@@ -330,7 +380,9 @@ impl ModelConfig {
                 .get("tokenizer.ggml.tokens")
                 .and_then(|v| v.as_array())
                 .map(<[_]>::len)
-                .or_else(|| file.tensor("token_embd.weight").and_then(|t| t.dims.get(1)).and_then(|&d| usize::try_from(d).ok()))
+                .or_else(|| {
+                    file.tensor("token_embd.weight").and_then(|t| t.dims.get(1)).and_then(|&d| usize::try_from(d).ok())
+                })
                 .ok_or_else(|| Error::new(format!("{}: cannot tell the vocabulary size", file.name)))?,
         };
         let sliding_window = optional("attention.sliding_window")?;
@@ -342,7 +394,9 @@ impl ModelConfig {
             )));
         }
         let sliding_layers = match file.get(&key("attention.sliding_window_pattern")).and_then(|v| v.as_array()) {
-            Some(flags) if architecture == Architecture::Gemma3 => flags.iter().map(|f| f.as_bool().unwrap_or(false)).collect(),
+            Some(flags) if architecture == Architecture::Gemma3 => {
+                flags.iter().map(|f| f.as_bool().unwrap_or(false)).collect()
+            }
             // llama.cpp's default for Gemma 3: five sliding layers, then one global.
             _ if architecture == Architecture::Gemma3 => (0..num_layers).map(|i| i % 6 < 5).collect(),
             _ => vec![false; num_layers],
@@ -363,7 +417,11 @@ impl ModelConfig {
             tie_word_embeddings: file.tensor("output.weight").is_none(),
             sliding_window,
             sliding_layers,
-            rope_local_theta: if architecture == Architecture::Gemma3 { Some(file.get_f64(&key("rope.freq_base_swa"))?.unwrap_or(10000.0)) } else { None },
+            rope_local_theta: if architecture == Architecture::Gemma3 {
+                Some(file.get_f64(&key("rope.freq_base_swa"))?.unwrap_or(10000.0))
+            } else {
+                None
+            },
             // llama.cpp scales Gemma 3 attention by 1/sqrt(head_dim) and does not store the scalar.
             query_pre_attn_scalar: None,
             final_logit_softcapping: file.get_f64(&key("final_logit_softcapping"))?,
@@ -381,7 +439,12 @@ impl ModelConfig {
         let base: Vec<f32> = (0..d / 2).map(|i| 1.0 / (theta as f32).powf((2 * i) as f32 / d as f32)).collect();
         match self.rope_scaling {
             RopeScaling::None => base,
-            RopeScaling::Llama3 { factor, low_freq_factor, high_freq_factor, original_max_position_embeddings: old } => {
+            RopeScaling::Llama3 {
+                factor,
+                low_freq_factor,
+                high_freq_factor,
+                original_max_position_embeddings: old,
+            } => {
                 let (low_wl, high_wl) = (old / low_freq_factor, old / high_freq_factor);
                 base.iter()
                     .map(|&f| {
@@ -417,11 +480,18 @@ mod tests {
     fn a_sliding_window_outside_gemma_3_is_refused_by_its_key() {
         let e = config("MistralForCausalLM", r#", "sliding_window": 4096"#).unwrap_err().to_string();
         assert!(e.contains("config.json: sliding_window is set") && e.contains("4096"), "{e}");
-        let e = config("Qwen2ForCausalLM", r#", "sliding_window": 4096, "use_sliding_window": true"#).unwrap_err().to_string();
+        let e = config("Qwen2ForCausalLM", r#", "sliding_window": 4096, "use_sliding_window": true"#)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("use_sliding_window"), "{e}");
         // Mistral with no window, and Qwen's window when it is not used (as Qwen's configs ship).
         assert_eq!(config("MistralForCausalLM", r#", "sliding_window": null"#).unwrap().sliding_window, None);
-        assert_eq!(config("Qwen3ForCausalLM", r#", "sliding_window": 32768, "use_sliding_window": false"#).unwrap().sliding_window, None);
+        assert_eq!(
+            config("Qwen3ForCausalLM", r#", "sliding_window": 32768, "use_sliding_window": false"#)
+                .unwrap()
+                .sliding_window,
+            None
+        );
         // Gemma 3 keeps it.
         assert_eq!(config("Gemma3ForCausalLM", r#", "sliding_window": 512"#).unwrap().sliding_window, Some(512));
     }

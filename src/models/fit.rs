@@ -108,7 +108,8 @@ impl Shape {
 
     /// One layer's attention scores and probabilities, and its feed-forward activations.
     pub fn working_bytes(&self, tokens: u64) -> u64 {
-        saturating_product(&[2, self.heads, tokens, tokens, 4]).saturating_add(saturating_product(&[3, tokens, self.ffn, 4]))
+        saturating_product(&[2, self.heads, tokens, tokens, 4])
+            .saturating_add(saturating_product(&[3, tokens, self.ffn, 4]))
     }
 }
 
@@ -155,7 +156,11 @@ impl ModelNeeds {
         for t in tensors {
             let held = tensor_bytes(t);
             weights = weights.saturating_add(held);
-            if backend == BackendKind::Wgpu && t.name == "token_embd.weight" && t.dims.len() == 2 && packed_bytes(t.ggml_type, 0).is_some() {
+            if backend == BackendKind::Wgpu
+                && t.name == "token_embd.weight"
+                && t.dims.len() == 2
+                && packed_bytes(t.ggml_type, 0).is_some()
+            {
                 host_resident = held;
             }
             if held > largest.1 {
@@ -176,7 +181,20 @@ impl ModelNeeds {
             BackendKind::Wgpu => weights.saturating_add(running),
         };
         let file_bytes = tensors.iter().fold(0u64, |sum, t| sum.saturating_add(t.n_bytes));
-        ModelNeeds { backend, tensors: tensors.len(), weights, largest, context, kv_cache, working, loading, loading_tensor, host_resident, total, file_bytes }
+        ModelNeeds {
+            backend,
+            tensors: tensors.len(),
+            weights,
+            largest,
+            context,
+            kv_cache,
+            working,
+            loading,
+            loading_tensor,
+            host_resident,
+            total,
+            file_bytes,
+        }
     }
 
     /// The needs of a parsed GGUF header on `backend`; `context` defaults to [`DEFAULT_CONTEXT`],
@@ -201,7 +219,10 @@ impl ModelNeeds {
         let mut infos = Vec::new();
         for (name, entry) in tensors {
             let Some(ggml_type) = entry.float_type() else {
-                crate::bail!("{folder}: tensor {name} is {}; lingualens reads F32, F16 and BF16 safetensors", entry.dtype);
+                crate::bail!(
+                    "{folder}: tensor {name} is {}; lingualens reads F32, F16 and BF16 safetensors",
+                    entry.dtype
+                );
             };
             infos.push(TensorInfo {
                 name: name.to_string(),
@@ -247,7 +268,9 @@ impl Budget {
             BackendKind::Wgpu => Budget {
                 memory: device_memory_gib.filter(|g| g.is_finite() && *g > 0.0).map(|g| (g * GIB as f64) as u64),
                 memory_source: match device_memory_gib {
-                    Some(g) => format!("this device's memory as the browser reports it (navigator.deviceMemory = {g} GiB)"),
+                    Some(g) => {
+                        format!("this device's memory as the browser reports it (navigator.deviceMemory = {g} GiB)")
+                    }
                     None => "this device's memory (unknown: the browser does not say)".into(),
                 },
                 host: Some(WASM32_USABLE),
@@ -265,7 +288,11 @@ impl Budget {
 
 fn mib(bytes: u64) -> String {
     let m = bytes as f64 / MIB as f64;
-    if m < 10.0 { format!("{m:.1} MiB") } else { format!("{m:.0} MiB") }
+    if m < 10.0 {
+        format!("{m:.1} MiB")
+    } else {
+        format!("{m:.0} MiB")
+    }
 }
 
 /// `Ok` if `needs` fits in `budget`, else why not, in words: what is too big, by how much, against
@@ -280,7 +307,11 @@ pub fn check(name: &str, needs: &ModelNeeds, budget: &Budget) -> std::result::Re
             let loading = if needs.backend == BackendKind::Cpu && needs.loading > needs.kv_cache + needs.working {
                 format!(" plus {} while {} is loaded", mib(needs.loading), needs.loading_tensor)
             } else {
-                format!(" plus {} of KV cache and working memory for {} tokens", mib(needs.kv_cache + needs.working), needs.context)
+                format!(
+                    " plus {} of KV cache and working memory for {} tokens",
+                    mib(needs.kv_cache + needs.working),
+                    needs.context
+                )
             };
             return Err(format!(
                 "{name} does not fit: on the {} backend it needs about {} ({} of weights, quantized ones kept packed; the largest, {}, is {}){loading}, \
@@ -298,7 +329,11 @@ pub fn check(name: &str, needs: &ModelNeeds, budget: &Budget) -> std::result::Re
     if let Some(host) = budget.host {
         let held = needs.loading.saturating_add(needs.host_resident);
         if needs.backend == BackendKind::Wgpu && held > host {
-            let table = if needs.host_resident > 0 { format!(" plus {} for the token embedding kept for lookups", mib(needs.host_resident)) } else { String::new() };
+            let table = if needs.host_resident > 0 {
+                format!(" plus {} for the token embedding kept for lookups", mib(needs.host_resident))
+            } else {
+                String::new()
+            };
             return Err(format!(
                 "{name} does not fit: loading its tensor {} takes about {} of the worker's wasm32 memory{table}, \
                  more than the {} usable. Choose a smaller model.",
@@ -408,7 +443,9 @@ mod tests {
         assert_eq!(check("tiny.gguf", &needs, &budget), Ok(()));
         let why = check("tiny.gguf", &needs, &budget.clone().forced(1)).unwrap_err();
         assert!(why.starts_with("tiny.gguf does not fit: on the cpu backend it needs about 1.3 MiB"), "{why}");
-        for part in ["token_embd.weight", "more than the 1.0 MiB of a budget of 1 MiB", "smaller model", "WebGPU backend"] {
+        for part in
+            ["token_embd.weight", "more than the 1.0 MiB of a budget of 1 MiB", "smaller model", "WebGPU backend"]
+        {
             assert!(why.contains(part), "{part:?} missing from: {why}");
         }
         // wasm32 memory bounds the CPU backend: a 4 GiB model is refused there.
@@ -422,7 +459,10 @@ mod tests {
         assert_eq!(check("big.gguf", &needs, &Budget { host: None, ..unknown.clone() }), Ok(()));
         // …but wasm memory is: the 4.25 GiB embedding is read through it and kept there for lookups.
         let why = check("big.gguf", &needs, &unknown).unwrap_err();
-        assert!(why.contains("token_embd.weight") && why.contains("wasm32 memory") && why.contains("kept for lookups"), "{why}");
+        assert!(
+            why.contains("token_embd.weight") && why.contains("wasm32 memory") && why.contains("kept for lookups"),
+            "{why}"
+        );
         let why = check("big.gguf", &needs, &Budget::browser(BackendKind::Wgpu, Some(4.0))).unwrap_err();
         assert!(why.contains("navigator.deviceMemory = 4 GiB") && why.contains("CPU backend"), "{why}");
     }
@@ -432,7 +472,10 @@ mod tests {
     fn fixtures_root(test: &str) -> Option<std::path::PathBuf> {
         let root = std::env::var_os("LINGUALENS_FIXTURES").map(std::path::PathBuf::from);
         if root.is_none() {
-            assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "LINGUALENS_FIXTURES is not set");
+            assert!(
+                std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"),
+                "LINGUALENS_FIXTURES is not set"
+            );
             eprintln!("SKIPPED {test}: LINGUALENS_FIXTURES is not set");
         }
         root
@@ -448,7 +491,14 @@ mod tests {
         use crate::formats::source::FileSource;
         let Some(root) = fixtures_root("needs_of_fixture_hf_folders_equal_those_of_their_f32_gguf") else { return };
         let mut checked = 0;
-        for (model, folder) in [("llama3_tied", ""), ("llama3_untied", ""), ("qwen2", ""), ("qwen3", ""), ("qwen3", "sharded"), ("gemma3", "")] {
+        for (model, folder) in [
+            ("llama3_tied", ""),
+            ("llama3_untied", ""),
+            ("qwen2", ""),
+            ("qwen3", ""),
+            ("qwen3", "sharded"),
+            ("gemma3", ""),
+        ] {
             let dir = root.join(format!("models/{model}")).join(folder);
             let gguf = root.join(format!("models/{model}/gguf/{model}-F32.gguf"));
             if !dir.join("config.json").is_file() || !gguf.is_file() {
@@ -463,7 +513,9 @@ mod tests {
             for backend in [BackendKind::Cpu, BackendKind::Wgpu] {
                 let hf = ModelNeeds::from_safetensors(model, &config, shards.entries(), backend, None).unwrap();
                 let reference = ModelNeeds::from_gguf(&file, backend, None).unwrap();
-                let key = |n: &ModelNeeds| (n.tensors, n.weights, n.largest.1, n.context, n.kv_cache, n.working, n.host_resident);
+                let key = |n: &ModelNeeds| {
+                    (n.tensors, n.weights, n.largest.1, n.context, n.kv_cache, n.working, n.host_resident)
+                };
                 assert_eq!(key(&hf), key(&reference), "{model} {folder} {backend:?}");
                 // The file holds 4 bytes a value (the fixtures are F32): the loading peak is twice
                 // the largest tensor, without the GGUF's permuted copy of Q and K.
@@ -479,20 +531,41 @@ mod tests {
         let config = r#"{"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 256, "intermediate_size": 512,
             "num_hidden_layers": 1, "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 1000, "rms_norm_eps": 1e-5,
             "max_position_embeddings": 512, "rope_theta": 10000.0, "tie_word_embeddings": true}"#;
-        let entry = |dtype: &str, shape: &[usize], bytes: u64| TensorEntry { dtype: dtype.into(), shape: shape.to_vec(), data_offsets: [0, bytes] };
+        let entry = |dtype: &str, shape: &[usize], bytes: u64| TensorEntry {
+            dtype: dtype.into(),
+            shape: shape.to_vec(),
+            data_offsets: [0, bytes],
+        };
         let tensors = vec![
             ("model.embed_tokens.weight".to_string(), entry("BF16", &[1000, 256], 512_000)),
             ("model.norm.weight".to_string(), entry("F32", &[256], 1024)),
         ];
-        let needs = ModelNeeds::from_safetensors("tiny", config, tensors.iter().map(|(n, e)| (n.as_str(), e)), BackendKind::Cpu, None).unwrap();
+        let needs = ModelNeeds::from_safetensors(
+            "tiny",
+            config,
+            tensors.iter().map(|(n, e)| (n.as_str(), e)),
+            BackendKind::Cpu,
+            None,
+        )
+        .unwrap();
         // BF16 is read into f32: 4 bytes a value; the context is capped by max_position_embeddings.
         assert_eq!(needs.weights, 1_024_000 + 1024);
         assert_eq!(needs.loading, 512_000 + 1_024_000);
         assert_eq!(needs.context, 512);
         let why = check("tiny", &needs, &Budget::browser(BackendKind::Cpu, None).forced(1)).unwrap_err();
-        assert!(why.starts_with("tiny does not fit: on the cpu backend") && why.contains("model.embed_tokens.weight"), "{why}");
+        assert!(
+            why.starts_with("tiny does not fit: on the cpu backend") && why.contains("model.embed_tokens.weight"),
+            "{why}"
+        );
         let int8 = vec![("model.embed_tokens.weight".to_string(), entry("I8", &[1000, 256], 256_000))];
-        let e = ModelNeeds::from_safetensors("tiny", config, int8.iter().map(|(n, e)| (n.as_str(), e)), BackendKind::Cpu, None).unwrap_err();
+        let e = ModelNeeds::from_safetensors(
+            "tiny",
+            config,
+            int8.iter().map(|(n, e)| (n.as_str(), e)),
+            BackendKind::Cpu,
+            None,
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("model.embed_tokens.weight is I8"), "{e}");
     }
 
@@ -504,7 +577,13 @@ mod tests {
         use crate::models::weights::{Weight, WeightFile};
         let Some(root) = fixtures_root("needs_of_fixture_ggufs_equal_the_loaded_weights") else { return };
         let mut checked = 0;
-        for (model, quant) in [("llama3_h256", "Q4_K"), ("llama3_h256", "Q6_K"), ("llama3_h256", "F16"), ("gemma3", "Q8_0"), ("qwen2", "Q4_0")] {
+        for (model, quant) in [
+            ("llama3_h256", "Q4_K"),
+            ("llama3_h256", "Q6_K"),
+            ("llama3_h256", "F16"),
+            ("gemma3", "Q8_0"),
+            ("qwen2", "Q4_0"),
+        ] {
             let path = root.join(format!("models/{model}/gguf/{model}-{quant}.gguf"));
             if !path.is_file() {
                 continue;
@@ -523,7 +602,11 @@ mod tests {
                 };
             }
             assert_eq!(needs.weights, held, "{model} {quant}");
-            assert_eq!(needs.kv_cache, 2 * cfg.num_layers as u64 * cfg.num_kv_heads as u64 * cfg.head_dim as u64 * 4 * 64, "{model} {quant}");
+            assert_eq!(
+                needs.kv_cache,
+                2 * cfg.num_layers as u64 * cfg.num_kv_heads as u64 * cfg.head_dim as u64 * 4 * 64,
+                "{model} {quant}"
+            );
             checked += 1;
         }
         assert!(checked > 0, "no fixture GGUF found under {}", root.display());

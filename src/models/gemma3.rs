@@ -10,8 +10,8 @@ use burn::tensor::{Device, Tensor};
 
 use crate::error::Result;
 use crate::formats::source::ByteSource;
-use crate::models::config::ModelConfig;
 use crate::models::attention::attention;
+use crate::models::config::ModelConfig;
 use crate::models::layers::{gelu_tanh, split_heads, Embedding, KvCache, Linear, Positions, RmsNorm, Rope};
 use crate::models::weights::WeightFile;
 
@@ -106,7 +106,8 @@ impl Gemma3 {
         // The cache keeps every position; the sliding window is applied by the mask.
         let global_mask = at.mask(None, &device);
         let local_mask = at.mask(cfg.sliding_window, &device);
-        let (global_angles, local_angles) = (self.rope_global.angles(at.positions(), &device), self.rope_local.angles(at.positions(), &device));
+        let (global_angles, local_angles) =
+            (self.rope_global.angles(at.positions(), &device), self.rope_local.angles(at.positions(), &device));
         // transformers multiplies by √hidden rounded to the weights' dtype (f32 here).
         let scale = (cfg.hidden_size as f32).sqrt();
         let mut x = self.embed.lookup(tokens, &device).mul_scalar(scale);
@@ -124,7 +125,14 @@ impl Gemma3 {
             let v = split_heads(v, cfg.num_kv_heads);
             let (q, k) = (angles.last(rows).rotate(q), angles.rotate(k));
             let (k, v) = cache.append(layer, k, v); // [kv, cached + t, d]
-            let a = attention(q, k, v, mask.clone().narrow(0, t - rows, rows), cfg.attention_scale(), cfg.attn_logit_softcapping);
+            let a = attention(
+                q,
+                k,
+                v,
+                mask.clone().narrow(0, t - rows, rows),
+                cfg.attention_scale(),
+                cfg.attn_logit_softcapping,
+            );
             x = x + b.post_attn_norm.forward(b.o.forward(a));
             // 2. MLP: norm, down(gelu_tanh(gate(h)) * up(h)), norm, residual.
             let h = b.pre_ffn_norm.forward(x.clone());

@@ -27,9 +27,14 @@ fn exp_one(x: f32) -> f32 {
     let half = (n * 0.5).floor();
     // `e as i32` would be a saturating scalar conversion that stops LLVM vectorizing the loop; an
     // integer-valued |e| < 2^22 added to 1.5·2^23 sits in the low mantissa bits instead.
-    let scale = |e: f32| f32::from_bits(((e + 12_582_912.0).to_bits().wrapping_sub(0x4B40_0000).wrapping_add(127)) << 23);
+    let scale =
+        |e: f32| f32::from_bits(((e + 12_582_912.0).to_bits().wrapping_sub(0x4B40_0000).wrapping_add(127)) << 23);
     let y = p * scale(half) * scale(n - half);
-    if below { 0.0 } else { y }
+    if below {
+        0.0
+    } else {
+        y
+    }
 }
 
 #[inline(always)]

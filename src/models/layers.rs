@@ -7,10 +7,10 @@ use burn::tensor::{activation, Device, Int, Tensor, TensorData};
 
 use crate::error::Result;
 use crate::formats::source::ByteSource;
-use crate::models::config::ModelConfig;
-use crate::models::weights::{HostTensor, Weight, WeightFile};
 use crate::gpu::{self, GpuQMatrix};
+use crate::models::config::ModelConfig;
 use crate::models::host_ops;
+use crate::models::weights::{HostTensor, Weight, WeightFile};
 use crate::quant::{qmatmul, qmatmul_int8, qmatmul_int8_each, Int8Matrix, QMatrix};
 
 pub fn tensor1(t: HostTensor, device: &Device) -> Tensor<1> {
@@ -55,21 +55,34 @@ pub enum Linear {
 }
 
 impl Linear {
-    pub async fn load<S: ByteSource>(w: &WeightFile<S>, name: &str, cfg: &ModelConfig, device: &Device) -> Result<Linear> {
+    pub async fn load<S: ByteSource>(
+        w: &WeightFile<S>,
+        name: &str,
+        cfg: &ModelConfig,
+        device: &Device,
+    ) -> Result<Linear> {
         let bias_name = format!("{name}.bias");
-        let bias = if w.has(&bias_name, cfg.architecture) { Some(tensor1(w.get(&bias_name, cfg).await?, device)) } else { None };
+        let bias = if w.has(&bias_name, cfg.architecture) {
+            Some(tensor1(w.get(&bias_name, cfg).await?, device))
+        } else {
+            None
+        };
         let weight = w.get_weight(&format!("{name}.weight"), cfg).await?;
-        Linear::from_weight(weight, bias, w.int8_activations(), device).map_err(|e| e.context(format!("tensor {name}.weight")))
+        Linear::from_weight(weight, bias, w.int8_activations(), device)
+            .map_err(|e| e.context(format!("tensor {name}.weight")))
     }
 
     fn from_weight(weight: Weight, bias: Option<Tensor<1>>, int8_activations: bool, device: &Device) -> Result<Linear> {
         let limit = gpu::binding_limit(device);
         Ok(match (weight, limit) {
-            (Weight::Float(t), limit) => {
-                Linear::Float { weight_t: row_pieces(t, limit, device).into_iter().map(|w| w.transpose()).collect(), bias }
-            }
+            (Weight::Float(t), limit) => Linear::Float {
+                weight_t: row_pieces(t, limit, device).into_iter().map(|w| w.transpose()).collect(),
+                bias,
+            },
             (Weight::Quantized(m), None) => Linear::host_quantized(m, bias, int8_activations),
-            (Weight::Quantized(m), Some(limit)) => Linear::Gpu { weight: Arc::new(GpuQMatrix::upload(&m, device, limit)?), bias },
+            (Weight::Quantized(m), Some(limit)) => {
+                Linear::Gpu { weight: Arc::new(GpuQMatrix::upload(&m, device, limit)?), bias }
+            }
         })
     }
 
@@ -88,8 +101,12 @@ impl Linear {
                 [w] => (x.matmul(w.clone()), bias),
                 pieces => (Tensor::cat(pieces.iter().map(|w| x.clone().matmul(w.clone())).collect(), 1), bias),
             },
-            Linear::Quantized { weight, bias } => (host_matmul(x, weight.rows(), |input, out| qmatmul(input, weight, out)), bias),
-            Linear::Int8 { weight, bias } => (host_matmul(x, weight.rows(), |input, out| qmatmul_int8(input, weight, out)), bias),
+            Linear::Quantized { weight, bias } => {
+                (host_matmul(x, weight.rows(), |input, out| qmatmul(input, weight, out)), bias)
+            }
+            Linear::Int8 { weight, bias } => {
+                (host_matmul(x, weight.rows(), |input, out| qmatmul_int8(input, weight, out)), bias)
+            }
             Linear::Gpu { weight, bias } => (weight.matmul(x), bias),
         };
         add_bias(y, bias)
@@ -132,7 +149,10 @@ impl Linear {
 
     fn bias(&self) -> &Option<Tensor<1>> {
         match self {
-            Linear::Float { bias, .. } | Linear::Quantized { bias, .. } | Linear::Int8 { bias, .. } | Linear::Gpu { bias, .. } => bias,
+            Linear::Float { bias, .. }
+            | Linear::Quantized { bias, .. }
+            | Linear::Int8 { bias, .. }
+            | Linear::Gpu { bias, .. } => bias,
         }
     }
 }
@@ -190,7 +210,8 @@ impl Embedding {
             Weight::Float(t) => Embedding::Float(row_pieces(t, limit, device)),
             Weight::Quantized(m) => match limit {
                 Some(limit) => {
-                    let gpu = GpuQMatrix::upload(&m, device, limit).map_err(|e| e.context("tensor token_embd.weight"))?;
+                    let gpu =
+                        GpuQMatrix::upload(&m, device, limit).map_err(|e| e.context("tensor token_embd.weight"))?;
                     Embedding::Quantized { table: Arc::new(m), gpu: Some(Arc::new(gpu)) }
                 }
                 None => match int8_form(&m, w.int8_activations()) {
@@ -213,7 +234,8 @@ impl Embedding {
                 let mut first_row = 0u32;
                 for piece in pieces {
                     let rows = piece.dims()[0] as u32;
-                    let mine: Vec<usize> = (0..tokens.len()).filter(|&i| (first_row..first_row + rows).contains(&tokens[i])).collect();
+                    let mine: Vec<usize> =
+                        (0..tokens.len()).filter(|&i| (first_row..first_row + rows).contains(&tokens[i])).collect();
                     if !mine.is_empty() {
                         let local: Vec<u32> = mine.iter().map(|&i| tokens[i] - first_row).collect();
                         gathered.push(piece.clone().select(0, token_ids(&local, device)));
@@ -227,19 +249,23 @@ impl Embedding {
                 }
                 Tensor::cat(gathered, 0).select(0, token_ids(&position, device))
             }
-            Embedding::Quantized { table, .. } => {
-                Tensor::from_data(TensorData::new(table.dequantize_rows(&row_indices(tokens)), [tokens.len(), table.cols()]), device)
-            }
-            Embedding::Int8(table) => {
-                Tensor::from_data(TensorData::new(table.dequantize_rows(&row_indices(tokens)), [tokens.len(), table.cols()]), device)
-            }
+            Embedding::Quantized { table, .. } => Tensor::from_data(
+                TensorData::new(table.dequantize_rows(&row_indices(tokens)), [tokens.len(), table.cols()]),
+                device,
+            ),
+            Embedding::Int8(table) => Tensor::from_data(
+                TensorData::new(table.dequantize_rows(&row_indices(tokens)), [tokens.len(), table.cols()]),
+                device,
+            ),
         }
     }
 
     /// The tied output projection.
     pub fn as_linear(&self) -> Linear {
         match self {
-            Embedding::Float(pieces) => Linear::Float { weight_t: pieces.iter().map(|p| p.clone().transpose()).collect(), bias: None },
+            Embedding::Float(pieces) => {
+                Linear::Float { weight_t: pieces.iter().map(|p| p.clone().transpose()).collect(), bias: None }
+            }
             Embedding::Quantized { gpu: Some(gpu), .. } => Linear::Gpu { weight: gpu.clone(), bias: None },
             Embedding::Quantized { table, gpu: None } => Linear::Quantized { weight: table.clone(), bias: None },
             Embedding::Int8(table) => Linear::Int8 { weight: table.clone(), bias: None },
@@ -254,7 +280,12 @@ pub struct RmsNorm {
 }
 
 impl RmsNorm {
-    pub async fn load<S: ByteSource>(w: &WeightFile<S>, name: &str, cfg: &ModelConfig, device: &Device) -> Result<RmsNorm> {
+    pub async fn load<S: ByteSource>(
+        w: &WeightFile<S>,
+        name: &str,
+        cfg: &ModelConfig,
+        device: &Device,
+    ) -> Result<RmsNorm> {
         Ok(RmsNorm { weight: tensor1(w.get(name, cfg).await?, device), eps: cfg.rms_norm_eps })
     }
 
@@ -459,7 +490,8 @@ pub fn swiglu(gate: Tensor<2>, up: Tensor<2>) -> Tensor<2> {
 
 /// GELU with the tanh approximation (`gelu_pytorch_tanh`).
 pub fn gelu_tanh(x: Tensor<2>) -> Tensor<2> {
-    let inner = (x.clone() + x.clone().powf_scalar(3.0).mul_scalar(0.044715)).mul_scalar((2.0f64 / std::f64::consts::PI).sqrt());
+    let inner = (x.clone() + x.clone().powf_scalar(3.0).mul_scalar(0.044715))
+        .mul_scalar((2.0f64 / std::f64::consts::PI).sqrt());
     x.clone().mul_scalar(0.5) * (inner.tanh().add_scalar(1.0))
 }
 

@@ -8,8 +8,8 @@ use burn::tensor::{Device, Tensor};
 
 use crate::error::Result;
 use crate::formats::source::ByteSource;
-use crate::models::config::{Architecture, ModelConfig};
 use crate::models::attention::attention;
+use crate::models::config::{Architecture, ModelConfig};
 use crate::models::layers::{split_heads, swiglu, Embedding, KvCache, Linear, Positions, RmsNorm, Rope};
 use crate::models::weights::WeightFile;
 
@@ -50,7 +50,12 @@ pub struct Llama {
 /// Block `p`'s per-head q and k norms: Qwen3 has both (a file that lacks one is refused by the
 /// tensor it lacks, as a missing weight is); Llama and Qwen2 have neither, and a file of theirs
 /// that holds one is refused by its name rather than run without it.
-async fn qk_norms<S: ByteSource>(w: &WeightFile<S>, p: &str, cfg: &ModelConfig, device: &Device) -> Result<(Option<RmsNorm>, Option<RmsNorm>)> {
+async fn qk_norms<S: ByteSource>(
+    w: &WeightFile<S>,
+    p: &str,
+    cfg: &ModelConfig,
+    device: &Device,
+) -> Result<(Option<RmsNorm>, Option<RmsNorm>)> {
     let (q, k) = (format!("{p}.attn_q_norm.weight"), format!("{p}.attn_k_norm.weight"));
     if cfg.architecture == Architecture::Qwen3 {
         return Ok((Some(RmsNorm::load(w, &q, cfg, device).await?), Some(RmsNorm::load(w, &k, cfg, device).await?)));

@@ -25,6 +25,8 @@ pub mod weights;
 
 // The model itself is burn tensor code: only with the `engine` feature (the page builds without it).
 #[cfg(feature = "engine")]
+pub use layers::{KvCache, Positions};
+#[cfg(feature = "engine")]
 use {
     crate::backend::{Activations, ComputeDevice},
     crate::error::{Error, Result},
@@ -35,8 +37,6 @@ use {
     config::{Architecture, ModelConfig},
     weights::WeightFile,
 };
-#[cfg(feature = "engine")]
-pub use layers::{KvCache, Positions};
 
 /// The most positions (cached and new) one forward pass may cover. The CPU path and wgpu build an
 /// attention mask of `new × (cached + new)` f32 values (256 MiB at this bound); an input longer than
@@ -54,7 +54,9 @@ pub enum Model {
 impl Model {
     async fn from_weights<S: ByteSource>(w: &WeightFile<S>, cfg: ModelConfig, device: &Device) -> Result<Model> {
         Ok(match cfg.architecture {
-            Architecture::Llama | Architecture::Qwen2 | Architecture::Qwen3 => Model::Llama(llama::Llama::load(w, cfg, device).await?),
+            Architecture::Llama | Architecture::Qwen2 | Architecture::Qwen3 => {
+                Model::Llama(llama::Llama::load(w, cfg, device).await?)
+            }
             Architecture::Gemma3 => Model::Gemma3(gemma3::Gemma3::load(w, cfg, device).await?),
         })
     }
@@ -72,7 +74,11 @@ impl Model {
 
     /// A model from a HF `config.json` and its safetensors: one `model.safetensors`
     /// ([`SafetensorsShards::single`]) or shards and their index ([`SafetensorsShards::from_index`]).
-    pub async fn from_safetensors<S: ByteSource>(config_json: &str, shards: SafetensorsShards<S>, compute: &ComputeDevice) -> Result<(Model, ModelConfig)> {
+    pub async fn from_safetensors<S: ByteSource>(
+        config_json: &str,
+        shards: SafetensorsShards<S>,
+        compute: &ComputeDevice,
+    ) -> Result<(Model, ModelConfig)> {
         let cfg = ModelConfig::from_hf_json("config.json", config_json)?;
         let w = WeightFile::Safetensors { shards };
         Ok((Self::from_weights(&w, cfg.clone(), &compute.device).await?, cfg))
@@ -83,7 +89,11 @@ impl Model {
     #[cfg(not(target_arch = "wasm32"))]
     pub async fn from_hf_folder(dir: &std::path::Path, compute: &ComputeDevice) -> Result<(Model, ModelConfig)> {
         let config_path = dir.join("config.json");
-        let config = crate::formats::source::read_text_capped(&config_path, crate::formats::source::limits::TEXT_FILE, "config.json")?;
+        let config = crate::formats::source::read_text_capped(
+            &config_path,
+            crate::formats::source::limits::TEXT_FILE,
+            "config.json",
+        )?;
         Self::from_safetensors(&config, SafetensorsShards::open_folder(dir).await?, compute).await
     }
 
@@ -162,7 +172,11 @@ impl Model {
             return Err(Error::new(format!("cannot take the last {last} logits of {} tokens", tokens.len())));
         }
         self.check_pass(tokens, cache.len())?;
-        let data = self.forward(tokens, cache, last).into_data_async().await.map_err(|e| Error::new(format!("device read failed: {e:?}")))?;
+        let data = self
+            .forward(tokens, cache, last)
+            .into_data_async()
+            .await
+            .map_err(|e| Error::new(format!("device read failed: {e:?}")))?;
         data.try_into_vec::<f32>().map_err(|e| Error::new(format!("unexpected logits data: {e:?}")))
     }
 }

@@ -19,8 +19,14 @@ use crate::quant::QMatrix;
 pub enum WeightFile<S: ByteSource> {
     /// Quantized tensors come back packed from [`WeightFile::get_weight`]. `int8_activations`:
     /// the CPU multiplies them with activations quantized to 8 bits (`quant::qmatmul_int8`).
-    Gguf { file: GgufFile, source: S, int8_activations: bool },
-    Safetensors { shards: SafetensorsShards<S> },
+    Gguf {
+        file: GgufFile,
+        source: S,
+        int8_activations: bool,
+    },
+    Safetensors {
+        shards: SafetensorsShards<S>,
+    },
 }
 
 /// A 2-D weight: f32, or packed as in the file.
@@ -203,8 +209,14 @@ mod tests {
 
     #[test]
     fn names_map_per_architecture() {
-        assert_eq!(hf_name("blk.3.ffn_norm.weight", Architecture::Llama).unwrap(), "model.layers.3.post_attention_layernorm.weight");
-        assert_eq!(hf_name("blk.3.ffn_norm.weight", Architecture::Gemma3).unwrap(), "model.layers.3.pre_feedforward_layernorm.weight");
+        assert_eq!(
+            hf_name("blk.3.ffn_norm.weight", Architecture::Llama).unwrap(),
+            "model.layers.3.post_attention_layernorm.weight"
+        );
+        assert_eq!(
+            hf_name("blk.3.ffn_norm.weight", Architecture::Gemma3).unwrap(),
+            "model.layers.3.pre_feedforward_layernorm.weight"
+        );
         assert_eq!(hf_name("blk.0.attn_q.bias", Architecture::Qwen2).unwrap(), "model.layers.0.self_attn.q_proj.bias");
         assert!(hf_name("rope_freqs.weight", Architecture::Llama).is_none());
     }

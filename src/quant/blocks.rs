@@ -313,7 +313,13 @@ fn get_scale_min_k4(j: usize, q: &[u8; K_SCALE_SIZE]) -> (u8, u8) {
 /// The kernel blocks of Q4_K and Q5_K: sub-block j has scale `d*sc` and offset `-(dmin*m)`.
 /// Both products are exact in f32 (11-bit f16 significand times a 6-bit integer), so ggml's
 /// `d1 * q - m1` equals `scale * q + offset` bit for bit.
-fn emit_k_sub_blocks(d: f16, dmin: f16, scales: &[u8; K_SCALE_SIZE], q: &[i8; QK_K], mut emit: impl FnMut(f32, f32, &[i8])) {
+fn emit_k_sub_blocks(
+    d: f16,
+    dmin: f16,
+    scales: &[u8; K_SCALE_SIZE],
+    q: &[i8; QK_K],
+    mut emit: impl FnMut(f32, f32, &[i8]),
+) {
     let (d, min) = (d.to_f32(), dmin.to_f32());
     for (j, q) in q.chunks_exact(32).enumerate() {
         let (sc, m) = get_scale_min_k4(j, scales);

@@ -57,7 +57,9 @@ pub fn qmatmul_with_threads(x: &[f32], w: &QMatrix, out: &mut [f32], threads: us
         // Runs of whole panels, one per thread.
         let panels = n.div_ceil(NR);
         let rows_per_thread = panels.div_ceil(threads.min(panels)) * NR;
-        split_rows_across_threads(n, t, rows_per_thread, out, |rows, part| matmul_rows(x, t, w, rows.clone(), part, rows.len()));
+        split_rows_across_threads(n, t, rows_per_thread, out, |rows, part| {
+            matmul_rows(x, t, w, rows.clone(), part, rows.len())
+        });
         return;
     }
     #[cfg(target_arch = "wasm32")]
@@ -94,7 +96,8 @@ fn split_rows_across_threads(
     out: &mut [f32],
     multiply: impl Fn(Range<usize>, &mut [f32]) + Sync,
 ) {
-    let runs: Vec<Range<usize>> = (0..n).step_by(rows_per_thread).map(|start| start..(start + rows_per_thread).min(n)).collect();
+    let runs: Vec<Range<usize>> =
+        (0..n).step_by(rows_per_thread).map(|start| start..(start + rows_per_thread).min(n)).collect();
     let mut parts: Vec<Vec<f32>> = runs.iter().map(|rows| vec![0f32; t * rows.len()]).collect();
     crate::parallel::for_each_mut(&mut parts, |i, part| multiply(runs[i].clone(), part));
     for (rows, part) in runs.into_iter().zip(parts) {
@@ -244,7 +247,8 @@ mod tests {
         ] {
             let (qk, _) = t_ty.block_layout();
             let w = QMatrix::from_ggml(t_ty, &random_blocks(t_ty, rows * cols / qk, &mut rng), rows, cols).unwrap();
-            let x: Vec<f32> = (0..tokens * cols).map(|_| (rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).collect();
+            let x: Vec<f32> =
+                (0..tokens * cols).map(|_| (rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).collect();
             let expected = reference(&x, &w);
             for threads in [1, 2, 3] {
                 let mut out = vec![f32::NAN; tokens * rows];

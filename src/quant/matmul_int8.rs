@@ -287,7 +287,8 @@ impl Int8Activations {
 
     fn new(quants: Vec<i8>, scales: Vec<f32>) -> Int8Activations {
         let sums: Vec<i32> = quants.chunks_exact(SUM_BLOCK).map(|b| b.iter().map(|&q| q as i32).sum()).collect();
-        let block_sums = sums.chunks_exact(BLOCK / SUM_BLOCK).zip(&scales).map(|(s, &dx)| dx * (s[0] + s[1]) as f32).collect();
+        let block_sums =
+            sums.chunks_exact(BLOCK / SUM_BLOCK).zip(&scales).map(|(s, &dx)| dx * (s[0] + s[1]) as f32).collect();
         Int8Activations {
             quants,
             scales,
@@ -329,7 +330,11 @@ fn quantize_activations_avx2(x: &[f32]) -> Int8Activations {
         let m = _mm_max_ps(m, _mm_movehl_ps(m, m));
         let amax = _mm_cvtss_f32(_mm_max_ss(m, _mm_movehdup_ps(m)));
         let id = _mm256_set1_ps(if amax != 0.0 { 127.0 / amax } else { 0.0 });
-        let q = v.map(|v| _mm256_cvtps_epi32(_mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm256_mul_ps(v, id))));
+        let q = v.map(|v| {
+            _mm256_cvtps_epi32(_mm256_round_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(_mm256_mul_ps(
+                v, id,
+            )))
+        });
         // Pack 4 x 8 i32 into 32 i8; the packs work per 128-bit lane, and the permute restores order.
         let packed = _mm256_packs_epi16(_mm256_packs_epi32(q[0], q[1]), _mm256_packs_epi32(q[2], q[3]));
         let ordered = _mm256_permutevar8x32_epi32(packed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
@@ -561,12 +566,15 @@ pub fn check_int8_kernel() -> Int8KernelCheck {
     };
     let uniform = |bits: u64| (bits >> 40) as f32 / (1u64 << 23) as f32 - 1.0;
     let mut worst = 0f64;
-    for (bits, block, signed, offsets) in [(8, 32, true, false), (8, 32, true, true), (4, 32, true, false), (4, 32, false, true), (8, 16, true, false)] {
+    for (bits, block, signed, offsets) in
+        [(8, 32, true, false), (8, 32, true, true), (4, 32, true, false), (4, 32, false, true), (8, 16, true, false)]
+    {
         let blocks = rows * cols / block;
         let scales = (0..blocks).map(|_| uniform(next()) / 16.0).collect();
         let offsets = offsets.then(|| (0..blocks).map(|_| uniform(next())).collect());
         let values = (0..rows * cols * bits / 32).map(|_| next() as u32).collect();
-        let w = QMatrix::new(rows, cols, bits as u32, block, signed, scales, offsets, values).expect("a consistent matrix");
+        let w =
+            QMatrix::new(rows, cols, bits as u32, block, signed, scales, offsets, values).expect("a consistent matrix");
         let packed = Int8Matrix::new(&w).expect("a form the int8 path takes");
         let x: Vec<f32> = (0..tokens * cols).map(|_| uniform(next())).collect();
         let mut out = vec![f32::NAN; tokens * rows];
@@ -653,7 +661,13 @@ mod avx2 {
     /// # Safety
     /// As [`super::Kernel::run`], on a CPU with AVX2 and FMA.
     #[target_feature(enable = "avx2,fma")]
-    pub(super) unsafe fn matmul_groups(xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
+    pub(super) unsafe fn matmul_groups(
+        xq: &Int8Activations,
+        t: usize,
+        w: &Int8Matrix,
+        groups: Range<usize>,
+        out: Output,
+    ) {
         for g in groups {
             let mut t0 = 0;
             while t0 < t {
@@ -677,7 +691,13 @@ mod avx2 {
     /// Rows of group `g` × tokens `t0 .. t0 + T`, in weight blocks of `WB` columns.
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    unsafe fn tile<const T: usize, const BITS: usize, const WB: usize>(xq: &Int8Activations, w: &Int8Matrix, g: usize, t0: usize, out: Output) {
+    unsafe fn tile<const T: usize, const BITS: usize, const WB: usize>(
+        xq: &Int8Activations,
+        w: &Int8Matrix,
+        g: usize,
+        t0: usize,
+        out: Output,
+    ) {
         let (k, blocks, block_bytes) = (w.cols, w.blocks(), w.block_bytes());
         assert!(w.bits == BITS && w.block == WB);
         assert!(xq.quants.len() >= (t0 + T) * k && (g + 1) * blocks * block_bytes <= w.quants.len());
@@ -692,7 +712,9 @@ mod avx2 {
             let x = |i: usize, col: usize| {
                 assert!(i < T && col + 4 <= k);
                 // SAFETY: inside token t0 + i's row (the asserts above bound the tokens).
-                unsafe { _mm256_set1_epi32((xq.quants.as_ptr().add((t0 + i) * k + col) as *const i32).read_unaligned()) }
+                unsafe {
+                    _mm256_set1_epi32((xq.quants.as_ptr().add((t0 + i) * k + col) as *const i32).read_unaligned())
+                }
             };
             // 32 bytes of the block's quants at byte `at`.
             let load = |at: usize| {
@@ -729,7 +751,8 @@ mod avx2 {
                         let (xlo, xhi) = (x(i, col0 + 4 * c), x(i, col0 + 16 + 4 * c));
                         for h in 0..2 {
                             // Each pair is at most 2 · 15 · 127, two of them 7620: no saturation.
-                            let products = _mm256_add_epi16(_mm256_maddubs_epi16(lo[h], xlo), _mm256_maddubs_epi16(hi[h], xhi));
+                            let products =
+                                _mm256_add_epi16(_mm256_maddubs_epi16(lo[h], xlo), _mm256_maddubs_epi16(hi[h], xhi));
                             acc[h] = _mm256_add_epi32(acc[h], _mm256_madd_epi16(products, ones));
                         }
                     }
@@ -737,7 +760,9 @@ mod avx2 {
             }
             let s = w.block_scales(g, b);
             let s = unsafe { [_mm256_loadu_ps(s.as_ptr()), _mm256_loadu_ps(s.as_ptr().add(8))] };
-            let m = w.block_offsets(g, b).map(|m| unsafe { [_mm256_loadu_ps(m.as_ptr()), _mm256_loadu_ps(m.as_ptr().add(8))] });
+            let m = w
+                .block_offsets(g, b)
+                .map(|m| unsafe { [_mm256_loadu_ps(m.as_ptr()), _mm256_loadu_ps(m.as_ptr().add(8))] });
             for (i, (acc, acc_f)) in acc.iter().zip(&mut acc_f).enumerate() {
                 let a = ((t0 + i) * k + col0) / BLOCK;
                 let dx = _mm256_set1_ps(xq.scales[a]);
@@ -777,12 +802,23 @@ mod wasm_tile {
     /// kernel's float operations in its order, for rows `4q .. 4q + 4` of block `a`'s scales `s`
     /// and offsets `m` (16 each).
     #[inline]
-    pub(super) fn scale(acc: v128, rows: v128, q: usize, s: &[f32], m: Option<&[f32]>, xq: &Int8Activations, a: usize) -> v128 {
+    pub(super) fn scale(
+        acc: v128,
+        rows: v128,
+        q: usize,
+        s: &[f32],
+        m: Option<&[f32]>,
+        xq: &Int8Activations,
+        a: usize,
+    ) -> v128 {
         let sq = f32x4(s[4 * q], s[4 * q + 1], s[4 * q + 2], s[4 * q + 3]);
         let dx = f32x4_splat(xq.scales[a]);
         let acc = f32x4_add(acc, f32x4_mul(f32x4_convert_i32x4(rows), f32x4_mul(sq, dx)));
         match m {
-            Some(m) => f32x4_add(acc, f32x4_mul(f32x4(m[4 * q], m[4 * q + 1], m[4 * q + 2], m[4 * q + 3]), f32x4_splat(xq.block_sums[a]))),
+            Some(m) => f32x4_add(
+                acc,
+                f32x4_mul(f32x4(m[4 * q], m[4 * q + 1], m[4 * q + 2], m[4 * q + 3]), f32x4_splat(xq.block_sums[a])),
+            ),
             None => acc,
         }
     }
@@ -792,7 +828,13 @@ mod wasm_tile {
     /// # Safety
     /// As [`super::Kernel::run`]: the columns of group `g` are the caller's to write.
     #[inline]
-    pub(super) unsafe fn store<const T: usize>(acc_f: &[[v128; 4]; T], w: &Int8Matrix, g: usize, t0: usize, out: Output) {
+    pub(super) unsafe fn store<const T: usize>(
+        acc_f: &[[v128; 4]; T],
+        w: &Int8Matrix,
+        g: usize,
+        t0: usize,
+        out: Output,
+    ) {
         let valid = w.rows.saturating_sub(g * GROUP).min(GROUP);
         for (i, acc_f) in acc_f.iter().enumerate() {
             let mut lanes = [0f32; GROUP];
@@ -801,7 +843,9 @@ mod wasm_tile {
                 unsafe { v128_store(lanes.as_mut_ptr().add(4 * q) as *mut v128, *v) };
             }
             // SAFETY: the caller's promise covers the row's valid columns.
-            unsafe { std::ptr::copy_nonoverlapping(lanes.as_ptr(), out.ptr.add((t0 + i) * out.stride + g * GROUP), valid) };
+            unsafe {
+                std::ptr::copy_nonoverlapping(lanes.as_ptr(), out.ptr.add((t0 + i) * out.stride + g * GROUP), valid)
+            };
         }
     }
 }
@@ -827,7 +871,13 @@ mod simd128 {
 
     /// # Safety
     /// As [`super::Kernel::run`].
-    pub(super) unsafe fn matmul_groups(xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
+    pub(super) unsafe fn matmul_groups(
+        xq: &Int8Activations,
+        t: usize,
+        w: &Int8Matrix,
+        groups: Range<usize>,
+        out: Output,
+    ) {
         for g in groups {
             let mut t0 = 0;
             while t0 < t {
@@ -850,7 +900,13 @@ mod simd128 {
 
     /// Rows of group `g` × tokens `t0 .. t0 + T`, in weight blocks of `WB` columns.
     #[inline]
-    unsafe fn tile<const T: usize, const BITS: usize, const WB: usize>(xq: &Int8Activations, w: &Int8Matrix, g: usize, t0: usize, out: Output) {
+    unsafe fn tile<const T: usize, const BITS: usize, const WB: usize>(
+        xq: &Int8Activations,
+        w: &Int8Matrix,
+        g: usize,
+        t0: usize,
+        out: Output,
+    ) {
         let (k, blocks, block_bytes) = (w.cols, w.blocks(), w.block_bytes());
         assert!(w.bits == BITS && w.block == WB);
         assert!(xq.quants.len() >= (t0 + T) * k && (g + 1) * blocks * block_bytes <= w.quants.len());
@@ -865,7 +921,9 @@ mod simd128 {
             let x = |i: usize, col: usize| {
                 assert!(i < T && col + 4 <= k);
                 // SAFETY: inside token t0 + i's row (the asserts above bound the tokens).
-                i16x8_extend_low_i8x16(unsafe { v128_load32_splat(xq.quants.as_ptr().add((t0 + i) * k + col) as *const u32) })
+                i16x8_extend_low_i8x16(unsafe {
+                    v128_load32_splat(xq.quants.as_ptr().add((t0 + i) * k + col) as *const u32)
+                })
             };
             // 16 bytes of the block's quants at byte `at`: 4 rows × 4 columns.
             let load = |at: usize| {
@@ -899,7 +957,8 @@ mod simd128 {
                         let (wlo, whi) = (widen(lo), widen(hi));
                         for (i, acc) in acc.iter_mut().enumerate() {
                             for h in 0..2 {
-                                let products = i32x4_add(i32x4_dot_i16x8(wlo[h], xlo[i]), i32x4_dot_i16x8(whi[h], xhi[i]));
+                                let products =
+                                    i32x4_add(i32x4_dot_i16x8(wlo[h], xlo[i]), i32x4_dot_i16x8(whi[h], xhi[i]));
                                 acc[q][h] = i32x4_add(acc[q][h], products);
                             }
                         }
@@ -948,7 +1007,13 @@ mod relaxed_simd {
     /// As [`super::Kernel::run`], in a browser with relaxed SIMD (the page checks before it
     /// starts this build of the worker).
     #[target_feature(enable = "relaxed-simd")]
-    pub(super) unsafe fn matmul_groups(xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: Range<usize>, out: Output) {
+    pub(super) unsafe fn matmul_groups(
+        xq: &Int8Activations,
+        t: usize,
+        w: &Int8Matrix,
+        groups: Range<usize>,
+        out: Output,
+    ) {
         for g in groups {
             let mut t0 = 0;
             while t0 < t {
@@ -969,7 +1034,14 @@ mod relaxed_simd {
     /// [`tile`] for `m` ≤ [`TOKENS`] tokens.
     #[inline]
     #[target_feature(enable = "relaxed-simd")]
-    unsafe fn tiles<const BITS: usize, const WB: usize>(m: usize, xq: &Int8Activations, w: &Int8Matrix, g: usize, t0: usize, out: Output) {
+    unsafe fn tiles<const BITS: usize, const WB: usize>(
+        m: usize,
+        xq: &Int8Activations,
+        w: &Int8Matrix,
+        g: usize,
+        t0: usize,
+        out: Output,
+    ) {
         // SAFETY (all): the caller's promises.
         unsafe {
             match m {
@@ -984,7 +1056,13 @@ mod relaxed_simd {
     /// Rows of group `g` × tokens `t0 .. t0 + T`, in weight blocks of `WB` columns.
     #[inline]
     #[target_feature(enable = "relaxed-simd")]
-    unsafe fn tile<const T: usize, const BITS: usize, const WB: usize>(xq: &Int8Activations, w: &Int8Matrix, g: usize, t0: usize, out: Output) {
+    unsafe fn tile<const T: usize, const BITS: usize, const WB: usize>(
+        xq: &Int8Activations,
+        w: &Int8Matrix,
+        g: usize,
+        t0: usize,
+        out: Output,
+    ) {
         let (k, blocks, block_bytes) = (w.cols, w.blocks(), w.block_bytes());
         assert!(w.bits == BITS && w.block == WB);
         assert!(xq.quants.len() >= (t0 + T) * k && (g + 1) * blocks * block_bytes <= w.quants.len());
@@ -1081,7 +1159,9 @@ mod avx512 {
     const TOKENS: usize = 6;
 
     pub(super) fn available() -> bool {
-        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw") && std::is_x86_feature_detected!("avx512vnni")
+        std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vnni")
     }
 
     /// The activations of one matmul rearranged for this kernel. Tokens go in tiles of
@@ -1103,7 +1183,12 @@ mod avx512 {
         /// `xq`, `t` tokens of `k` columns.
         pub(super) fn new(xq: &Int8Activations, t: usize, k: usize) -> Tiles {
             let (blocks, sums) = (k / BLOCK, k / SUM_BLOCK);
-            let mut tiles = Tiles { quants: vec![0; t * k], scales: vec![0.0; t * blocks], block_sums: vec![0.0; t * blocks], sums: vec![0; t * sums] };
+            let mut tiles = Tiles {
+                quants: vec![0; t * k],
+                scales: vec![0.0; t * blocks],
+                block_sums: vec![0.0; t * blocks],
+                sums: vec![0; t * sums],
+            };
             for t0 in (0..t).step_by(TOKENS) {
                 let m = TOKENS.min(t - t0);
                 for i in 0..m {
@@ -1137,7 +1222,11 @@ mod avx512 {
         let k = w.cols;
         // Whole blocks of 32 (`supports`), so every weight block has its activations' scale.
         assert!(k.is_multiple_of(BLOCK));
-        assert!(tiles.quants.len() == t * k && tiles.scales.len() == t * (k / BLOCK) && tiles.sums.len() == t * (k / SUM_BLOCK));
+        assert!(
+            tiles.quants.len() == t * k
+                && tiles.scales.len() == t * (k / BLOCK)
+                && tiles.sums.len() == t * (k / SUM_BLOCK)
+        );
         let seeded = w.bits == 8 || w.zero != 0;
         for g0 in groups.clone().step_by(GROUPS) {
             // An odd last group is computed twice; the copies write the same values.
@@ -1202,7 +1291,10 @@ mod avx512 {
     /// [`tile`] for `m` ≤ [`TOKENS`] tokens.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    unsafe fn tiles_of<const BITS: usize, const WB: usize, const SEEDED: bool, const OFFSETS: bool>(m: usize, at: &Tile) {
+    unsafe fn tiles_of<const BITS: usize, const WB: usize, const SEEDED: bool, const OFFSETS: bool>(
+        m: usize,
+        at: &Tile,
+    ) {
         // SAFETY (all): the caller's promises.
         unsafe {
             match m {
@@ -1223,7 +1315,9 @@ mod avx512 {
     /// `at` points into arrays holding `at.blocks` blocks of `T` tokens and of each group.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    unsafe fn tile<const T: usize, const BITS: usize, const WB: usize, const SEEDED: bool, const OFFSETS: bool>(at: &Tile) {
+    unsafe fn tile<const T: usize, const BITS: usize, const WB: usize, const SEEDED: bool, const OFFSETS: bool>(
+        at: &Tile,
+    ) {
         let block_bytes = GROUP * WB * BITS / 8;
         let flip = _mm512_set1_epi8(-128); // 0x80
         let low_nibbles = _mm512_set1_epi8(0x0F);
@@ -1233,7 +1327,8 @@ mod avx512 {
             for b in 0..at.blocks {
                 let x = at.x.add(b * WB * T);
                 // Four bytes of token i at four-column `c` of the block, in every lane.
-                let x4 = |c: usize, i: usize| _mm512_set1_epi32((x.add(4 * (c * T + i)) as *const i32).read_unaligned());
+                let x4 =
+                    |c: usize, i: usize| _mm512_set1_epi32((x.add(4 * (c * T + i)) as *const i32).read_unaligned());
                 let w = at.w.map(|p| p.add(b * block_bytes));
                 let load = |r: usize, c: usize| _mm512_loadu_si512(w[r].add(64 * c) as *const _);
                 let mut acc = [[_mm512_setzero_si512(); T]; GROUPS];
@@ -1346,9 +1441,11 @@ mod tests {
             (GgmlType::Q6_K, 96, 768, 2),
         ];
         for (ty, rows, cols, tokens) in cases {
-            let q = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / ty.block_layout().0, &mut rng), rows, cols).unwrap();
+            let q = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / ty.block_layout().0, &mut rng), rows, cols)
+                .unwrap();
             let w = Int8Matrix::new(&q).unwrap_or_else(|| panic!("{ty:?} is an int8 form"));
-            let x: Vec<f32> = (0..tokens * cols).map(|_| (rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).collect();
+            let x: Vec<f32> =
+                (0..tokens * cols).map(|_| (rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).collect();
             let expected = definition(&x, &q);
             for kernel in kernels() {
                 for threads in 1..=4 {
@@ -1385,7 +1482,10 @@ mod tests {
             for kernel in kernels() {
                 let mut out = vec![f32::NAN; rows];
                 qmatmul_int8_with(kernel, 1, &x, &w, &mut out);
-                assert!(out.iter().all(|&o| (o - expected).abs() <= 1e-5 * expected.abs().max(1.0)), "{kernel:?}: {out:?}, expected {expected}");
+                assert!(
+                    out.iter().all(|&o| (o - expected).abs() <= 1e-5 * expected.abs().max(1.0)),
+                    "{kernel:?}: {out:?}, expected {expected}"
+                );
             }
         }
     }
@@ -1394,10 +1494,15 @@ mod tests {
     fn the_int8_lookup_equals_the_packed_one_bit_for_bit() {
         let mut rng = Rng(5);
         for ty in QMatrix::TYPES {
-            let q = QMatrix::from_ggml(ty, &random_blocks(ty, 37 * 256 / ty.block_layout().0, &mut rng), 37, 256).unwrap();
+            let q =
+                QMatrix::from_ggml(ty, &random_blocks(ty, 37 * 256 / ty.block_layout().0, &mut rng), 37, 256).unwrap();
             let rows = [0, 36, 17, 16, 15, 17];
             let (ours, packed) = (Int8Matrix::new(&q).unwrap().dequantize_rows(&rows), q.dequantize_rows(&rows));
-            assert_eq!(ours.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), packed.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), "{ty:?}");
+            assert_eq!(
+                ours.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                packed.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                "{ty:?}"
+            );
         }
     }
 
@@ -1406,7 +1511,8 @@ mod tests {
         let mut rng = Rng(11);
         for ty in QMatrix::TYPES {
             let (rows, cols) = (19, 256);
-            let q = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / ty.block_layout().0, &mut rng), rows, cols).unwrap();
+            let q = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / ty.block_layout().0, &mut rng), rows, cols)
+                .unwrap();
             let w = Int8Matrix::new(&q).unwrap();
             let blocks = cols / q.block();
             assert_eq!((w.rows(), w.cols(), w.groups(), w.blocks()), (19, 256, 2, blocks));
@@ -1456,7 +1562,8 @@ mod tests {
     #[test]
     fn every_quantizer_gives_the_portable_one_s_values() {
         let mut rng = Rng(99);
-        let mut x: Vec<f32> = (0..32 * 40).map(|_| ((rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0) * 3.0).collect();
+        let mut x: Vec<f32> =
+            (0..32 * 40).map(|_| ((rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0) * 3.0).collect();
         x[32..64].fill(0.0); // an all-zero block
         x[64] = f32::MIN_POSITIVE; // a tiny block maximum
         let portable = quantize_blocks(&x);

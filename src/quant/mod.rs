@@ -111,8 +111,8 @@ pub fn dequantize(t: GgmlType, bytes: &[u8], n: usize) -> Result<Vec<f32>> {
 
 /// [`dequantize`] for a tensor read from a GGUF file; errors name the tensor.
 pub fn dequantize_tensor(info: &TensorInfo, bytes: &[u8]) -> Result<Vec<f32>> {
-    let n =
-        usize::try_from(info.n_elements()).map_err(|_| Error::new(format!("tensor {}: too many elements for this platform", info.name)))?;
+    let n = usize::try_from(info.n_elements())
+        .map_err(|_| Error::new(format!("tensor {}: too many elements for this platform", info.name)))?;
     dequantize(info.ggml_type, bytes, n).map_err(|e| e.context(format!("tensor {}", info.name)))
 }
 
@@ -224,12 +224,25 @@ mod tests {
     #[test]
     fn bad_sizes_and_types_are_errors_not_panics() {
         let message = |r: Result<Vec<f32>>| r.unwrap_err().message().to_string();
-        assert_eq!(message(dequantize(GgmlType::Q4_0, &[0; 17], 32)), "32 Q4_0 weights take 18 bytes, but the data has 17");
-        assert_eq!(message(dequantize(GgmlType::Q4_K, &[0; 144], 255)), "255 weights are not a whole number of Q4_K blocks of 256");
-        assert!(message(dequantize(GgmlType::Q2_K, &[0; 84], 256)).starts_with("Q2_K tensors are not supported (supported: F32, F16, BF16"));
+        assert_eq!(
+            message(dequantize(GgmlType::Q4_0, &[0; 17], 32)),
+            "32 Q4_0 weights take 18 bytes, but the data has 17"
+        );
+        assert_eq!(
+            message(dequantize(GgmlType::Q4_K, &[0; 144], 255)),
+            "255 weights are not a whole number of Q4_K blocks of 256"
+        );
+        assert!(message(dequantize(GgmlType::Q2_K, &[0; 84], 256))
+            .starts_with("Q2_K tensors are not supported (supported: F32, F16, BF16"));
         assert!(message(dequantize(GgmlType::F32, &[0; 8], usize::MAX)).contains("more than usize::MAX"));
 
-        let info = TensorInfo { name: "blk.0.attn_q.weight".into(), dims: vec![32, 2], ggml_type: GgmlType::Q8_0, offset: 0, n_bytes: 68 };
+        let info = TensorInfo {
+            name: "blk.0.attn_q.weight".into(),
+            dims: vec![32, 2],
+            ggml_type: GgmlType::Q8_0,
+            offset: 0,
+            n_bytes: 68,
+        };
         let e = dequantize_tensor(&info, &[0; 67]).unwrap_err();
         assert_eq!(e.message(), "tensor blk.0.attn_q.weight: 64 Q8_0 weights take 68 bytes, but the data has 67");
         assert_eq!(dequantize_tensor(&info, &[0; 68]).unwrap(), vec![0.0; 64]);

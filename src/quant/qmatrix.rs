@@ -73,10 +73,12 @@ impl QMatrix {
         if !cols.is_multiple_of(block) {
             bail!("quantized matrix: {cols} columns are not a whole number of blocks of {block}");
         }
-        let n = rows.checked_mul(cols).ok_or_else(|| Error::new(format!("quantized matrix: {rows} x {cols} overflows")))?;
+        let n =
+            rows.checked_mul(cols).ok_or_else(|| Error::new(format!("quantized matrix: {rows} x {cols} overflows")))?;
         let n_blocks = n / block;
         let n_words = n / (32 / bits as usize);
-        if scales.len() != n_blocks || offsets.as_ref().is_some_and(|o| o.len() != n_blocks) || values.len() != n_words {
+        if scales.len() != n_blocks || offsets.as_ref().is_some_and(|o| o.len() != n_blocks) || values.len() != n_words
+        {
             bail!(
                 "quantized matrix {rows} x {cols}: expected {n_blocks} scales and offsets and {n_words} words, got {} scales, {} offsets, {} words",
                 scales.len(),
@@ -105,7 +107,9 @@ impl QMatrix {
             GgmlType::F32 | GgmlType::F16 | GgmlType::BF16 => {
                 bail!("{t:?} weights are not quantized: they take the float path (quant::dequantize), not QMatrix")
             }
-            _ => bail!("{t:?} tensors are not supported (quantized types supported: {})", super::type_list(&Self::TYPES)),
+            _ => {
+                bail!("{t:?} tensors are not supported (quantized types supported: {})", super::type_list(&Self::TYPES))
+            }
         }
     }
 
@@ -207,7 +211,9 @@ impl QMatrix {
         assert_eq!(order.len(), self.rows, "permute_rows: order must name every row once");
         let words = self.cols * self.bits as usize / 32;
         let blocks = self.cols / self.block;
-        let gather = |data: &[f32], per_row: usize| order.iter().flat_map(|&r| data[r * per_row..(r + 1) * per_row].iter().copied()).collect::<Vec<_>>();
+        let gather = |data: &[f32], per_row: usize| {
+            order.iter().flat_map(|&r| data[r * per_row..(r + 1) * per_row].iter().copied()).collect::<Vec<_>>()
+        };
         QMatrix {
             values: order.iter().flat_map(|&r| self.values[r * words..(r + 1) * words].iter().copied()).collect(),
             scales: gather(&self.scales, blocks),
@@ -281,7 +287,10 @@ fn convert<B: QuantBlock>(bytes: &[u8], rows: usize, cols: usize) -> Result<QMat
                 offsets.push(offset);
             }
             for word_q in q.chunks_exact(per_word) {
-                let word = word_q.iter().enumerate().fold(0u32, |word, (i, &q)| word | ((q as u32 & mask) << (bits * i as u32)));
+                let word = word_q
+                    .iter()
+                    .enumerate()
+                    .fold(0u32, |word, (i, &q)| word | ((q as u32 & mask) << (bits * i as u32)));
                 values.push(word);
             }
         });
@@ -392,15 +401,26 @@ pub(crate) mod tests {
 
     #[test]
     fn rejects_bad_shapes_naming_the_tensor() {
-        let info =
-            TensorInfo { name: "blk.3.ffn_down.weight".into(), dims: vec![128, 4], ggml_type: GgmlType::Q4_K, offset: 0, n_bytes: 0 };
+        let info = TensorInfo {
+            name: "blk.3.ffn_down.weight".into(),
+            dims: vec![128, 4],
+            ggml_type: GgmlType::Q4_K,
+            offset: 0,
+            n_bytes: 0,
+        };
         let e = QMatrix::from_tensor(&info, &[]).unwrap_err();
-        assert_eq!(e.message(), "tensor blk.3.ffn_down.weight: row length 128 is not a multiple of the Q4_K block size 256");
+        assert_eq!(
+            e.message(),
+            "tensor blk.3.ffn_down.weight: row length 128 is not a multiple of the Q4_K block size 256"
+        );
         let info = TensorInfo { dims: vec![256, 2], ..info };
         let e = QMatrix::from_tensor(&info, &[0; 144]).unwrap_err();
         assert_eq!(e.message(), "tensor blk.3.ffn_down.weight: 512 Q4_K weights take 288 bytes, but the data has 144");
         let info = TensorInfo { ggml_type: GgmlType::F16, ..info };
-        assert!(QMatrix::from_tensor(&info, &[0; 1024]).unwrap_err().message().contains("F16 weights are not quantized"));
+        assert!(QMatrix::from_tensor(&info, &[0; 1024])
+            .unwrap_err()
+            .message()
+            .contains("F16 weights are not quantized"));
         let info = TensorInfo { ggml_type: GgmlType::IQ4_XS, ..info };
         assert!(QMatrix::from_tensor(&info, &[]).unwrap_err().message().contains("IQ4_XS tensors are not supported"));
         assert!(QMatrix::new(1, 32, 8, 32, false, vec![1.0], None, vec![0; 8]).is_err());

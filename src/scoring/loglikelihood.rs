@@ -127,7 +127,8 @@ impl ChoiceScores<'_> {
         let lls = self.loglikelihoods;
         let divided = |len: &dyn Fn(usize) -> f64| -> Vec<f64> { (0..n).map(|i| lls[i] / len(i)).collect() };
         let pred = np_argmax(lls).unwrap();
-        let pred_norm = np_argmax(&(0..n).map(|i| per_character(lls[i], &self.choices[i])).collect::<Vec<_>>()).unwrap();
+        let pred_norm =
+            np_argmax(&(0..n).map(|i| per_character(lls[i], &self.choices[i])).collect::<Vec<_>>()).unwrap();
         let pred_bytes = np_argmax(&divided(&|i| self.choices[i].len() as f64)).unwrap();
         let pred_per_token = self.token_counts.map(|t| np_argmax(&divided(&|i| t[i] as f64)).unwrap());
         let pred_mutual_info =

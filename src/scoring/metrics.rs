@@ -39,9 +39,24 @@ pub const METRICS: &[Metric] = &[
     Metric { name: "acc_bytes", output_types: &[MC], aggregation: Aggregation::Mean, higher_is_better: true },
     Metric { name: "exact_match", output_types: &[MC, GEN], aggregation: Aggregation::Mean, higher_is_better: true },
     Metric { name: "acc_mutual_info", output_types: &[MC], aggregation: Aggregation::Mean, higher_is_better: true },
-    Metric { name: "bleu", output_types: &[GEN], aggregation: Aggregation::Corpus(CorpusMetric::Bleu), higher_is_better: true },
-    Metric { name: "chrf", output_types: &[GEN], aggregation: Aggregation::Corpus(CorpusMetric::Chrf), higher_is_better: true },
-    Metric { name: "ter", output_types: &[GEN], aggregation: Aggregation::Corpus(CorpusMetric::Ter), higher_is_better: false },
+    Metric {
+        name: "bleu",
+        output_types: &[GEN],
+        aggregation: Aggregation::Corpus(CorpusMetric::Bleu),
+        higher_is_better: true,
+    },
+    Metric {
+        name: "chrf",
+        output_types: &[GEN],
+        aggregation: Aggregation::Corpus(CorpusMetric::Chrf),
+        higher_is_better: true,
+    },
+    Metric {
+        name: "ter",
+        output_types: &[GEN],
+        aggregation: Aggregation::Corpus(CorpusMetric::Ter),
+        higher_is_better: false,
+    },
 ];
 
 /// lm-eval's metrics for a task without a `metric_list`.
@@ -79,7 +94,11 @@ pub fn for_task<'a>(output_type: &str, metric_list: impl IntoIterator<Item = &'a
     if output_type == GEN {
         return asked.into_iter().filter_map(computed).collect();
     }
-    METRICS.iter().filter(|m| m.output_types.contains(&output_type) && asked.contains(&m.name)).map(|m| m.name).collect()
+    METRICS
+        .iter()
+        .filter(|m| m.output_types.contains(&output_type) && asked.contains(&m.name))
+        .map(|m| m.name)
+        .collect()
 }
 
 #[cfg(test)]

@@ -171,7 +171,17 @@ impl SampleRecord {
     /// logs those of the task's `metric_list`, in the order `acc`, `acc_norm`, `acc_bytes`,
     /// `exact_match`, then `acc_mutual_info`). `exact_match` is logged as an integer, the rest as floats.
     pub fn multiple_choice(sample: McSample, score: &McScore, metrics: &[&str]) -> Result<Self> {
-        let McSample { doc_id, doc, target, context, contexts, continuations, loglikelihoods, is_greedy, unconditional } = sample;
+        let McSample {
+            doc_id,
+            doc,
+            target,
+            context,
+            contexts,
+            continuations,
+            loglikelihoods,
+            is_greedy,
+            unconditional,
+        } = sample;
         let n = continuations.len();
         if contexts.is_some_and(|c| c.len() != n) {
             crate::bail!("{n} continuations, {} contexts", contexts.map_or(0, <[String]>::len));
@@ -198,12 +208,11 @@ impl SampleRecord {
             chosen.push((m.to_string(), value));
         }
         let (mut resps, mut filtered_resps) = loglikelihood_resps(loglikelihoods, is_greedy);
-        let mut arguments: Vec<Vec<PyJson>> =
-            continuations
-                .iter()
-                .enumerate()
-                .map(|(i, c)| vec![PyJson::str(contexts.map_or(context, |x| x[i].as_str())), PyJson::str(c.as_str())])
-                .collect();
+        let mut arguments: Vec<Vec<PyJson>> = continuations
+            .iter()
+            .enumerate()
+            .map(|(i, c)| vec![PyJson::str(contexts.map_or(context, |x| x[i].as_str())), PyJson::str(c.as_str())])
+            .collect();
         if let Some((u, g)) = unconditional {
             let (r, f) = loglikelihood_resps(u, g);
             resps.extend(r);

@@ -8,7 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 use crate::error::Result;
-use crate::scoring::aggregate::{breakdown_by_metadata, corpus_breakdown_by_metadata, CorpusMetric, CorpusSummary, Pair, Summary};
+use crate::scoring::aggregate::{
+    breakdown_by_metadata, corpus_breakdown_by_metadata, CorpusMetric, CorpusSummary, Pair, Summary,
+};
 use crate::scoring::bias::{position_bias, PositionStats};
 use crate::scoring::fertility::Fertility;
 use crate::scoring::outputs::MetricResult;
@@ -55,10 +57,16 @@ pub struct Report {
 }
 
 impl Report {
-    pub fn build(metrics: Vec<MetricResult>, rows: &[Row], corpus: &[CorpusInput], fertility: BTreeMap<String, Fertility>) -> Result<Report> {
+    pub fn build(
+        metrics: Vec<MetricResult>,
+        rows: &[Row],
+        corpus: &[CorpusInput],
+        fertility: BTreeMap<String, Fertility>,
+    ) -> Result<Report> {
         let metadata: Vec<&BTreeMap<String, String>> = rows.iter().map(|r| &r.metadata).collect();
         let mut breakdown: BTreeMap<String, BTreeMap<String, Vec<(String, Summary)>>> = BTreeMap::new();
-        let names: Vec<String> = rows.first().map(|r| r.values.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
+        let names: Vec<String> =
+            rows.first().map(|r| r.values.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
         for name in &names {
             let values: Vec<f64> =
                 rows.iter().map(|r| r.values.iter().find(|(n, _)| n == name).map_or(f64::NAN, |(_, v)| *v)).collect();
@@ -70,9 +78,19 @@ impl Report {
         }
         let mut corpus_breakdown: BTreeMap<String, BTreeMap<String, Vec<(String, CorpusSummary)>>> = BTreeMap::new();
         for c in corpus {
-            for (field, by_value) in corpus_breakdown_by_metadata(c.metric, &c.pairs, &metadata, crate::scoring::aggregate::DEFAULT_BOOTSTRAP_ITERS)? {
+            for (field, by_value) in corpus_breakdown_by_metadata(
+                c.metric,
+                &c.pairs,
+                &metadata,
+                crate::scoring::aggregate::DEFAULT_BOOTSTRAP_ITERS,
+            )? {
                 for (value, s) in by_value {
-                    corpus_breakdown.entry(field.clone()).or_default().entry(value).or_default().push((c.label.clone(), s));
+                    corpus_breakdown
+                        .entry(field.clone())
+                        .or_default()
+                        .entry(value)
+                        .or_default()
+                        .push((c.label.clone(), s));
                 }
             }
         }
@@ -98,12 +116,14 @@ impl Report {
         let _ = writeln!(out, "{task}: {n_samples} samples");
         let _ = writeln!(out, "  {:<24} {:>10}   {:>8}", "metric,filter", "value", "± stderr");
         for m in &self.metrics {
-            let _ = writeln!(out, "  {:<24} {:>10.4} ± {:>8}", format!("{},{}", m.name, m.filter), m.value, se(m.stderr));
+            let _ =
+                writeln!(out, "  {:<24} {:>10.4} ± {:>8}", format!("{},{}", m.name, m.filter), m.value, se(m.stderr));
         }
         for (field, by_value) in &self.breakdown {
             let _ = writeln!(out, "\nby {field}:");
             for (value, metrics) in by_value {
-                let cells: Vec<String> = metrics.iter().map(|(n, s)| format!("{n} {:.4} ± {}", s.mean, se(s.stderr))).collect();
+                let cells: Vec<String> =
+                    metrics.iter().map(|(n, s)| format!("{n} {:.4} ± {}", s.mean, se(s.stderr))).collect();
                 let n = metrics.first().map_or(0, |(_, s)| s.n);
                 let _ = writeln!(out, "  {value:<20} n={n:<5} {}", cells.join("   "));
             }
@@ -111,14 +131,19 @@ impl Report {
         for (field, by_value) in &self.corpus_breakdown {
             let _ = writeln!(out, "\nby {field} (corpus scores):");
             for (value, metrics) in by_value {
-                let cells: Vec<String> = metrics.iter().map(|(n, s)| format!("{n} {:.2} ± {}", s.score, se(s.stderr))).collect();
+                let cells: Vec<String> =
+                    metrics.iter().map(|(n, s)| format!("{n} {:.2} ± {}", s.score, se(s.stderr))).collect();
                 let n = metrics.first().map_or(0, |(_, s)| s.n);
                 let _ = writeln!(out, "  {value:<20} n={n:<5} {}", cells.join("   "));
             }
         }
         if let Some(bias) = &self.bias {
             let _ = writeln!(out, "\nposition bias (option A = position 0):");
-            let _ = writeln!(out, "  {:<9} {:>6} {:>12} {:>8} {:>8}", "position", "gold", "acc if gold", "chosen", "uniform");
+            let _ = writeln!(
+                out,
+                "  {:<9} {:>6} {:>12} {:>8} {:>8}",
+                "position", "gold", "acc if gold", "chosen", "uniform"
+            );
             for p in bias {
                 let acc = p.accuracy_when_gold.map_or("-".to_string(), |a| format!("{a:.3}"));
                 let _ = writeln!(
@@ -133,7 +158,11 @@ impl Report {
             }
         }
         if let Some((right, docs)) = self.consistency {
-            let _ = writeln!(out, "\nright in every choice order: {right} of {docs} documents ({:.1}%)", 100.0 * right as f64 / docs.max(1) as f64);
+            let _ = writeln!(
+                out,
+                "\nright in every choice order: {right} of {docs} documents ({:.1}%)",
+                100.0 * right as f64 / docs.max(1) as f64
+            );
         }
         if !self.fertility.is_empty() {
             let _ = writeln!(out, "\ntokenizer fertility (item texts):");
@@ -158,18 +187,28 @@ impl Report {
 /// the CLI's and the page's.
 pub fn csv(rows: &[Row]) -> String {
     let field = super::outputs::csv_field;
-    let value_names: Vec<String> = rows.first().map(|r| r.values.iter().map(|v| v.0.clone()).collect()).unwrap_or_default();
+    let value_names: Vec<String> =
+        rows.first().map(|r| r.values.iter().map(|v| v.0.clone()).collect()).unwrap_or_default();
     let text_names: BTreeSet<String> = rows.iter().flat_map(|r| r.texts.iter().map(|t| t.0.clone())).collect();
     let meta: BTreeSet<String> = rows.iter().flat_map(|r| r.metadata.keys().cloned()).collect();
-    let mut header = vec!["doc_id", "item_id", "variant", "gold", "pred", "n_options"].into_iter().map(String::from).collect::<Vec<_>>();
+    let mut header = vec!["doc_id", "item_id", "variant", "gold", "pred", "n_options"]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
     header.extend(value_names.iter().cloned());
     header.extend(text_names.iter().cloned());
     header.extend(meta.iter().map(|m| format!("meta.{m}")));
     let mut out = header.iter().map(|h| field(h)).collect::<Vec<_>>().join(",") + "\n";
     for r in rows {
-        let (g, p, n) = r.choice.map_or((String::new(), String::new(), String::new()), |(g, p, n)| (g.to_string(), p.to_string(), n.to_string()));
+        let (g, p, n) = r.choice.map_or((String::new(), String::new(), String::new()), |(g, p, n)| {
+            (g.to_string(), p.to_string(), n.to_string())
+        });
         let mut cells = vec![r.doc_id.to_string(), field(&r.item_id), r.variant.to_string(), g, p, n];
-        cells.extend(value_names.iter().map(|m| r.values.iter().find(|v| &v.0 == m).map_or(String::new(), |v| super::pyjson::py_float_repr(v.1))));
+        cells.extend(
+            value_names.iter().map(|m| {
+                r.values.iter().find(|v| &v.0 == m).map_or(String::new(), |v| super::pyjson::py_float_repr(v.1))
+            }),
+        );
         cells.extend(text_names.iter().map(|t| field(r.texts.iter().find(|x| &x.0 == t).map_or("", |x| x.1.as_str()))));
         cells.extend(meta.iter().map(|m| field(r.metadata.get(m).map_or("", String::as_str))));
         out += &(cells.join(",") + "\n");
@@ -205,7 +244,10 @@ mod tests {
         assert_eq!(bias[0].chosen_count, 2);
         assert_eq!(bias[2].accuracy_when_gold, Some(0.0));
         let text = r.text("t", rows.len());
-        assert!(text.contains("by language:") && text.contains("position bias") && text.contains("1 of 2 documents"), "{text}");
+        assert!(
+            text.contains("by language:") && text.contains("position bias") && text.contains("1 of 2 documents"),
+            "{text}"
+        );
         // One order only: no consistency line.
         let r = Report::build(Vec::new(), &rows[..1], &[], BTreeMap::new()).unwrap();
         assert_eq!(r.consistency, None);

@@ -27,7 +27,10 @@ use crate::error::{Error, Result};
 pub enum Logged {
     Value(f64),
     /// A corpus metric's `[target, response]`: aggregated over the whole run.
-    Pair { references: Vec<String>, response: String },
+    Pair {
+        references: Vec<String>,
+        response: String,
+    },
 }
 
 /// One line of a samples file, read.
@@ -88,7 +91,11 @@ impl Sample {
                 Some(Json::Array(pair)) if pair.len() == 2 => Logged::Pair {
                     references: match &pair[0] {
                         Json::String(s) => vec![s.clone()],
-                        Json::Array(refs) => refs.iter().map(|r| r.as_str().map(String::from)).collect::<Option<_>>().ok_or_else(|| format!("{name}: a reference is not text"))?,
+                        Json::Array(refs) => refs
+                            .iter()
+                            .map(|r| r.as_str().map(String::from))
+                            .collect::<Option<_>>()
+                            .ok_or_else(|| format!("{name}: a reference is not text"))?,
                         _ => return Err(format!("{name}: the reference is not text")),
                     },
                     response: pair[1].as_str().ok_or_else(|| format!("{name}: the response is not text"))?.to_string(),
@@ -113,25 +120,40 @@ impl Sample {
                 Some(other) => other.to_string(),
                 None => String::new(),
             },
-            permutation: v.get("permutation").and_then(Json::as_array).map(|p| p.iter().filter_map(|i| i.as_u64().map(|i| i as usize)).collect()),
+            permutation: v
+                .get("permutation")
+                .and_then(Json::as_array)
+                .map(|p| p.iter().filter_map(|i| i.as_u64().map(|i| i as usize)).collect()),
         };
         let resps = v.get("filtered_resps").and_then(Json::as_array).ok_or("no filtered_resps")?;
         if output_type == "generate_until" {
-            sample.response = Some(resps.first().and_then(Json::as_str).ok_or("the filtered response is not text")?.to_string());
+            sample.response =
+                Some(resps.first().and_then(Json::as_str).ok_or("the filtered response is not text")?.to_string());
             return Ok(sample);
         }
         let args = v.get("arguments").and_then(Json::as_object).ok_or("no arguments")?;
-        let mut args: Vec<(usize, &Json)> = args.iter().filter_map(|(k, a)| Some((k.strip_prefix("gen_args_")?.parse().ok()?, a))).collect();
+        let mut args: Vec<(usize, &Json)> =
+            args.iter().filter_map(|(k, a)| Some((k.strip_prefix("gen_args_")?.parse().ok()?, a))).collect();
         args.sort_by_key(|(i, _)| *i);
         if args.len() != resps.len() {
             return Err(format!("{} requests but {} responses", args.len(), resps.len()));
         }
         for ((_, a), r) in args.iter().zip(resps) {
-            let text = |k: &str| a.get(k).and_then(Json::as_str).map(String::from).ok_or_else(|| format!("a request's {k} is not text"));
+            let text = |k: &str| {
+                a.get(k).and_then(Json::as_str).map(String::from).ok_or_else(|| format!("a request's {k} is not text"))
+            };
             // lm-eval logs the log-likelihood as a string; lingualens once wrote numbers.
-            let loglikelihood = r.get(0).and_then(|x| x.as_str().and_then(|s| s.parse().ok()).or_else(|| x.as_f64())).ok_or("a response is not a log-likelihood")?;
+            let loglikelihood = r
+                .get(0)
+                .and_then(|x| x.as_str().and_then(|s| s.parse().ok()).or_else(|| x.as_f64()))
+                .ok_or("a response is not a log-likelihood")?;
             let is_greedy = r.get(1).is_some_and(|g| g.as_str() == Some("True") || g.as_bool() == Some(true));
-            sample.requests.push(Request { context: text("arg_0")?, continuation: text("arg_1")?, loglikelihood, is_greedy });
+            sample.requests.push(Request {
+                context: text("arg_0")?,
+                continuation: text("arg_1")?,
+                loglikelihood,
+                is_greedy,
+            });
         }
         if sample.requests.is_empty() {
             return Err("no requests".into());
@@ -141,7 +163,9 @@ impl Sample {
             let gold = v
                 .get("gold")
                 .and_then(Json::as_u64)
-                .or_else(|| v.get("target").and_then(|t| t.as_u64().or_else(|| t.as_str().and_then(|s| s.parse().ok()))))
+                .or_else(|| {
+                    v.get("target").and_then(|t| t.as_u64().or_else(|| t.as_str().and_then(|s| s.parse().ok())))
+                })
                 .ok_or("target is not a choice index")? as usize;
             if gold >= sample.options() {
                 return Err(format!("target {gold} is not one of the {} choices", sample.options()));
@@ -192,7 +216,9 @@ pub fn doc_metadata(doc: &Json, fields: Option<&[String]>) -> BTreeMap<String, S
     let mut metadata = BTreeMap::new();
     let Json::Object(map) = doc else { return metadata };
     for (key, value) in map {
-        if fields.is_some_and(|f| !f.contains(key)) || (fields.is_none() && matches!(key.as_str(), "question" | "answer" | "id")) {
+        if fields.is_some_and(|f| !f.contains(key))
+            || (fields.is_none() && matches!(key.as_str(), "question" | "answer" | "id"))
+        {
             continue;
         }
         let value = match value {
@@ -327,7 +353,13 @@ impl Session {
                         c.score_with_stderr(&pairs, DEFAULT_BOOTSTRAP_ITERS)?
                     }
                 };
-                out.push(MetricResult { name: name.clone(), filter: filter.clone(), value, stderr, higher_is_better: metric.higher_is_better });
+                out.push(MetricResult {
+                    name: name.clone(),
+                    filter: filter.clone(),
+                    value,
+                    stderr,
+                    higher_is_better: metric.higher_is_better,
+                });
             }
         }
         Ok(out)
@@ -340,7 +372,9 @@ impl Session {
             .filter(|s| s.filter == filter)
             .filter_map(|s| {
                 s.metrics.iter().find_map(|(n, v)| match v {
-                    Logged::Pair { references, response } if n == metric => Some((response.clone(), references.clone())),
+                    Logged::Pair { references, response } if n == metric => {
+                        Some((response.clone(), references.clone()))
+                    }
                     _ => None,
                 })
             })
@@ -369,7 +403,9 @@ impl Session {
             }
             let Some(row) = rows.last_mut() else { continue };
             for (name, logged) in &s.metrics {
-                if let (Logged::Value(v), Some(Aggregation::Mean)) = (logged, metrics::find(name).map(|m| m.aggregation)) {
+                if let (Logged::Value(v), Some(Aggregation::Mean)) =
+                    (logged, metrics::find(name).map(|m| m.aggregation))
+                {
                     row.values.push((if generation { format!("{name},{}", s.filter) } else { name.clone() }, *v));
                 }
             }
@@ -385,9 +421,13 @@ impl Session {
                 row.texts.push((format!("response,{}", s.filter), s.response.clone().unwrap_or_default()));
             } else if let (Some(gold), Some(chosen)) = (s.gold, s.chosen()) {
                 row.choice = Some((gold, chosen, s.options()));
-                row.texts.push(("loglikelihoods".into(), s.loglikelihoods().iter().map(|l| l.to_string()).collect::<Vec<_>>().join(";")));
+                row.texts.push((
+                    "loglikelihoods".into(),
+                    s.loglikelihoods().iter().map(|l| l.to_string()).collect::<Vec<_>>().join(";"),
+                ));
                 if let Some(p) = &s.permutation {
-                    row.texts.push(("permutation".into(), p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")));
+                    row.texts
+                        .push(("permutation".into(), p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")));
                 }
             } else if let Some(r) = s.requests.first() {
                 row.texts.push(("loglikelihood".into(), r.loglikelihood.to_string()));
@@ -401,8 +441,13 @@ impl Session {
     pub fn running_mean(&self) -> Option<(String, f64)> {
         let filter = self.filters.first()?;
         let first = self.samples.values().find(|s| &s.filter == filter)?;
-        let name = first.metrics.iter().map(|(n, _)| n).find(|n| metrics::find(n).is_some_and(|m| m.aggregation == Aggregation::Mean))?;
-        let values: Vec<f64> = self.samples.values().filter(|s| &s.filter == filter).filter_map(|s| s.value(name)).collect();
+        let name = first
+            .metrics
+            .iter()
+            .map(|(n, _)| n)
+            .find(|n| metrics::find(n).is_some_and(|m| m.aggregation == Aggregation::Mean))?;
+        let values: Vec<f64> =
+            self.samples.values().filter(|s| &s.filter == filter).filter_map(|s| s.value(name)).collect();
         let label = if self.output_type == "generate_until" { format!("{name},{filter}") } else { name.clone() };
         Some((label, Summary::of(&values)?.mean))
     }
@@ -414,7 +459,11 @@ impl Session {
             let Some(first) = self.samples.values().find(|s| &s.filter == filter) else { continue };
             for (name, _) in &first.metrics {
                 if let Some(Aggregation::Corpus(metric)) = metrics::find(name).map(|m| m.aggregation) {
-                    out.push(CorpusInput { label: format!("{name},{filter}"), metric, pairs: self.pairs(filter, name) });
+                    out.push(CorpusInput {
+                        label: format!("{name},{filter}"),
+                        metric,
+                        pairs: self.pairs(filter, name),
+                    });
                 }
             }
         }
@@ -427,7 +476,8 @@ mod tests {
     use super::*;
 
     fn mc_line(doc_id: u64, lls: [f64; 3], gold: usize, acc: f64, acc_norm: f64) -> String {
-        let args: Vec<String> = (0..3).map(|i| format!("\"gen_args_{i}\": {{\"arg_0\": \"Q?\", \"arg_1\": \" o{i}\"}}")).collect();
+        let args: Vec<String> =
+            (0..3).map(|i| format!("\"gen_args_{i}\": {{\"arg_0\": \"Q?\", \"arg_1\": \" o{i}\"}}")).collect();
         let resps: Vec<String> = lls.iter().map(|l| format!("[\"{l}\", \"False\"]")).collect();
         format!(
             "{{\"doc_id\": {doc_id}, \"doc\": {{\"id\": \"q{doc_id}\", \"language\": \"dz\"}}, \"target\": \"{gold}\", \"arguments\": {{{}}}, \"resps\": [], \"filtered_resps\": [{}], \"filter\": \"none\", \"metrics\": [\"acc\", \"acc_norm\"], \"acc\": {acc}, \"acc_norm\": {acc_norm}}}\n",
@@ -438,7 +488,9 @@ mod tests {
 
     #[test]
     fn a_run_is_aggregated_from_what_its_lines_log() {
-        let text = mc_line(0, [-1.0, -2.0, -3.0], 0, 1.0, 0.0) + &mc_line(1, [-3.0, -1.0, -2.0], 2, 0.0, 1.0) + &mc_line(1, [-3.0, -1.0, -2.0], 2, 0.0, 1.0);
+        let text = mc_line(0, [-1.0, -2.0, -3.0], 0, 1.0, 0.0)
+            + &mc_line(1, [-3.0, -1.0, -2.0], 2, 0.0, 1.0)
+            + &mc_line(1, [-3.0, -1.0, -2.0], 2, 0.0, 1.0);
         let s = Session::from_jsonl("s.jsonl", "multiple_choice", &text).unwrap();
         assert_eq!(s.len(), 2, "a repeated item counts once");
         let m = s.metrics().unwrap();
@@ -447,8 +499,12 @@ mod tests {
         let rows = s.rows(None);
         assert_eq!(rows[1].choice, Some((2, 1, 3)));
         assert_eq!(rows[1].metadata.get("language").map(String::as_str), Some("dz"));
-        assert_eq!(s.jsonl(), mc_line(0, [-1.0, -2.0, -3.0], 0, 1.0, 0.0) + &mc_line(1, [-3.0, -1.0, -2.0], 2, 0.0, 1.0));
-        let bad = Session::from_jsonl("s.jsonl", "multiple_choice", &(text + "{\"doc_id\": 3}\n")).unwrap_err().to_string();
+        assert_eq!(
+            s.jsonl(),
+            mc_line(0, [-1.0, -2.0, -3.0], 0, 1.0, 0.0) + &mc_line(1, [-3.0, -1.0, -2.0], 2, 0.0, 1.0)
+        );
+        let bad =
+            Session::from_jsonl("s.jsonl", "multiple_choice", &(text + "{\"doc_id\": 3}\n")).unwrap_err().to_string();
         assert!(bad.contains("s.jsonl: line 4: no filtered_resps"), "{bad}");
     }
 
@@ -462,18 +518,30 @@ mod tests {
 
     #[test]
     fn perplexity_and_corpus_metrics_are_aggregated_by_the_registry() {
-        let ll = |id: u64, l: f64| format!("{{\"doc_id\": {id}, \"doc\": {{}}, \"target\": \"x\", \"arguments\": {{\"gen_args_0\": {{\"arg_0\": \"a\", \"arg_1\": \" b\"}}}}, \"filtered_resps\": [[\"{l}\", \"True\"]], \"filter\": \"none\", \"metrics\": [\"perplexity\", \"acc\"], \"perplexity\": {l}, \"acc\": 1}}\n");
+        let ll = |id: u64, l: f64| {
+            format!("{{\"doc_id\": {id}, \"doc\": {{}}, \"target\": \"x\", \"arguments\": {{\"gen_args_0\": {{\"arg_0\": \"a\", \"arg_1\": \" b\"}}}}, \"filtered_resps\": [[\"{l}\", \"True\"]], \"filter\": \"none\", \"metrics\": [\"perplexity\", \"acc\"], \"perplexity\": {l}, \"acc\": 1}}\n")
+        };
         let s = Session::from_jsonl("ll", "loglikelihood", &(ll(0, -1.0) + &ll(1, -3.0))).unwrap();
         let m = s.metrics().unwrap();
         assert_eq!(m[0].name, "perplexity");
         assert!((m[0].value - 2f64.exp()).abs() < 1e-12 && !m[0].higher_is_better);
         assert_eq!((m[1].name.as_str(), m[1].value), ("acc", 1.0));
-        let gen = |id: u64, f: &str, r: &str| format!("{{\"doc_id\": {id}, \"doc\": {{}}, \"target\": \"a b c\", \"filtered_resps\": [\"{r}\"], \"filter\": \"{f}\", \"metrics\": [\"chrf\", \"exact_match\"], \"chrf\": [\"a b c\", \"{r}\"], \"exact_match\": {}}}\n", if r == "a b c" { 1.0 } else { 0.0 });
-        let mut s = Session::from_jsonl("g", "generate_until", &(gen(0, "strict", "a b c") + &gen(0, "loose", "a b") + &gen(1, "strict", "a b c"))).unwrap();
+        let gen = |id: u64, f: &str, r: &str| {
+            format!("{{\"doc_id\": {id}, \"doc\": {{}}, \"target\": \"a b c\", \"filtered_resps\": [\"{r}\"], \"filter\": \"{f}\", \"metrics\": [\"chrf\", \"exact_match\"], \"chrf\": [\"a b c\", \"{r}\"], \"exact_match\": {}}}\n", if r == "a b c" { 1.0 } else { 0.0 })
+        };
+        let mut s = Session::from_jsonl(
+            "g",
+            "generate_until",
+            &(gen(0, "strict", "a b c") + &gen(0, "loose", "a b") + &gen(1, "strict", "a b c")),
+        )
+        .unwrap();
         s.retain_complete(2);
         assert_eq!(s.len(), 2, "document 1 lacks its second filter's line");
         let m = s.metrics().unwrap();
-        assert_eq!(m.iter().map(|m| format!("{},{}", m.name, m.filter)).collect::<Vec<_>>(), ["chrf,strict", "exact_match,strict", "chrf,loose", "exact_match,loose"]);
+        assert_eq!(
+            m.iter().map(|m| format!("{},{}", m.name, m.filter)).collect::<Vec<_>>(),
+            ["chrf,strict", "exact_match,strict", "chrf,loose", "exact_match,loose"]
+        );
         assert!((m[0].value - 100.0).abs() < 1e-9);
         let rows = s.rows(None);
         assert_eq!(rows.len(), 1);

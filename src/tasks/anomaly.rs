@@ -149,15 +149,7 @@ impl Anomaly {
         action: Action,
         reason: impl Into<String>,
     ) -> Self {
-        Anomaly {
-            file: file.into(),
-            row,
-            column: None,
-            language: None,
-            kind,
-            action,
-            reason: reason.into(),
-        }
+        Anomaly { file: file.into(), row, column: None, language: None, kind, action, reason: reason.into() }
     }
 
     pub fn column(mut self, column: impl Into<String>) -> Self {
@@ -189,13 +181,7 @@ impl fmt::Display for Anomaly {
         if let Some(column) = &self.column {
             write!(f, "column {column}: ")?;
         }
-        write!(
-            f,
-            "{} ({}, {})",
-            self.reason,
-            self.kind.as_str(),
-            self.action.as_str()
-        )
+        write!(f, "{} ({}, {})", self.reason, self.kind.as_str(), self.action.as_str())
     }
 }
 
@@ -203,11 +189,8 @@ impl fmt::Display for Anomaly {
 /// order they first appear), then by row (whole-file anomalies first); anomalies of one row keep
 /// the order they were found in.
 pub fn sort_anomalies(anomalies: &mut [Anomaly], files: &[&str]) {
-    let mut order: std::collections::HashMap<String, usize> = files
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.to_string(), i))
-        .collect();
+    let mut order: std::collections::HashMap<String, usize> =
+        files.iter().enumerate().map(|(i, f)| (f.to_string(), i)).collect();
     for a in anomalies.iter() {
         let next = order.len();
         order.entry(a.file.clone()).or_insert(next);
@@ -251,29 +234,22 @@ mod tests {
             "no gold answer (`*`)",
         )
         .column("Correct Answer");
-        assert_eq!(a.to_string(), "8th-Science.csv:28: column Correct Answer: no gold answer (`*`) (missing_gold, skipped_row)");
+        assert_eq!(
+            a.to_string(),
+            "8th-Science.csv:28: column Correct Answer: no gold answer (`*`) (missing_gold, skipped_row)"
+        );
         let json = serde_json::to_value(&a).unwrap();
         assert_eq!(json["kind"], "missing_gold");
         assert_eq!(json["action"], "skipped_row");
         assert_eq!(json["row"], 28);
         assert!(json.get("language").is_none());
-        let whole = Anomaly::new(
-            "x.csv",
-            None,
-            AnomalyKind::UnreadableFile,
-            Action::SkippedFile,
-            "empty file",
-        );
+        let whole = Anomaly::new("x.csv", None, AnomalyKind::UnreadableFile, Action::SkippedFile, "empty file");
         assert_eq!(whole.location(), "x.csv");
     }
 
     #[test]
     fn kind_names_match_serde() {
-        for kind in [
-            AnomalyKind::RationaleAnswer,
-            AnomalyKind::LostText,
-            AnomalyKind::GoldCase,
-        ] {
+        for kind in [AnomalyKind::RationaleAnswer, AnomalyKind::LostText, AnomalyKind::GoldCase] {
             assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
         }
         for action in [Action::DroppedOption, Action::SkippedFile] {

@@ -18,7 +18,9 @@ use serde_json::Value as Json;
 use super::anomaly::Anomaly;
 use super::item::Item;
 use super::table::Format;
-use super::yaml::{docs_from_file, item_split_docs, items_docs, load_task, DataSource, FewshotPool, LoadOptions, TaskSpec};
+use super::yaml::{
+    docs_from_file, item_split_docs, items_docs, load_task, DataSource, FewshotPool, LoadOptions, TaskSpec,
+};
 use crate::error::{Error, Result};
 use crate::formats::source::base_name;
 
@@ -76,7 +78,8 @@ impl TaskFiles {
     pub fn from_files(files: Vec<NamedFile>) -> Result<TaskFiles> {
         let (yamls, mut data): (Vec<NamedFile>, Vec<NamedFile>) = files.into_iter().partition(|f| is_yaml(&f.name));
         let included: Vec<String> = yamls.iter().filter_map(|f| included_name(&f.bytes)).collect();
-        let (includes, tasks): (Vec<NamedFile>, Vec<NamedFile>) = yamls.into_iter().partition(|f| included.iter().any(|i| i == base_name(&f.name)));
+        let (includes, tasks): (Vec<NamedFile>, Vec<NamedFile>) =
+            yamls.into_iter().partition(|f| included.iter().any(|i| i == base_name(&f.name)));
         if tasks.len() > 1 {
             let names: Vec<&str> = tasks.iter().map(|f| f.name.as_str()).collect();
             crate::bail!("give one task file at a time, not {}", names.join(", "));
@@ -145,17 +148,24 @@ impl TaskFiles {
         let spec = load_task(&root, &resolve, options)?;
         let mut notes = spec.warnings.clone();
         // A task's Python module (`utils.py`, read for its prompt functions) is not data.
-        let user_data: Vec<&NamedFile> = self.data.iter().filter(|f| !is_yaml(&f.name) && !f.name.to_ascii_lowercase().ends_with(".py")).collect();
+        let user_data: Vec<&NamedFile> =
+            self.data.iter().filter(|f| !is_yaml(&f.name) && !f.name.to_ascii_lowercase().ends_with(".py")).collect();
         let split_docs = |split: Option<&str>, notes: &mut Vec<String>| -> Result<Option<Vec<Json>>> {
             let names: Vec<String> = match (&spec.source, split) {
-                (DataSource::Files { data_files, .. }, Some(split)) => data_files.get(split).cloned().unwrap_or_default(),
+                (DataSource::Files { data_files, .. }, Some(split)) => {
+                    data_files.get(split).cloned().unwrap_or_default()
+                }
                 _ => Vec::new(),
             };
             let mut docs = Vec::new();
             let mut found = false;
             for name in names.iter().filter(|n| !n.contains("{{")) {
                 let file = self.find(name).ok_or_else(|| {
-                    Error::new(format!("{}: data file {name} (split {}) was not given", spec.file, split.unwrap_or("?")))
+                    Error::new(format!(
+                        "{}: data file {name} (split {}) was not given",
+                        spec.file,
+                        split.unwrap_or("?")
+                    ))
                 })?;
                 docs.extend(docs_from_file(&file.name, &file.bytes)?);
                 found = true;
@@ -166,7 +176,12 @@ impl TaskFiles {
                         return Ok(None);
                     }
                     let names: Vec<&str> = user_data.iter().map(|f| f.name.as_str()).collect();
-                    crate::bail!("{}: give one data file for split {}, not {}", spec.file, split.unwrap_or("test"), names.join(", "));
+                    crate::bail!(
+                        "{}: give one data file for split {}, not {}",
+                        spec.file,
+                        split.unwrap_or("test"),
+                        names.join(", ")
+                    );
                 };
                 notes.push(format!("{}: documents of split {} from {}", spec.file, split.unwrap_or("test"), file.name));
                 docs.extend(docs_from_file(&file.name, &file.bytes)?);
@@ -182,7 +197,11 @@ impl TaskFiles {
                 .map(|f| (f.name.as_str(), f.bytes.as_slice()))
                 .collect();
             if tables.is_empty() {
-                crate::bail!("{}: the task reads lingualens `{loader}` items: add their files{}", spec.file, loader_hint(loader));
+                crate::bail!(
+                    "{}: the task reads lingualens `{loader}` items: add their files{}",
+                    spec.file,
+                    loader_hint(loader)
+                );
             }
             let loaded = loader_items(loader, &tables)?;
             notes.push(loaded.summary());
@@ -190,19 +209,28 @@ impl TaskFiles {
             notes.extend(loaded.anomalies.iter().map(|a| a.to_string()));
             let (docs, pool) = item_task_docs(&spec, &loaded.items, "add the files that hold it")?;
             if docs.is_empty() {
-                crate::bail!("{}: no `{loader}` items of split {} in the files given{}", spec.file, spec.eval_split().unwrap_or("test"), loader_hint(loader));
+                crate::bail!(
+                    "{}: no `{loader}` items of split {} in the files given{}",
+                    spec.file,
+                    spec.eval_split().unwrap_or("test"),
+                    loader_hint(loader)
+                );
             }
             return Ok(PreparedTask { spec, docs, pool, notes });
         }
         let docs = split_docs(spec.eval_split(), &mut notes)?.ok_or_else(|| {
-            Error::new(format!("{}: no data for split {}: add the data file", spec.file, spec.eval_split().unwrap_or("test")))
+            Error::new(format!(
+                "{}: no data for split {}: add the data file",
+                spec.file,
+                spec.eval_split().unwrap_or("test")
+            ))
         })?;
         // The few-shot split's files, where all of them were given (else the pool is missing,
         // which only a run that asks for examples refuses).
         let given = |split: &str| match &spec.source {
-            DataSource::Files { data_files, .. } => data_files
-                .get(split)
-                .is_some_and(|names| !names.is_empty() && names.iter().all(|n| !n.contains("{{") && self.find(n).is_some())),
+            DataSource::Files { data_files, .. } => data_files.get(split).is_some_and(|names| {
+                !names.is_empty() && names.iter().all(|n| !n.contains("{{") && self.find(n).is_some())
+            }),
             _ => false,
         };
         let pool = spec.fewshot_pool(
@@ -237,7 +265,8 @@ impl TaskFiles {
             }
             docs.extend(items_docs(&loaded.items));
         }
-        let generic = NamedFile { name: "multiple_choice.yaml".into(), bytes: GENERIC_MULTIPLE_CHOICE.as_bytes().to_vec() };
+        let generic =
+            NamedFile { name: "multiple_choice.yaml".into(), bytes: GENERIC_MULTIPLE_CHOICE.as_bytes().to_vec() };
         let resolve = |_: &str| Ok(Some(GENERIC_MULTIPLE_CHOICE.to_string()));
         let spec = load_task(&generic.name, &resolve, &LoadOptions::default())?;
         let mut checked = Vec::with_capacity(docs.len());
@@ -297,7 +326,8 @@ pub fn loader_items(loader: &str, files: &[(&str, &[u8])]) -> Result<LoaderItems
         let loaded = set.into_loaded();
         return Ok(LoaderItems { items: loaded.items, anomalies: loaded.anomalies, files: n_files });
     }
-    let mapping = super::builtin(loader).ok_or_else(|| Error::new(format!("dataset_name {loader}: no lingualens loader of that name")))?;
+    let mapping = super::builtin(loader)
+        .ok_or_else(|| Error::new(format!("dataset_name {loader}: no lingualens loader of that name")))?;
     let mut out = LoaderItems { files: files.len(), ..Default::default() };
     for &(name, bytes) in files {
         let options = super::TableOptions {
@@ -360,7 +390,13 @@ mod tests {
         writer.start_file("DZEN/8th-Math.csv", zip::write::SimpleFileOptions::default()).unwrap();
         std::io::Write::write_all(&mut writer, b"q,a\n").unwrap();
         writer.finish().unwrap();
-        let mut files = TaskFiles { data: vec![file("other.jsonl", JSONL), NamedFile { name: "Release.ZIP".into(), bytes: zipped.into_inner() }], ..Default::default() };
+        let mut files = TaskFiles {
+            data: vec![
+                file("other.jsonl", JSONL),
+                NamedFile { name: "Release.ZIP".into(), bytes: zipped.into_inner() },
+            ],
+            ..Default::default()
+        };
         files.unpack_archives().unwrap();
         let names: Vec<&str> = files.data.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["other.jsonl", "DZEN/8th-Math.csv"]);
@@ -394,7 +430,8 @@ mod tests {
     fn a_yaml_another_one_includes_goes_with_the_data() {
         let base = "dataset_path: json\ndataset_kwargs:\n  data_files:\n    test: d.jsonl\ntest_split: test\noutput_type: multiple_choice\ndoc_to_choice: choices\ndoc_to_target: answer\n";
         let task = "include: \"prompts/p.yaml\"\ntask: t\ndoc_to_text: \"Q: {{question}}\"\n";
-        let files = TaskFiles::from_files(vec![file("p.yaml", base), file("t.yaml", task), file("d.jsonl", JSONL)]).unwrap();
+        let files =
+            TaskFiles::from_files(vec![file("p.yaml", base), file("t.yaml", task), file("d.jsonl", JSONL)]).unwrap();
         assert_eq!(files.yaml.as_ref().map(|f| f.name.as_str()), Some("t.yaml"));
         let prepared = files.prepare(&LoadOptions::default()).unwrap();
         assert_eq!((prepared.spec.task.as_str(), prepared.docs.len()), ("t", 2));
@@ -409,11 +446,15 @@ mod tests {
     fn a_yaml_with_its_utils_py_reads_the_prompt_function() {
         let yaml = "dataset_path: someone/Hub-dataset\ndataset_name: amh\ntask: t\ntest_split: english_1\noutput_type: multiple_choice\ndoc_to_text: !function utils.prompt\ndoc_to_choice: !function utils.choices\ndoc_to_target: answer\n";
         let utils = "P = '''Q: {q}\nA:'''\ndef prompt(doc):\n    return P.format(q=doc['question'])\ndef choices(doc):\n    return doc['choices']\n";
-        let files = TaskFiles::from_files(vec![file("t.yaml", yaml), file("utils.py", utils), file("d.jsonl", JSONL)]).unwrap();
+        let files =
+            TaskFiles::from_files(vec![file("t.yaml", yaml), file("utils.py", utils), file("d.jsonl", JSONL)]).unwrap();
         let task = files.prepare(&LoadOptions::default()).unwrap();
         assert_eq!(task.docs.len(), 2);
         let rendered = task.spec.renderer().unwrap().render(&task.docs[0], &[]).unwrap();
-        assert_eq!((rendered.context.as_str(), rendered.choices.as_deref()), ("Q: 2+2?\nA:", Some(&["3".to_string(), "4".to_string()][..])));
+        assert_eq!(
+            (rendered.context.as_str(), rendered.choices.as_deref()),
+            ("Q: 2+2?\nA:", Some(&["3".to_string(), "4".to_string()][..]))
+        );
         assert!(task.notes.iter().any(|n| n.contains("read from utils.py")), "{:?}", task.notes);
     }
 
@@ -433,16 +474,23 @@ mod tests {
         assert_eq!(task.spec.task, "dzen_en");
         let ids: Vec<&str> = task.docs.iter().map(|d| d["id"].as_str().unwrap()).collect();
         assert_eq!(ids, ["dzen/8th-Science/1/en", "dzen/8th-Science/2/en"]);
-        assert_eq!((task.docs[1]["question"].as_str(), task.docs[1]["answer"].as_u64()), (Some("How many legs has a spider?"), Some(1)));
+        assert_eq!(
+            (task.docs[1]["question"].as_str(), task.docs[1]["answer"].as_u64()),
+            (Some("How many legs has a spider?"), Some(1))
+        );
         assert!(task.notes.iter().any(|n| n.starts_with("4 items from 1 files")), "{:?}", task.notes);
 
         // Without the CSVs: what to give, in words.
-        let e = TaskFiles::from_files(vec![read("dzen_en.yaml"), read("dzen_common_yaml")]).unwrap().prepare(&LoadOptions::default());
+        let e = TaskFiles::from_files(vec![read("dzen_en.yaml"), read("dzen_common_yaml")])
+            .unwrap()
+            .prepare(&LoadOptions::default());
         let e = e.unwrap_err().to_string();
         assert!(e.contains("lingualens `dzen` items") && e.contains("DZEN-Few_Shots"), "{e}");
         // A CSV that is not DZEN's: no items, and the file is named among the notes' anomalies.
         let other = NamedFile { name: "mine.csv".into(), bytes: b"question,choices,answer\nq,a,0\n".to_vec() };
-        let e = TaskFiles::from_files(vec![read("dzen_en.yaml"), read("dzen_common_yaml"), other]).unwrap().prepare(&LoadOptions::default());
+        let e = TaskFiles::from_files(vec![read("dzen_en.yaml"), read("dzen_common_yaml"), other])
+            .unwrap()
+            .prepare(&LoadOptions::default());
         let e = e.unwrap_err().to_string();
         assert!(e.contains("no `dzen` items of split test"), "{e}");
     }
@@ -450,7 +498,8 @@ mod tests {
     #[test]
     fn bad_rows_are_skipped_with_their_row_and_a_bad_file_is_named() {
         let text = format!("{JSONL}{{\"question\":\"q\",\"choices\":[\"a\"],\"answer\":0}}\n");
-        let task = TaskFiles::from_files(vec![file("m.jsonl", &text)]).unwrap().prepare(&LoadOptions::default()).unwrap();
+        let task =
+            TaskFiles::from_files(vec![file("m.jsonl", &text)]).unwrap().prepare(&LoadOptions::default()).unwrap();
         assert_eq!(task.docs.len(), 2);
         assert!(task.notes.iter().any(|n| n.contains("m.jsonl: row 3")), "{:?}", task.notes);
 

@@ -20,17 +20,8 @@ use super::table::Format;
 
 /// Metadata keys counted per value in the report; other keys (per-item values such as
 /// `activity_label`, `topic`) would only make it long.
-pub const GROUP_KEYS: [&str; 9] = [
-    "grade",
-    "subject",
-    "part",
-    "category",
-    "source_type",
-    "split",
-    "subtask",
-    "config",
-    "choices_language",
-];
+pub const GROUP_KEYS: [&str; 9] =
+    ["grade", "subject", "part", "category", "source_type", "split", "subtask", "config", "choices_language"];
 
 /// The whole report; serialised as JSON by the CLI.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -115,11 +106,7 @@ pub fn check_sources(sources: &[Source]) -> DataCheckReport {
                 DzenFileKind::FewShot => "dzen-few-shot",
             };
             per_file.push((
-                FileCheck {
-                    file: s.name.to_string(),
-                    format: format.into(),
-                    ..FileCheck::default()
-                },
+                FileCheck { file: s.name.to_string(), format: format.into(), ..FileCheck::default() },
                 Vec::new(),
                 Vec::new(),
             ));
@@ -134,26 +121,15 @@ pub fn check_sources(sources: &[Source]) -> DataCheckReport {
                 "not a DZEN file, and not .csv, .json, .jsonl or .parquet",
             );
             per_file.push((
-                FileCheck {
-                    file: s.name.to_string(),
-                    format: "unknown".into(),
-                    ..FileCheck::default()
-                },
+                FileCheck { file: s.name.to_string(), format: "unknown".into(), ..FileCheck::default() },
                 Vec::new(),
                 vec![a],
             ));
             continue;
         };
-        let options = TableOptions {
-            metadata: metadata_from_path(s.name),
-            ..TableOptions::default()
-        };
+        let options = TableOptions { metadata: metadata_from_path(s.name), ..TableOptions::default() };
         let loaded = load_table(s.name, s.bytes, &options);
-        let mapping = loaded
-            .items
-            .first()
-            .and_then(|i| i.id.split('/').next())
-            .map(str::to_string);
+        let mapping = loaded.items.first().and_then(|i| i.id.split('/').next()).map(str::to_string);
         let fc = FileCheck {
             file: s.name.to_string(),
             format: format.as_str().into(),
@@ -166,18 +142,12 @@ pub fn check_sources(sources: &[Source]) -> DataCheckReport {
     if !dzen_sources.is_empty() {
         let set = dzen::load_dzen(&dzen_sources);
         for summary in &set.files {
-            if let Some(entry) = per_file
-                .iter_mut()
-                .find(|(fc, _, _)| fc.file == summary.file)
-            {
+            if let Some(entry) = per_file.iter_mut().find(|(fc, _, _)| fc.file == summary.file) {
                 entry.0.rows = summary.rows;
             }
         }
         for item in set.items.into_iter().chain(set.exemplars) {
-            if let Some(entry) = per_file
-                .iter_mut()
-                .find(|(fc, _, _)| fc.file == item.source.file)
-            {
+            if let Some(entry) = per_file.iter_mut().find(|(fc, _, _)| fc.file == item.source.file) {
                 entry.1.push(item);
             }
         }
@@ -221,15 +191,17 @@ fn count(m: &mut BTreeMap<String, usize>, key: &str) {
 /// recursively, its files in name order) and checks them together. Fails only when a path cannot
 /// be read; everything wrong inside the files is in the report.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn check_files<P: AsRef<std::path::Path>>(
-    paths: &[P],
-) -> crate::error::Result<DataCheckReport> {
+pub fn check_files<P: AsRef<std::path::Path>>(paths: &[P]) -> crate::error::Result<DataCheckReport> {
     use crate::error::Error;
     use std::path::{Path, PathBuf};
 
     /// `seen`: the folders walked so far, by their real path, so that a symlink back up the tree
     /// is followed once and not forever.
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut std::collections::HashSet<PathBuf>) -> crate::error::Result<()> {
+    fn walk(
+        dir: &Path,
+        out: &mut Vec<PathBuf>,
+        seen: &mut std::collections::HashSet<PathBuf>,
+    ) -> crate::error::Result<()> {
         let real = dir.canonicalize().map_err(|e| Error::new(format!("{}: {e}", dir.display())))?;
         if !seen.insert(real) {
             return Ok(());
@@ -240,10 +212,7 @@ pub fn check_files<P: AsRef<std::path::Path>>(
             .collect();
         entries.sort();
         for p in entries {
-            let name = p
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             if name.starts_with('.') {
                 continue;
             }
@@ -272,10 +241,7 @@ pub fn check_files<P: AsRef<std::path::Path>>(
         let bytes = crate::formats::source::read_capped(p, crate::formats::source::limits::DATA_FILE, "data file")?;
         contents.push((p.display().to_string(), bytes));
     }
-    let sources: Vec<Source> = contents
-        .iter()
-        .map(|(n, b)| Source { name: n, bytes: b })
-        .collect();
+    let sources: Vec<Source> = contents.iter().map(|(n, b)| Source { name: n, bytes: b }).collect();
     Ok(check_sources(&sources))
 }
 
@@ -302,18 +268,9 @@ mod tests {
         let dz = "English Question,Dzongkha Question,A,B,C,D,A Dz .,B Dz,C Dz,D Dz,Correct Answer\nq,ཀ,a,b,c,d,ཀ,ཁ,ག,ང,*\nq2,ཀ,a,b,c,d,ཀ,ཁ,ག,ང,c\n";
         let pe = "Proverb,A,B,C,D,Answer_Letter\np,a,b,c,d,A\n";
         let report = check_sources(&[
-            Source {
-                name: "DZEN/8th-Science.csv",
-                bytes: dz.as_bytes(),
-            },
-            Source {
-                name: "tir/tir_native_test_1.csv",
-                bytes: pe.as_bytes(),
-            },
-            Source {
-                name: "notes.txt",
-                bytes: b"hello",
-            },
+            Source { name: "DZEN/8th-Science.csv", bytes: dz.as_bytes() },
+            Source { name: "tir/tir_native_test_1.csv", bytes: pe.as_bytes() },
+            Source { name: "notes.txt", bytes: b"hello" },
         ]);
         assert_eq!(report.items, 3);
         assert_eq!(report.files.len(), 3);
@@ -321,10 +278,7 @@ mod tests {
         assert_eq!(report.files[0].rows, 2);
         assert_eq!(report.files[0].items, 2);
         assert_eq!(report.files[0].anomalies, 1);
-        assert_eq!(
-            report.files[1].mapping.as_deref(),
-            Some("proverbeval-choice")
-        );
+        assert_eq!(report.files[1].mapping.as_deref(), Some("proverbeval-choice"));
         assert_eq!(report.by_language["ti"], 1);
         assert_eq!(report.by_metadata["subject"]["Science"], 2);
         assert_eq!(report.by_metadata["choices_language"]["native"], 1);

@@ -36,19 +36,8 @@ use super::table::read_csv_raw;
 use super::text::{has_bengali, has_tibetan, is_spreadsheet_error, letter, preview};
 
 /// Names used in anomalies for the evaluation files' columns (the files' own header spellings vary).
-pub const EVAL_COLUMNS: [&str; 11] = [
-    "English Question",
-    "Dzongkha Question",
-    "A",
-    "B",
-    "C",
-    "D",
-    "A Dz",
-    "B Dz",
-    "C Dz",
-    "D Dz",
-    "Correct Answer",
-];
+pub const EVAL_COLUMNS: [&str; 11] =
+    ["English Question", "Dzongkha Question", "A", "B", "C", "D", "A Dz", "B Dz", "C Dz", "D Dz", "Correct Answer"];
 
 /// The few-shot files' columns, as SOURCE.md lists them (the first is the pandas index).
 pub const FEW_SHOT_COLUMNS: [&str; 26] = [
@@ -81,11 +70,7 @@ pub const FEW_SHOT_COLUMNS: [&str; 26] = [
 ];
 
 /// The question categories of the paper, found in the few-shot files' `Question_Type`.
-pub const CATEGORIES: [&str; 3] = [
-    "Factual Knowledge",
-    "Procedural and Application",
-    "Reasoning",
-];
+pub const CATEGORIES: [&str; 3] = ["Factual Knowledge", "Procedural and Application", "Reasoning"];
 
 const FS_DIAGRAM_BN: usize = 16;
 const FS_QUESTION_FIXED: usize = 21;
@@ -105,36 +90,17 @@ pub struct DzenFileName {
 /// Parses a DZEN file name (any directories in front are ignored).
 pub fn parse_file_name(name: &str) -> DzenFileName {
     let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    let stem = base
-        .strip_suffix(".csv")
-        .or_else(|| base.strip_suffix(".CSV"))
-        .unwrap_or(base);
-    let (stem, few_shot) = match stem
-        .strip_suffix("-few_shot")
-        .or_else(|| stem.strip_suffix("_few_shot"))
-    {
+    let stem = base.strip_suffix(".csv").or_else(|| base.strip_suffix(".CSV")).unwrap_or(base);
+    let (stem, few_shot) = match stem.strip_suffix("-few_shot").or_else(|| stem.strip_suffix("_few_shot")) {
         Some(s) => (s, true),
         None => (stem, false),
     };
     let mut parts = stem.splitn(3, '-');
-    let grade = parts
-        .next()
-        .and_then(|g| g.strip_suffix("th"))
-        .and_then(|g| g.parse().ok());
+    let grade = parts.next().and_then(|g| g.strip_suffix("th")).and_then(|g| g.parse().ok());
     let subject = parts.next().filter(|s| !s.is_empty()).map(str::to_string);
     let part = parts.next().filter(|s| !s.is_empty()).map(str::to_string);
-    let (subject, part) = if grade.is_some() {
-        (subject, part)
-    } else {
-        (None, None)
-    };
-    DzenFileName {
-        stem: stem.to_string(),
-        grade,
-        subject,
-        part,
-        few_shot,
-    }
+    let (subject, part) = if grade.is_some() { (subject, part) } else { (None, None) };
+    DzenFileName { stem: stem.to_string(), grade, subject, part, few_shot }
 }
 
 /// Which kind of DZEN file a header belongs to.
@@ -149,29 +115,15 @@ pub enum DzenFileKind {
 /// `Question`, `Question Dz` second and third.
 pub fn detect(bytes: &[u8]) -> Option<DzenFileKind> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(bytes);
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(bytes);
     let mut header = csv::StringRecord::new();
     if !reader.read_record(&mut header).ok()? {
         return None;
     }
-    let h: Vec<String> = header
-        .iter()
-        .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
-        .collect();
-    if h.len() == 11
-        && h[0] == "English Question"
-        && h[1] == "Dzongkha Question"
-        && h[10] == "Correct Answer"
-    {
+    let h: Vec<String> = header.iter().map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ")).collect();
+    if h.len() == 11 && h[0] == "English Question" && h[1] == "Dzongkha Question" && h[10] == "Correct Answer" {
         Some(DzenFileKind::Eval)
-    } else if h.len() == 26
-        && h[1] == "Question"
-        && h[2] == "Question Dz"
-        && h[7] == "Correct Answer"
-    {
+    } else if h.len() == 26 && h[1] == "Question" && h[2] == "Question Dz" && h[7] == "Correct Answer" {
         Some(DzenFileKind::FewShot)
     } else {
         None
@@ -203,10 +155,7 @@ impl DzenSet {
     /// context for that file's items is the first k of these.
     pub fn exemplars_for(&self, stem: &str, language: &str) -> Vec<&Item> {
         let prefix = format!("dzen-few-shot/{stem}/");
-        self.exemplars
-            .iter()
-            .filter(|e| e.language == language && e.id.starts_with(&prefix))
-            .collect()
+        self.exemplars.iter().filter(|e| e.language == language && e.id.starts_with(&prefix)).collect()
     }
 
     /// The exemplars that go with an evaluation item (same file stem and language).
@@ -220,11 +169,7 @@ impl DzenSet {
         let rows = self.files.iter().map(|f| f.rows).sum();
         let mut items = self.items;
         items.extend(self.exemplars);
-        Loaded {
-            items,
-            anomalies: self.anomalies,
-            rows,
-        }
+        Loaded { items, anomalies: self.anomalies, rows }
     }
 }
 
@@ -279,23 +224,14 @@ pub fn load_dzen(files: &[(&str, &[u8])]) -> DzenSet {
                     format!(
                         "{} fields; a DZEN {} row has {width}",
                         fields.len(),
-                        if kind == DzenFileKind::Eval {
-                            "evaluation"
-                        } else {
-                            "few-shot"
-                        }
+                        if kind == DzenFileKind::Eval { "evaluation" } else { "few-shot" }
                     ),
                 ));
                 continue;
             }
             rows.push((row, fields));
         }
-        let parsed = ParsedFile {
-            name: name.to_string(),
-            info,
-            rows,
-            total_rows: raw.rows,
-        };
+        let parsed = ParsedFile { name: name.to_string(), info, rows, total_rows: raw.rows };
         match kind {
             DzenFileKind::Eval => eval_files.push(parsed),
             DzenFileKind::FewShot => few_files.push(parsed),
@@ -346,13 +282,7 @@ pub fn load_dzen(files: &[(&str, &[u8])]) -> DzenSet {
         }
         for (ri, (row, fields)) in f.rows.iter().enumerate() {
             let row = *row;
-            let Some(gold) = parse_gold(
-                &f.name,
-                row,
-                &fields[10],
-                EVAL_COLUMNS[10],
-                &mut set.anomalies,
-            ) else {
+            let Some(gold) = parse_gold(&f.name, row, &fields[10], EVAL_COLUMNS[10], &mut set.anomalies) else {
                 continue;
             };
             match dup.get(&(fi, ri)) {
@@ -362,7 +292,10 @@ pub fn load_dzen(files: &[(&str, &[u8])]) -> DzenSet {
                         Some(row),
                         AnomalyKind::DuplicateRow,
                         Action::SkippedRow,
-                        format!("identical to {}; the later copy is skipped so the question counts once", where_is(*first)),
+                        format!(
+                            "identical to {}; the later copy is skipped so the question counts once",
+                            where_is(*first)
+                        ),
                     ));
                     continue;
                 }
@@ -372,7 +305,10 @@ pub fn load_dzen(files: &[(&str, &[u8])]) -> DzenSet {
                         Some(row),
                         AnomalyKind::RepeatedQuestion,
                         Action::Kept,
-                        format!("the English question also appears at {} (with different options or answer); both kept", where_is(*first)),
+                        format!(
+                            "the English question also appears at {} (with different options or answer); both kept",
+                            where_is(*first)
+                        ),
                     )
                     .column(EVAL_COLUMNS[0]),
                 ),
@@ -390,11 +326,7 @@ pub fn load_dzen(files: &[(&str, &[u8])]) -> DzenSet {
                 options: [6, 7, 8, 9].map(|i| (i, fields[i].as_str())),
                 rationale: None,
             };
-            let ctx = RowCtx {
-                file: &f.name,
-                row,
-                columns: &EVAL_COLUMNS,
-            };
+            let ctx = RowCtx { file: &f.name, row, columns: &EVAL_COLUMNS };
             let en_mc = build_side(&ctx, &en, gold, &mut set.anomalies);
             let dz_mc = build_dz_side(&ctx, &dz, gold, dz_lost_file, &mut set.anomalies);
             if dz_mc.is_some() && fields[0].trim() == fields[1].trim() {
@@ -411,16 +343,7 @@ pub fn load_dzen(files: &[(&str, &[u8])]) -> DzenSet {
                 );
             }
             let base = format!("dzen/{}/{row}", f.info.stem);
-            push_pair(
-                &mut set.items,
-                &base,
-                &f.name,
-                row,
-                &f.info,
-                None,
-                en_mc,
-                dz_mc,
-            );
+            push_pair(&mut set.items, &base, &f.name, row, &f.info, None, en_mc, dz_mc);
         }
         set.files.push(DzenFileSummary {
             file: f.name.clone(),
@@ -448,13 +371,7 @@ pub fn load_dzen(files: &[(&str, &[u8])]) -> DzenSet {
         for (row, fields) in &f.rows {
             let row = *row;
             let fields = repair_shift(&f.name, row, fields, &mut set.anomalies);
-            let Some(gold) = parse_gold(
-                &f.name,
-                row,
-                &fields[7],
-                FEW_SHOT_COLUMNS[7],
-                &mut set.anomalies,
-            ) else {
+            let Some(gold) = parse_gold(&f.name, row, &fields[7], FEW_SHOT_COLUMNS[7], &mut set.anomalies) else {
                 continue;
             };
             if let Some(&(fi, ri)) = first_question.get(fields[1].trim()) {
@@ -481,11 +398,7 @@ pub fn load_dzen(files: &[(&str, &[u8])]) -> DzenSet {
                 options: [10, 11, 12, 13].map(|i| (i, fields[i].as_str())),
                 rationale: Some((25, &fields[25])),
             };
-            let ctx = RowCtx {
-                file: &f.name,
-                row,
-                columns: &FEW_SHOT_COLUMNS,
-            };
+            let ctx = RowCtx { file: &f.name, row, columns: &FEW_SHOT_COLUMNS };
             let en_mc = build_side(&ctx, &en, gold, &mut set.anomalies);
             let dz_mc = build_dz_side(&ctx, &dz, gold, dz_lost_file, &mut set.anomalies);
             let category = fields[FS_QUESTION_TYPE].trim();
@@ -505,16 +418,7 @@ pub fn load_dzen(files: &[(&str, &[u8])]) -> DzenSet {
                 }
             }
             let base = format!("dzen-few-shot/{}/{row}", f.info.stem);
-            push_pair(
-                &mut set.exemplars,
-                &base,
-                &f.name,
-                row,
-                &f.info,
-                category,
-                en_mc,
-                dz_mc,
-            );
+            push_pair(&mut set.exemplars, &base, &f.name, row, &f.info, category, en_mc, dz_mc);
         }
         set.files.push(DzenFileSummary {
             file: f.name.clone(),
@@ -523,10 +427,7 @@ pub fn load_dzen(files: &[(&str, &[u8])]) -> DzenSet {
             items: set.exemplars.len() - before,
         });
     }
-    super::anomaly::sort_anomalies(
-        &mut set.anomalies,
-        &files.iter().map(|f| f.0).collect::<Vec<_>>(),
-    );
+    super::anomaly::sort_anomalies(&mut set.anomalies, &files.iter().map(|f| f.0).collect::<Vec<_>>());
     set
 }
 
@@ -535,10 +436,7 @@ pub fn load_dzen(files: &[(&str, &[u8])]) -> DzenSet {
 #[cfg(not(target_arch = "wasm32"))]
 pub fn load_dzen_dir(dir: &std::path::Path) -> crate::error::Result<DzenSet> {
     let files = dzen_dir_files(dir)?;
-    let refs: Vec<(&str, &[u8])> = files
-        .iter()
-        .map(|(n, b)| (n.as_str(), b.as_slice()))
-        .collect();
+    let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
     Ok(load_dzen(&refs))
 }
 
@@ -549,8 +447,7 @@ pub fn dzen_dir_files(dir: &std::path::Path) -> crate::error::Result<Vec<(String
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     for sub in ["DZEN", "DZEN-Few_Shots"] {
         let d = dir.join(sub);
-        let entries = std::fs::read_dir(&d)
-            .map_err(|e| crate::error::Error::new(format!("{}: {e}", d.display())))?;
+        let entries = std::fs::read_dir(&d).map_err(|e| crate::error::Error::new(format!("{}: {e}", d.display())))?;
         let mut names: Vec<String> = entries
             .filter_map(|e| e.ok())
             .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -559,7 +456,8 @@ pub fn dzen_dir_files(dir: &std::path::Path) -> crate::error::Result<Vec<(String
         names.sort();
         for n in names {
             let p = d.join(&n);
-            let bytes = crate::formats::source::read_capped(&p, crate::formats::source::limits::DATA_FILE, "data file")?;
+            let bytes =
+                crate::formats::source::read_capped(&p, crate::formats::source::limits::DATA_FILE, "data file")?;
             files.push((format!("{sub}/{n}"), bytes));
         }
     }
@@ -594,13 +492,7 @@ struct Side<'a> {
 }
 
 /// `a`–`d` (upper case repaired and reported); `None` (reported) for `*`, empty or anything else.
-fn parse_gold(
-    file: &str,
-    row: usize,
-    cell: &str,
-    column: &str,
-    anomalies: &mut Vec<Anomaly>,
-) -> Option<usize> {
+fn parse_gold(file: &str, row: usize, cell: &str, column: &str, anomalies: &mut Vec<Anomaly>) -> Option<usize> {
     let g = cell.trim();
     match g {
         "a" | "b" | "c" | "d" => Some((g.as_bytes()[0] - b'a') as usize),
@@ -611,10 +503,7 @@ fn parse_gold(
                     Some(row),
                     AnomalyKind::GoldCase,
                     Action::Repaired,
-                    format!(
-                        "gold `{g}` is upper case; read as `{}`",
-                        g.to_ascii_lowercase()
-                    ),
+                    format!("gold `{g}` is upper case; read as `{}`", g.to_ascii_lowercase()),
                 )
                 .column(column),
             );
@@ -640,10 +529,7 @@ fn parse_gold(
                     Some(row),
                     AnomalyKind::BadGold,
                     Action::SkippedRow,
-                    format!(
-                        "gold `{}` is not one of a, b, c, d; the row is skipped",
-                        preview(g, 20)
-                    ),
+                    format!("gold `{}` is not one of a, b, c, d; the row is skipped", preview(g, 20)),
                 )
                 .column(column),
             );
@@ -654,11 +540,7 @@ fn parse_gold(
 
 /// The whole file's Dzongkha columns lost: no Tibetan character anywhere in them, and `?`s.
 fn whole_file_dz_lost(f: &ParsedFile, cols: &[usize]) -> bool {
-    let cells = || {
-        f.rows
-            .iter()
-            .flat_map(|(_, fields)| cols.iter().map(move |&c| fields[c].as_str()))
-    };
+    let cells = || f.rows.iter().flat_map(|(_, fields)| cols.iter().map(move |&c| fields[c].as_str()));
     !f.rows.is_empty() && !cells().any(has_tibetan) && cells().any(|c| c.contains('?'))
 }
 
@@ -672,7 +554,13 @@ fn dz_row_lost(side: &Side) -> bool {
 /// spreadsheet error value) are left out; a lost gold option skips the item.
 /// The Dzongkha side of a row: nothing when its file lost the Tibetan text (reported once for the
 /// file) or this row did (reported here), else built like the English side.
-fn build_dz_side(ctx: &RowCtx, dz: &Side, gold: usize, file_lost: bool, anomalies: &mut Vec<Anomaly>) -> Option<MultipleChoice> {
+fn build_dz_side(
+    ctx: &RowCtx,
+    dz: &Side,
+    gold: usize,
+    file_lost: bool,
+    anomalies: &mut Vec<Anomaly>,
+) -> Option<MultipleChoice> {
     if file_lost {
         return None;
     }
@@ -692,16 +580,9 @@ fn build_dz_side(ctx: &RowCtx, dz: &Side, gold: usize, file_lost: bool, anomalie
     build_side(ctx, dz, gold, anomalies)
 }
 
-fn build_side(
-    ctx: &RowCtx,
-    side: &Side,
-    gold: usize,
-    anomalies: &mut Vec<Anomaly>,
-) -> Option<MultipleChoice> {
+fn build_side(ctx: &RowCtx, side: &Side, gold: usize, anomalies: &mut Vec<Anomaly>) -> Option<MultipleChoice> {
     let at = |kind, action, column: usize, reason: String| {
-        Anomaly::new(ctx.file, Some(ctx.row), kind, action, reason)
-            .column(ctx.columns[column])
-            .language(side.lang)
+        Anomaly::new(ctx.file, Some(ctx.row), kind, action, reason).column(ctx.columns[column]).language(side.lang)
     };
     let (qcol, question) = side.question;
     if question.trim().is_empty() {
@@ -718,7 +599,10 @@ fn build_side(
             AnomalyKind::SpreadsheetError,
             Action::SkippedItem,
             qcol,
-            format!("the question is the spreadsheet error value `{}` (its text was lost); the item is skipped", question.trim()),
+            format!(
+                "the question is the spreadsheet error value `{}` (its text was lost); the item is skipped",
+                question.trim()
+            ),
         ));
         return None;
     }
@@ -787,11 +671,7 @@ fn build_side(
                 kind_of(text),
                 Action::SkippedItem,
                 col,
-                format!(
-                    "option {} is {} (the item is skipped: too few options left)",
-                    letter(i),
-                    describe(text)
-                ),
+                format!("option {} is {} (the item is skipped: too few options left)", letter(i), describe(text)),
             )
         } else {
             at(
@@ -812,10 +692,7 @@ fn build_side(
             AnomalyKind::TooFewOptions,
             Action::SkippedItem,
             gcol,
-            format!(
-                "only {} usable option(s) left; the item is skipped",
-                choices.len()
-            ),
+            format!("only {} usable option(s) left; the item is skipped", choices.len()),
         ));
         return None;
     }
@@ -867,11 +744,7 @@ fn build_side(
                 Action::Kept,
                 format!(
                     "Bengali script in {} (left over from the Bengali source)",
-                    bengali
-                        .iter()
-                        .map(|c| format!("`{c}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    bengali.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
                 ),
             )
             .language(side.lang),
@@ -893,18 +766,13 @@ fn build_side(
                 AnomalyKind::RationaleAnswer,
                 Action::Kept,
                 col,
-                "the chain of thought ends with no final answer in the `{\"Answer\": \"x\"}` form"
-                    .into(),
+                "the chain of thought ends with no final answer in the `{\"Answer\": \"x\"}` form".into(),
             )),
             Some(a) if a != gold => anomalies.push(at(
                 AnomalyKind::RationaleAnswer,
                 Action::Kept,
                 col,
-                format!(
-                    "the chain of thought's final answer is {} but the gold is {}",
-                    letter(a),
-                    letter(gold)
-                ),
+                format!("the chain of thought's final answer is {} but the gold is {}", letter(a), letter(gold)),
             )),
             Some(_) => {}
         }
@@ -968,18 +836,11 @@ pub fn rationale_answer(text: &str) -> Option<usize> {
 /// `10th-Physics-few_shot.csv`: from `Diagram Bn` on, each value sits one column to the left
 /// (`Question_Type` holds the classifier's JSON, `Question_fixed` the category). Detected by that
 /// pattern, moved back one column (the `Diagram Bn` value is lost), and reported.
-fn repair_shift(
-    file: &str,
-    row: usize,
-    fields: &[String],
-    anomalies: &mut Vec<Anomaly>,
-) -> Vec<String> {
+fn repair_shift(file: &str, row: usize, fields: &[String], anomalies: &mut Vec<Anomaly>) -> Vec<String> {
     let qt = fields[FS_QUESTION_TYPE].trim();
     let qf = fields[FS_QUESTION_FIXED].trim();
-    let shifted = qt.starts_with('{')
-        && qt.contains("Answer")
-        && CATEGORIES.contains(&qf)
-        && fields[25].trim().is_empty();
+    let shifted =
+        qt.starts_with('{') && qt.contains("Answer") && CATEGORIES.contains(&qf) && fields[25].trim().is_empty();
     if !shifted {
         return fields.to_vec();
     }
@@ -1036,10 +897,7 @@ fn push_pair(
             language: lang.to_string(),
             metadata: metadata.clone(),
             parallel: both.then(|| other.clone()),
-            source: SourceRef {
-                file: file.to_string(),
-                row,
-            },
+            source: SourceRef { file: file.to_string(), row },
             body: ItemBody::MultipleChoice(mc),
         });
     }
@@ -1049,8 +907,7 @@ fn push_pair(
 mod tests {
     use super::*;
 
-    const HEADER: &str =
-        "English Question,Dzongkha Question,A,B,C,D,A Dz .,B Dz ,C Dz,D Dz,Correct Answer\r\n";
+    const HEADER: &str = "English Question,Dzongkha Question,A,B,C,D,A Dz .,B Dz ,C Dz,D Dz,Correct Answer\r\n";
 
     fn eval(rows: &[&str]) -> Vec<u8> {
         let mut s = HEADER.to_string();
@@ -1070,10 +927,7 @@ mod tests {
         );
         assert_eq!(n.stem, "12th-Biology-II");
         let n = parse_file_name("8th-Science-few_shot.csv");
-        assert_eq!(
-            (n.grade, n.subject.as_deref(), n.part, n.few_shot),
-            (Some(8), Some("Science"), None, true)
-        );
+        assert_eq!((n.grade, n.subject.as_deref(), n.part, n.few_shot), (Some(8), Some("Science"), None, true));
         assert_eq!(n.stem, "8th-Science");
         let n = parse_file_name("weird.csv");
         assert_eq!((n.grade, n.subject), (None, None));
@@ -1081,7 +935,8 @@ mod tests {
 
     #[test]
     fn linked_pair_with_metadata() {
-        let data = eval(&["\"Which gas do plants take in?\nChoose one.\",ཀ་ཁ?,oxygen,carbon dioxide,neon,argon,ཀ,ཁ,ག,ང,b"]);
+        let data =
+            eval(&["\"Which gas do plants take in?\nChoose one.\",ཀ་ཁ?,oxygen,carbon dioxide,neon,argon,ཀ,ཁ,ག,ང,b"]);
         let set = load_dzen_file("10th-Biology.csv", &data);
         assert!(set.anomalies.is_empty(), "{:?}", set.anomalies);
         assert_eq!(set.items.len(), 2);
@@ -1111,11 +966,7 @@ mod tests {
             "q4,ཀ,a4,b4,c4,d4,ཀ,ཁ,ག,ང,d",
         ]);
         let set = load_dzen_file("10th-Physics.csv", &data);
-        let kinds: Vec<_> = set
-            .anomalies
-            .iter()
-            .map(|a| (a.row, a.kind, a.action))
-            .collect();
+        let kinds: Vec<_> = set.anomalies.iter().map(|a| (a.row, a.kind, a.action)).collect();
         assert_eq!(
             kinds,
             [
@@ -1152,15 +1003,9 @@ mod tests {
         let mc = set.items[0].as_multiple_choice().unwrap();
         assert_eq!(mc.choices, ["a1", "b1", "d1"]);
         assert_eq!(mc.gold, 2);
-        assert!(
-            set.items[2].parallel.is_none(),
-            "no link when the other language was skipped"
-        );
-        let seen: Vec<String> = set
-            .anomalies
-            .iter()
-            .map(|a| format!("{}:{:?}:{}", a.row.unwrap(), a.kind, a.action.as_str()))
-            .collect();
+        assert!(set.items[2].parallel.is_none(), "no link when the other language was skipped");
+        let seen: Vec<String> =
+            set.anomalies.iter().map(|a| format!("{}:{:?}:{}", a.row.unwrap(), a.kind, a.action.as_str())).collect();
         assert_eq!(
             seen,
             [
@@ -1181,24 +1026,13 @@ mod tests {
         let a = eval(&["same,ཀ,x,y,z,w,ཀ,ཁ,ག,ང,a", "other,ཀ,x,x,z,w,ཀ,ཁ,ག,ང,a"]);
         let b = eval(&["same,ཀ,x,y,z,w,ཀ,ཁ,ག,ང,a", "same,ཀ,p,q,r,s,ཀ,ཁ,ག,ང,b"]);
         let set = load_dzen(&[("8th-Math.csv", &a), ("8th-Science.csv", &b)]);
-        let seen: Vec<String> = set
-            .anomalies
-            .iter()
-            .map(|a| format!("{}:{}:{:?}", a.file, a.row.unwrap(), a.kind))
-            .collect();
+        let seen: Vec<String> =
+            set.anomalies.iter().map(|a| format!("{}:{}:{:?}", a.file, a.row.unwrap(), a.kind)).collect();
         assert_eq!(
             seen,
-            [
-                "8th-Math.csv:2:IdenticalOptions",
-                "8th-Science.csv:1:DuplicateRow",
-                "8th-Science.csv:2:RepeatedQuestion"
-            ]
+            ["8th-Math.csv:2:IdenticalOptions", "8th-Science.csv:1:DuplicateRow", "8th-Science.csv:2:RepeatedQuestion"]
         );
-        assert!(
-            set.anomalies[0].reason.contains("gold a is one of them"),
-            "{}",
-            set.anomalies[0].reason
-        );
+        assert!(set.anomalies[0].reason.contains("gold a is one of them"), "{}", set.anomalies[0].reason);
         assert!(set.anomalies[1].reason.contains("8th-Math.csv row 1"));
         assert_eq!(set.items.len(), 6);
     }
@@ -1208,26 +1042,14 @@ mod tests {
         // Whole file: one file-level anomaly, English items kept.
         let data = eval(&["q1,????,a,b,c,d,?,??,?,?,a", "q2,x = ?,1,2,3,4,1,2,3,?,b"]);
         let set = load_dzen_file("12th-Math-I.csv", &data);
-        assert_eq!(
-            set.items
-                .iter()
-                .map(|i| i.language.as_str())
-                .collect::<Vec<_>>(),
-            ["en", "en"]
-        );
+        assert_eq!(set.items.iter().map(|i| i.language.as_str()).collect::<Vec<_>>(), ["en", "en"]);
         assert_eq!(set.anomalies.len(), 1);
-        assert_eq!(
-            (set.anomalies[0].row, set.anomalies[0].kind),
-            (None, AnomalyKind::LostText)
-        );
+        assert_eq!((set.anomalies[0].row, set.anomalies[0].kind), (None, AnomalyKind::LostText));
         // One row in an otherwise good file.
         let data = eval(&["q1,ཀ་ཁ,a,b,c,d,ཀ,ཁ,ག,ང,a", "q2,??? ??,a,b,c,d,?,??,?,?,a"]);
         let set = load_dzen_file("12th-Physics-I.csv", &data);
         assert_eq!(set.items.len(), 3);
-        assert_eq!(
-            (set.anomalies[0].row, set.anomalies[0].kind),
-            (Some(2), AnomalyKind::LostText)
-        );
+        assert_eq!((set.anomalies[0].row, set.anomalies[0].kind), (Some(2), AnomalyKind::LostText));
     }
 
     #[test]
@@ -1237,14 +1059,8 @@ mod tests {
         let set = load_dzen_file("8th-Math.csv", &data);
         assert_eq!(set.items.len(), 2);
         assert_eq!(
-            set.anomalies
-                .iter()
-                .map(|a| (a.row, a.kind))
-                .collect::<Vec<_>>(),
-            [
-                (Some(2), AnomalyKind::FieldCount),
-                (Some(3), AnomalyKind::FieldCount)
-            ]
+            set.anomalies.iter().map(|a| (a.row, a.kind)).collect::<Vec<_>>(),
+            [(Some(2), AnomalyKind::FieldCount), (Some(3), AnomalyKind::FieldCount)]
         );
         let set = load_dzen_file("x.csv", b"a,b\n1,2\n");
         assert_eq!(set.anomalies[0].kind, AnomalyKind::UnreadableFile);
@@ -1264,10 +1080,7 @@ mod tests {
         assert_eq!(rationale_answer(r#"Answer: a large one"#), None);
         assert_eq!(rationale_answer(r#"{ "Answer": ཨིན། "ཁ" }"#), None);
         assert_eq!(rationale_answer("no answer here; ལན་ངོ་མ་"), None);
-        assert_eq!(
-            rationale_answer(r#"first {"Answer": "a"} then {"Answer": "d"}"#),
-            Some(3)
-        );
+        assert_eq!(rationale_answer(r#"first {"Answer": "a"} then {"Answer": "d"}"#), Some(3));
     }
 
     fn few_shot_row(shifted: bool, gold: &str, en_cot: &str) -> String {
@@ -1295,10 +1108,7 @@ mod tests {
             s.push(String::new());
             f = s;
         }
-        f.iter()
-            .map(|c| format!("\"{}\"", c.replace('"', "\"\"")))
-            .collect::<Vec<_>>()
-            .join(",")
+        f.iter().map(|c| format!("\"{}\"", c.replace('"', "\"\""))).collect::<Vec<_>>().join(",")
     }
 
     #[test]
@@ -1313,28 +1123,14 @@ mod tests {
         let set = load_dzen_file("DZEN-Few_Shots/10th-Physics-few_shot.csv", data.as_bytes());
         assert!(set.items.is_empty());
         assert_eq!(set.exemplars.len(), 6);
-        let seen: Vec<String> = set
-            .anomalies
-            .iter()
-            .map(|a| format!("{}:{:?}", a.row.unwrap(), a.kind))
-            .collect();
+        let seen: Vec<String> = set.anomalies.iter().map(|a| format!("{}:{:?}", a.row.unwrap(), a.kind)).collect();
         assert_eq!(seen, ["2:ShiftedColumns", "3:RationaleAnswer"]);
         let e = &set.exemplars[2];
         assert_eq!(e.id, "dzen-few-shot/10th-Physics/2/en");
         assert_eq!(e.metadata["category"], "Factual Knowledge");
         assert_eq!(e.metadata["split"], "few_shot");
-        assert_eq!(
-            e.as_multiple_choice().unwrap().rationale.as_deref(),
-            Some(r#"Mars. {{"Answer": "a"}}"#)
-        );
-        assert_eq!(
-            set.exemplars[3]
-                .as_multiple_choice()
-                .unwrap()
-                .rationale
-                .as_deref(),
-            Some(r#"ལན {{"ལན": "ཀ"}}"#)
-        );
+        assert_eq!(e.as_multiple_choice().unwrap().rationale.as_deref(), Some(r#"Mars. {{"Answer": "a"}}"#));
+        assert_eq!(set.exemplars[3].as_multiple_choice().unwrap().rationale.as_deref(), Some(r#"ལན {{"ལན": "ཀ"}}"#));
         assert_eq!(set.exemplars_for("10th-Physics", "dz").len(), 3);
         assert_eq!(set.files[0].kind, DzenFileKind::FewShot);
     }

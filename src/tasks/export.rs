@@ -37,9 +37,9 @@ pub fn export_task(spec: &TaskSpec, docs: Vec<Json>, pool: FewshotPool, data_roo
         (Some(split), FewshotPool::Split(d)) => splits.push((split.to_string(), d)),
         (Some(split), FewshotPool::Missing(_)) => {
             return Err(Error::new(format!(
-                "{}: the few-shot split `{split}` was not given, so lm-eval could not draw examples from it: add its files",
-                spec.file
-            )))
+            "{}: the few-shot split `{split}` was not given, so lm-eval could not draw examples from it: add its files",
+            spec.file
+        )))
         }
         // The evaluated split, or `fewshot_config.samples` (written in the YAML already).
         _ => {}

@@ -88,11 +88,7 @@ pub enum MappingKind {
     },
     /// TruthfulQA multiple choice: two items per row, `…/mc1` (one true answer) and `…/mc2`
     /// (several), from `{'choices': [...], 'labels': [...]}` values (objects, JSON or Python text).
-    TruthfulqaMc {
-        question: Text,
-        mc1: String,
-        mc2: String,
-    },
+    TruthfulqaMc { question: Text, mc1: String, mc2: String },
 }
 
 fn default_blank() -> String {
@@ -209,8 +205,7 @@ impl Mapping {
     /// `{"name": "my-mcq", "language": "am", "type": "multiple_choice", "question": "q",
     ///   "choices": {"columns": ["o1","o2","o3"]}, "gold": {"index": {"column": "label"}}}`.
     pub fn from_json(text: &str) -> Result<Mapping> {
-        let m: Mapping =
-            serde_json::from_str(text).map_err(|e| Error::new(format!("column mapping: {e}")))?;
+        let m: Mapping = serde_json::from_str(text).map_err(|e| Error::new(format!("column mapping: {e}")))?;
         m.check()?;
         Ok(m)
     }
@@ -223,24 +218,16 @@ impl Mapping {
         match &self.kind {
             MappingKind::MultipleChoice { choices, gold, .. } => {
                 match choices {
-                    Choices::Columns(columns) | Choices::OptionalColumns(columns)
-                        if columns.len() < 2 =>
-                    {
-                        crate::bail!(
-                            "column mapping `{}`: at least 2 choice columns are needed",
-                            self.name
-                        )
+                    Choices::Columns(columns) | Choices::OptionalColumns(columns) if columns.len() < 2 => {
+                        crate::bail!("column mapping `{}`: at least 2 choice columns are needed", self.name)
                     }
-                    Choices::Fixed(f) if f.len() < 2 => crate::bail!(
-                        "column mapping `{}`: at least 2 fixed choices are needed",
-                        self.name
-                    ),
+                    Choices::Fixed(f) if f.len() < 2 => {
+                        crate::bail!("column mapping `{}`: at least 2 fixed choices are needed", self.name)
+                    }
                     _ => {}
                 }
-                if let (
-                    Gold::Letter { letters, .. },
-                    Choices::Columns(columns) | Choices::OptionalColumns(columns),
-                ) = (gold, choices)
+                if let (Gold::Letter { letters, .. }, Choices::Columns(columns) | Choices::OptionalColumns(columns)) =
+                    (gold, choices)
                 {
                     if letters.len() < columns.len() {
                         crate::bail!(
@@ -254,10 +241,7 @@ impl Mapping {
             }
             MappingKind::Cloze { options, blank, .. } => {
                 if options.len() < 2 {
-                    crate::bail!(
-                        "column mapping `{}`: at least 2 option columns are needed",
-                        self.name
-                    );
+                    crate::bail!("column mapping `{}`: at least 2 option columns are needed", self.name);
                 }
                 if blank.is_empty() {
                     crate::bail!("column mapping `{}`: the blank marker is empty", self.name);
@@ -279,17 +263,10 @@ impl Mapping {
         let text = |t: &Text, out: &mut Vec<String>| match t {
             Text::Column(c) => out.push(c.clone()),
             Text::FirstOf(cs) => out.push(cs.join("|")),
-            Text::Template { template } => {
-                out.extend(template_columns(template).into_iter().map(|(c, _)| c))
-            }
+            Text::Template { template } => out.extend(template_columns(template).into_iter().map(|(c, _)| c)),
         };
         match &self.kind {
-            MappingKind::MultipleChoice {
-                question,
-                passage,
-                choices,
-                gold,
-            } => {
+            MappingKind::MultipleChoice { question, passage, choices, gold } => {
                 text(question, &mut out);
                 if let Some(p) = passage {
                     text(p, &mut out);
@@ -297,29 +274,18 @@ impl Mapping {
                 match choices {
                     Choices::Columns(columns) => out.extend(columns.iter().cloned()),
                     // Optional option columns: the first two must be there.
-                    Choices::OptionalColumns(columns) => {
-                        out.extend(columns.iter().take(2).cloned())
-                    }
+                    Choices::OptionalColumns(columns) => out.extend(columns.iter().take(2).cloned()),
                     Choices::List { column, .. } => out.push(column.clone()),
                     Choices::Fixed(_) => {}
                 }
                 out.push(gold.column().to_string());
             }
-            MappingKind::Cloze {
-                sentence,
-                options,
-                gold,
-                ..
-            } => {
+            MappingKind::Cloze { sentence, options, gold, .. } => {
                 text(sentence, &mut out);
                 out.extend(options.iter().cloned());
                 out.push(gold.column().to_string());
             }
-            MappingKind::Generation {
-                input,
-                references,
-                fields,
-            } => {
+            MappingKind::Generation { input, references, fields } => {
                 text(input, &mut out);
                 out.extend(references.iter().cloned());
                 for t in fields.values() {
@@ -339,9 +305,7 @@ impl Mapping {
 impl Gold {
     fn column(&self) -> &str {
         match self {
-            Gold::Letter { column, .. } | Gold::Index { column, .. } | Gold::Text { column } => {
-                column
-            }
+            Gold::Letter { column, .. } | Gold::Index { column, .. } | Gold::Text { column } => column,
         }
     }
 }
@@ -399,10 +363,7 @@ pub fn load_table(name: &str, bytes: &[u8], options: &TableOptions) -> Loaded {
 /// [`load_table`] with the format given.
 pub fn load_table_as(name: &str, bytes: &[u8], format: Format, options: &TableOptions) -> Loaded {
     let (tables, anomalies) = read_table(name, bytes, format);
-    let mut out = Loaded {
-        anomalies,
-        ..Loaded::default()
-    };
+    let mut out = Loaded { anomalies, ..Loaded::default() };
     for table in &tables {
         out.extend(items_from_table(name, table, options));
     }
@@ -437,16 +398,9 @@ fn file_stem(name: &str) -> &str {
 
 /// Turns one table into items.
 pub fn items_from_table(name: &str, table: &Table, options: &TableOptions) -> Loaded {
-    let mut out = Loaded {
-        rows: table.rows,
-        ..Loaded::default()
-    };
+    let mut out = Loaded { rows: table.rows, ..Loaded::default() };
     let label = table.label.as_str();
-    let mapping = match options
-        .mapping
-        .clone()
-        .or_else(|| detect_mapping(&table.columns))
-    {
+    let mapping = match options.mapping.clone().or_else(|| detect_mapping(&table.columns)) {
         Some(m) => m,
         None => {
             out.anomalies.push(Anomaly::new(
@@ -463,13 +417,7 @@ pub fn items_from_table(name: &str, table: &Table, options: &TableOptions) -> Lo
         }
     };
     if let Err(e) = mapping.check() {
-        out.anomalies.push(Anomaly::new(
-            label,
-            None,
-            AnomalyKind::UnreadableFile,
-            Action::SkippedFile,
-            e.to_string(),
-        ));
+        out.anomalies.push(Anomaly::new(label, None, AnomalyKind::UnreadableFile, Action::SkippedFile, e.to_string()));
         return out;
     }
     // Columns the whole file lacks: nothing can be built. (JSON records may also lack a field
@@ -478,10 +426,7 @@ pub fn items_from_table(name: &str, table: &Table, options: &TableOptions) -> Lo
         let missing: Vec<String> = mapping
             .required_columns()
             .into_iter()
-            .filter(|c| {
-                !c.split('|')
-                    .any(|alt| table.columns.iter().any(|x| x == alt))
-            })
+            .filter(|c| !c.split('|').any(|alt| table.columns.iter().any(|x| x == alt)))
             .collect();
         if !missing.is_empty() {
             out.anomalies.push(Anomaly::new(
@@ -517,23 +462,15 @@ pub fn items_from_table(name: &str, table: &Table, options: &TableOptions) -> Lo
             "und".to_string()
         }
     };
-    let prefix = options
-        .id_prefix
-        .clone()
-        .unwrap_or_else(|| match &table.split {
-            Some(split) => format!("{}/{}/{split}", mapping.name, file_stem(name)),
-            None => format!("{}/{}", mapping.name, file_stem(name)),
-        });
+    let prefix = options.id_prefix.clone().unwrap_or_else(|| match &table.split {
+        Some(split) => format!("{}/{}/{split}", mapping.name, file_stem(name)),
+        None => format!("{}/{}", mapping.name, file_stem(name)),
+    });
     let mut base_meta = options.metadata.clone();
     if let Some(split) = &table.split {
-        base_meta
-            .entry("split".to_string())
-            .or_insert_with(|| split.clone());
+        base_meta.entry("split".to_string()).or_insert_with(|| split.clone());
     }
-    let ctx = Ctx {
-        label,
-        columns: &table.columns,
-    };
+    let ctx = Ctx { label, columns: &table.columns };
     for record in &table.records {
         let mut metadata = base_meta.clone();
         for (key, column) in &mapping.metadata {
@@ -549,58 +486,25 @@ pub fn items_from_table(name: &str, table: &Table, options: &TableOptions) -> Lo
             language: language.clone(),
             metadata,
             parallel: None,
-            source: SourceRef {
-                file: label.to_string(),
-                row: record.row,
-            },
+            source: SourceRef { file: label.to_string(), row: record.row },
             body,
         };
         let built: Vec<(String, ItemBody, BTreeMap<String, String>)> = match &mapping.kind {
-            MappingKind::MultipleChoice {
-                question,
-                passage,
-                choices,
-                gold,
-            } => row_multiple_choice(
-                &ctx,
-                record,
-                question,
-                passage.as_ref(),
-                choices,
-                gold,
-                &mut out.anomalies,
-            )
-            .map(|mc| {
-                vec![(
-                    String::new(),
-                    ItemBody::MultipleChoice(mc),
-                    metadata.clone(),
-                )]
-            })
-            .unwrap_or_default(),
-            MappingKind::Cloze {
-                sentence,
-                options: cols,
-                gold,
-                blank,
-            } => row_cloze(
-                &ctx,
-                record,
-                sentence,
-                cols,
-                gold,
-                blank,
-                &mut out.anomalies,
-            )
-            .map(|c| vec![(String::new(), ItemBody::Cloze(c), metadata.clone())])
-            .unwrap_or_default(),
-            MappingKind::Generation {
-                input,
-                references,
-                fields,
-            } => row_generation(&ctx, record, input, references, fields, &mut out.anomalies)
-                .map(|g| vec![(String::new(), ItemBody::Generation(g), metadata.clone())])
-                .unwrap_or_default(),
+            MappingKind::MultipleChoice { question, passage, choices, gold } => {
+                row_multiple_choice(&ctx, record, question, passage.as_ref(), choices, gold, &mut out.anomalies)
+                    .map(|mc| vec![(String::new(), ItemBody::MultipleChoice(mc), metadata.clone())])
+                    .unwrap_or_default()
+            }
+            MappingKind::Cloze { sentence, options: cols, gold, blank } => {
+                row_cloze(&ctx, record, sentence, cols, gold, blank, &mut out.anomalies)
+                    .map(|c| vec![(String::new(), ItemBody::Cloze(c), metadata.clone())])
+                    .unwrap_or_default()
+            }
+            MappingKind::Generation { input, references, fields } => {
+                row_generation(&ctx, record, input, references, fields, &mut out.anomalies)
+                    .map(|g| vec![(String::new(), ItemBody::Generation(g), metadata.clone())])
+                    .unwrap_or_default()
+            }
             MappingKind::TruthfulqaMc { question, mc1, mc2 } => {
                 row_truthfulqa(&ctx, record, question, mc1, mc2, &mut out.anomalies)
                     .into_iter()
@@ -676,12 +580,7 @@ fn cell(ctx: &Ctx, record: &Record, column: &str, anomalies: &mut Vec<Anomaly>) 
     }
 }
 
-fn text(
-    ctx: &Ctx,
-    record: &Record,
-    spec: &Text,
-    anomalies: &mut Vec<Anomaly>,
-) -> Option<(String, String)> {
+fn text(ctx: &Ctx, record: &Record, spec: &Text, anomalies: &mut Vec<Anomaly>) -> Option<(String, String)> {
     match spec {
         Text::Column(c) => cell(ctx, record, c, anomalies).map(|t| (c.clone(), t)),
         Text::FirstOf(cs) => {
@@ -738,14 +637,10 @@ fn string_list(v: &Value) -> std::result::Result<Vec<String>, String> {
         other => other,
     };
     match v {
-        Value::Array(items) => items
-            .iter()
-            .map(|x| value_text(x).ok_or_else(|| "a list element is not text".to_string()))
-            .collect(),
-        other => Err(format!(
-            "expected a list, found {}",
-            preview(&other.to_string(), 40)
-        )),
+        Value::Array(items) => {
+            items.iter().map(|x| value_text(x).ok_or_else(|| "a list element is not text".to_string())).collect()
+        }
+        other => Err(format!("expected a list, found {}", preview(&other.to_string(), 40))),
     }
 }
 
@@ -776,18 +671,11 @@ fn parse_gold(
         None
     };
     match gold {
-        Gold::Letter {
-            letters,
-            case_insensitive,
-            ..
-        } => {
+        Gold::Letter { letters, case_insensitive, .. } => {
             if let Some(i) = letters.iter().position(|l| l == g) {
                 return Some(i);
             }
-            if let Some(i) = letters
-                .iter()
-                .position(|l| l.to_lowercase() == g.to_lowercase())
-            {
+            if let Some(i) = letters.iter().position(|l| l.to_lowercase() == g.to_lowercase()) {
                 if !case_insensitive {
                     anomalies.push(ctx.anomaly(
                         row,
@@ -806,28 +694,17 @@ fn parse_gold(
                     AnomalyKind::GoldCase,
                     Action::Repaired,
                     column,
-                    format!(
-                        "gold `{g}` is a Latin letter; read as Cyrillic `{}`",
-                        letters[0]
-                    ),
+                    format!("gold `{g}` is a Latin letter; read as Cyrillic `{}`", letters[0]),
                 ));
                 return Some(0);
             }
             bad(
                 anomalies,
-                format!(
-                    "gold `{}` is not one of {}; the row is skipped",
-                    preview(g, 20),
-                    letters.join(", ")
-                ),
+                format!("gold `{}` is not one of {}; the row is skipped", preview(g, 20), letters.join(", ")),
             )
         }
         Gold::Index { base, .. } => {
-            let parsed = g
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.fract() == 0.0 && *x >= 0.0)
-                .map(|x| x as usize);
+            let parsed = g.parse::<f64>().ok().filter(|x| x.fract() == 0.0 && *x >= 0.0).map(|x| x as usize);
             match parsed {
                 Some(v) if v >= *base && v - base < n => Some(v - base),
                 _ => bad(
@@ -842,10 +719,7 @@ fn parse_gold(
         }
         Gold::Text { .. } => {
             let options = fixed.unwrap_or(&[]);
-            match options
-                .iter()
-                .position(|o| o.trim().to_lowercase() == g.to_lowercase())
-            {
+            match options.iter().position(|o| o.trim().to_lowercase() == g.to_lowercase()) {
                 Some(i) => Some(i),
                 None => bad(
                     anomalies,
@@ -920,50 +794,27 @@ fn row_multiple_choice(
                         AnomalyKind::ExtraOptions,
                         Action::Repaired,
                         column,
-                        format!(
-                            "{} options; the first {max} are used, as the harness does",
-                            list.len()
-                        ),
+                        format!("{} options; the first {max} are used, as the harness does", list.len()),
                     ));
                     list.truncate(*max);
                 }
             }
-            (
-                list.into_iter()
-                    .enumerate()
-                    .map(|(i, t)| (format!("{column}[{i}]"), t))
-                    .collect(),
-                false,
-            )
+            (list.into_iter().enumerate().map(|(i, t)| (format!("{column}[{i}]"), t)).collect(), false)
         }
-        Choices::Fixed(f) => (
-            f.iter().map(|t| (String::new(), t.clone())).collect(),
-            false,
-        ),
+        Choices::Fixed(f) => (f.iter().map(|t| (String::new(), t.clone())).collect(), false),
     };
     let fixed: Option<Vec<String>> = match choices {
         Choices::Fixed(f) => Some(f.clone()),
         _ => None,
     };
-    let gold_i = parse_gold(
-        ctx,
-        record,
-        gold,
-        options.len(),
-        fixed.as_deref(),
-        anomalies,
-    )?;
+    let gold_i = parse_gold(ctx, record, gold, options.len(), fixed.as_deref(), anomalies)?;
     if gold_i >= options.len() {
         anomalies.push(ctx.anomaly(
             row,
             AnomalyKind::BadGold,
             Action::SkippedRow,
             gold.column(),
-            format!(
-                "gold option {} but the row has {} options; the row is skipped",
-                letter(gold_i),
-                options.len()
-            ),
+            format!("gold option {} but the row has {} options; the row is skipped", letter(gold_i), options.len()),
         ));
         return None;
     }
@@ -973,10 +824,7 @@ fn row_multiple_choice(
             AnomalyKind::EmptyOption,
             Action::SkippedRow,
             &options[gold_i].0,
-            format!(
-                "the gold option {} is empty; the row is skipped",
-                letter(gold_i)
-            ),
+            format!("the gold option {} is empty; the row is skipped", letter(gold_i)),
         ));
         return None;
     }
@@ -1006,10 +854,7 @@ fn row_multiple_choice(
             AnomalyKind::TooFewOptions,
             Action::SkippedRow,
             gold.column(),
-            format!(
-                "only {} non-empty option(s); the row is skipped",
-                kept.len()
-            ),
+            format!("only {} non-empty option(s); the row is skipped", kept.len()),
         ));
         return None;
     }
@@ -1044,9 +889,7 @@ fn row_multiple_choice(
         }
     }
     Some(MultipleChoice {
-        passage: passage
-            .map(|(_, p)| p.trim().to_string())
-            .filter(|p| !p.is_empty()),
+        passage: passage.map(|(_, p)| p.trim().to_string()).filter(|p| !p.is_empty()),
         question: q.trim().to_string(),
         choices: kept,
         gold: new_gold,
@@ -1081,12 +924,7 @@ fn row_cloze(
         ));
         return None;
     }
-    let c = Cloze {
-        sentence: s,
-        blank: blank.to_string(),
-        options,
-        gold: g,
-    };
+    let c = Cloze { sentence: s, blank: blank.to_string(), options, gold: g };
     if c.split().is_none() {
         let n = c.sentence.matches(blank).count();
         anomalies.push(ctx.anomaly(
@@ -1117,24 +955,14 @@ fn row_generation(
             Some(Value::Array(_)) => match string_list(&record.fields[c]) {
                 Ok(l) => refs.extend(l),
                 Err(e) => {
-                    anomalies.push(ctx.anomaly(
-                        row,
-                        AnomalyKind::Malformed,
-                        Action::SkippedRow,
-                        c,
-                        e,
-                    ));
+                    anomalies.push(ctx.anomaly(row, AnomalyKind::Malformed, Action::SkippedRow, c, e));
                     return None;
                 }
             },
             _ => refs.push(cell(ctx, record, c, anomalies)?),
         }
     }
-    let refs: Vec<String> = refs
-        .into_iter()
-        .map(|r| r.trim().to_string())
-        .filter(|r| !r.is_empty())
-        .collect();
+    let refs: Vec<String> = refs.into_iter().map(|r| r.trim().to_string()).filter(|r| !r.is_empty()).collect();
     let mut named = BTreeMap::new();
     for (k, t) in fields {
         named.insert(k.clone(), text(ctx, record, t, anomalies)?.1);
@@ -1159,11 +987,7 @@ fn row_generation(
         ));
         return None;
     }
-    Some(Generation {
-        input: i.trim().to_string(),
-        fields: named,
-        references: refs,
-    })
+    Some(Generation { input: i.trim().to_string(), fields: named, references: refs })
 }
 
 /// `{'choices': [...], 'labels': [...]}` from an object or its text.
@@ -1177,29 +1001,18 @@ fn targets(v: &Value) -> std::result::Result<(Vec<String>, Vec<i64>), String> {
         other => other,
     };
     let Value::Object(m) = v else {
-        return Err(format!(
-            "expected {{'choices': […], 'labels': […]}}, found {}",
-            preview(&v.to_string(), 40)
-        ));
+        return Err(format!("expected {{'choices': […], 'labels': […]}}, found {}", preview(&v.to_string(), 40)));
     };
     let choices = string_list(m.get("choices").ok_or("no `choices`")?)?;
     let labels = match m.get("labels") {
         Some(Value::Array(a)) => a
             .iter()
-            .map(|x| {
-                x.as_i64()
-                    .or_else(|| x.as_bool().map(i64::from))
-                    .ok_or("a label is not a number")
-            })
+            .map(|x| x.as_i64().or_else(|| x.as_bool().map(i64::from)).ok_or("a label is not a number"))
             .collect::<std::result::Result<Vec<_>, _>>()?,
         _ => return Err("no `labels` list".into()),
     };
     if choices.len() != labels.len() {
-        return Err(format!(
-            "{} choices but {} labels",
-            choices.len(),
-            labels.len()
-        ));
+        return Err(format!("{} choices but {} labels", choices.len(), labels.len()));
     }
     Ok((choices, labels))
 }
@@ -1251,12 +1064,7 @@ fn row_truthfulqa(
                 continue;
             }
         };
-        let correct: Vec<usize> = labels
-            .iter()
-            .enumerate()
-            .filter(|(_, &l)| l == 1)
-            .map(|(i, _)| i)
-            .collect();
+        let correct: Vec<usize> = labels.iter().enumerate().filter(|(_, &l)| l == 1).map(|(i, _)| i).collect();
         if choices.len() < 2 || correct.is_empty() || (sub == "mc1" && correct.len() != 1) {
             anomalies.push(ctx.anomaly(
                 row,
@@ -1267,11 +1075,7 @@ fn row_truthfulqa(
                     "{} choices with {} labelled true; {sub} needs at least 2 choices and {}",
                     choices.len(),
                     correct.len(),
-                    if sub == "mc1" {
-                        "exactly one true"
-                    } else {
-                        "one or more true"
-                    }
+                    if sub == "mc1" { "exactly one true" } else { "one or more true" }
                 ),
             ));
             continue;
@@ -1297,10 +1101,7 @@ mod tests {
     use super::*;
 
     fn opts(mapping: &str) -> TableOptions {
-        TableOptions {
-            mapping: builtin(mapping),
-            ..TableOptions::default()
-        }
+        TableOptions { mapping: builtin(mapping), ..TableOptions::default() }
     }
 
     #[test]
@@ -1323,7 +1124,8 @@ mod tests {
         for name in builtin_names() {
             let m = builtin(name).unwrap();
             assert!(m.detect.is_some(), "{name}: no detect rule");
-            let columns: Vec<String> = m.required_columns().iter().map(|c| c.split('|').next().unwrap().to_string()).collect();
+            let columns: Vec<String> =
+                m.required_columns().iter().map(|c| c.split('|').next().unwrap().to_string()).collect();
             assert_eq!(detect_mapping(&columns).map(|d| d.name), Some(name.to_string()), "{name}: {columns:?}");
         }
         assert!(detect_mapping(&["question".into(), "answer".into()]).is_none());
@@ -1337,89 +1139,40 @@ mod tests {
         )
         .unwrap();
         let csv = "q,o1,o2,o3,label\nሰላም?,x,y,z,3\n";
-        let out = load_table(
-            "mine.csv",
-            csv.as_bytes(),
-            &TableOptions {
-                mapping: Some(m),
-                ..TableOptions::default()
-            },
-        );
+        let out = load_table("mine.csv", csv.as_bytes(), &TableOptions { mapping: Some(m), ..TableOptions::default() });
         assert!(out.anomalies.is_empty(), "{:?}", out.anomalies);
         assert_eq!(out.items[0].id, "my-mcq/mine/1");
         assert_eq!(out.items[0].language, "am");
         assert_eq!(out.items[0].as_multiple_choice().unwrap().gold, 2);
         assert!(Mapping::from_json(r#"{"name": "x", "type": "multiple_choice"}"#).is_err());
-        assert!(Mapping::from_json(
-            r#"{"name": "", "type": "generation", "input": "a", "references": ["b"]}"#
-        )
-        .is_err());
+        assert!(Mapping::from_json(r#"{"name": "", "type": "generation", "input": "a", "references": ["b"]}"#).is_err());
     }
 
     #[test]
     fn detects_builtin_mappings() {
         let cols = |c: &[&str]| c.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(
-            detect_mapping(&cols(&["Proverb", "A", "B", "C", "D", "Answer_Letter"]))
-                .unwrap()
-                .name,
+            detect_mapping(&cols(&["Proverb", "A", "B", "C", "D", "Answer_Letter"])).unwrap().name,
             "proverbeval-choice"
         );
         assert_eq!(
-            detect_mapping(&cols(&["Proverb", "A", "B", "C", "D", "Answer"]))
-                .unwrap()
-                .name,
+            detect_mapping(&cols(&["Proverb", "A", "B", "C", "D", "Answer"])).unwrap().name,
             "proverbeval-fill-blank"
         );
+        assert_eq!(detect_mapping(&cols(&["Description", "Proverb"])).unwrap().name, "proverbeval-generation");
         assert_eq!(
-            detect_mapping(&cols(&["Description", "Proverb"]))
-                .unwrap()
-                .name,
-            "proverbeval-generation"
-        );
-        assert_eq!(
-            detect_mapping(&cols(&[
-                "translate",
-                "A",
-                "B",
-                "C",
-                "D",
-                "Answer_Letter",
-                "Proverb"
-            ]))
-            .unwrap()
-            .name,
+            detect_mapping(&cols(&["translate", "A", "B", "C", "D", "Answer_Letter", "Proverb"])).unwrap().name,
             "proverbeval-translate-test"
         );
-        assert_eq!(
-            detect_mapping(&cols(&["Суроо (KG)", "А (KG)", "Туура жооп"]))
-                .unwrap()
-                .name,
-            "kyrgyz-mmlu"
-        );
+        assert_eq!(detect_mapping(&cols(&["Суроо (KG)", "А (KG)", "Туура жооп"])).unwrap().name, "kyrgyz-mmlu");
         assert_eq!(
             detect_mapping(&cols(&["Proverb", "A", "B"])).unwrap().name,
             "proverbeval-choice",
             "gold column missing: still named"
         );
-        assert_eq!(
-            detect_mapping(&cols(&["Текст (KG)", "Суроо (KG)", "Туура жооп"]))
-                .unwrap()
-                .name,
-            "kyrgyz-rc"
-        );
-        assert_eq!(
-            detect_mapping(&cols(&["question_kg", "answer_kg"]))
-                .unwrap()
-                .name,
-            "gsm8k-kg"
-        );
-        assert_eq!(
-            detect_mapping(&cols(&["passage_kg", "question_kg", "answer_kg"]))
-                .unwrap()
-                .name,
-            "boolq-kg"
-        );
+        assert_eq!(detect_mapping(&cols(&["Текст (KG)", "Суроо (KG)", "Туура жооп"])).unwrap().name, "kyrgyz-rc");
+        assert_eq!(detect_mapping(&cols(&["question_kg", "answer_kg"])).unwrap().name, "gsm8k-kg");
+        assert_eq!(detect_mapping(&cols(&["passage_kg", "question_kg", "answer_kg"])).unwrap().name, "boolq-kg");
         assert!(detect_mapping(&cols(&["x", "y"])).is_none());
     }
 
@@ -1427,10 +1180,7 @@ mod tests {
     fn language_from_file_names() {
         assert_eq!(language_from_name("amh/amh_english_test_1.csv"), Some("am"));
         assert_eq!(language_from_name("geez/gez_fill_1.csv"), Some("gez"));
-        assert_eq!(
-            language_from_name("data/orm_meaining_generation_native.csv"),
-            Some("om")
-        );
+        assert_eq!(language_from_name("data/orm_meaining_generation_native.csv"), Some("om"));
         assert_eq!(language_from_name("x/test.parquet"), None);
     }
 
@@ -1450,16 +1200,9 @@ mod tests {
     #[test]
     fn gold_letter_rules() {
         let csv = "Proverb,A,B,C,D,Answer_Letter\np1,a,b,c,d,b\np2,a,b,c,d,E\np3,a,b,c,d,\np4,a,,c,d,D\np5,a,,c,d,B\n";
-        let out = load_table(
-            "amh_native_test_1.csv",
-            csv.as_bytes(),
-            &opts("proverbeval-choice"),
-        );
-        let seen: Vec<String> = out
-            .anomalies
-            .iter()
-            .map(|a| format!("{}:{:?}:{}", a.row.unwrap(), a.kind, a.action.as_str()))
-            .collect();
+        let out = load_table("amh_native_test_1.csv", csv.as_bytes(), &opts("proverbeval-choice"));
+        let seen: Vec<String> =
+            out.anomalies.iter().map(|a| format!("{}:{:?}:{}", a.row.unwrap(), a.kind, a.action.as_str())).collect();
         assert_eq!(
             seen,
             [
@@ -1471,10 +1214,7 @@ mod tests {
             ]
         );
         assert_eq!(out.items.len(), 2);
-        assert_eq!(
-            out.items[1].as_multiple_choice().unwrap().choices,
-            ["a", "c", "d"]
-        );
+        assert_eq!(out.items[1].as_multiple_choice().unwrap().choices, ["a", "c", "d"]);
         assert_eq!(out.items[1].as_multiple_choice().unwrap().gold, 2);
         assert_eq!(out.items[0].language, "am");
     }
@@ -1482,23 +1222,12 @@ mod tests {
     #[test]
     fn kyrgyz_letters_any_case_and_latin_a() {
         let csv = "Суроо (KG),А (KG),Б (KG),В (KG),Г (KG),Д (KG),Туура жооп\nс1,x,y,,,,Б\nс2,x,y,z,,,a\nс3,x,y,z,w,v,д\nс4,x,y,,,,в\n";
-        let out = load_table(
-            "kyrgyz_mmlu_math/test.csv",
-            csv.as_bytes(),
-            &opts("kyrgyz-mmlu"),
-        );
-        let golds: Vec<(usize, usize)> = out
-            .items
-            .iter()
-            .map(|i| (i.source.row, i.as_multiple_choice().unwrap().gold))
-            .collect();
+        let out = load_table("kyrgyz_mmlu_math/test.csv", csv.as_bytes(), &opts("kyrgyz-mmlu"));
+        let golds: Vec<(usize, usize)> =
+            out.items.iter().map(|i| (i.source.row, i.as_multiple_choice().unwrap().gold)).collect();
         assert_eq!(golds, [(1, 1), (2, 0), (3, 4)]);
         assert_eq!(out.items[0].as_multiple_choice().unwrap().choices.len(), 2);
-        let seen: Vec<String> = out
-            .anomalies
-            .iter()
-            .map(|a| format!("{}:{:?}", a.row.unwrap(), a.kind))
-            .collect();
+        let seen: Vec<String> = out.anomalies.iter().map(|a| format!("{}:{:?}", a.row.unwrap(), a.kind)).collect();
         assert_eq!(seen, ["2:GoldCase", "4:EmptyOption"]);
         assert_eq!(out.items[0].language, "ky");
     }
@@ -1510,11 +1239,7 @@ mod tests {
         assert!(out.items.is_empty());
         assert_eq!(out.anomalies.len(), 1);
         assert_eq!(out.anomalies[0].kind, AnomalyKind::MissingColumn);
-        assert!(
-            out.anomalies[0].reason.contains("`Answer_Letter`"),
-            "{}",
-            out.anomalies[0].reason
-        );
+        assert!(out.anomalies[0].reason.contains("`Answer_Letter`"), "{}", out.anomalies[0].reason);
     }
 
     #[test]
@@ -1524,28 +1249,15 @@ mod tests {
 "#;
         let out = load_table("tqa.jsonl", rows.as_bytes(), &opts("truthfulqa-mc-kg"));
         let ids: Vec<&str> = out.items.iter().map(|i| i.id.as_str()).collect();
-        assert_eq!(
-            ids,
-            ["truthfulqa-mc-kg/tqa/1/mc1", "truthfulqa-mc-kg/tqa/1/mc2"]
-        );
+        assert_eq!(ids, ["truthfulqa-mc-kg/tqa/1/mc1", "truthfulqa-mc-kg/tqa/1/mc2"]);
         let mc2 = out.items[1].as_multiple_choice().unwrap();
         assert_eq!((mc2.gold, mc2.correct.clone()), (0, vec![0, 1]));
         assert_eq!(out.items[1].metadata["subtask"], "mc2");
         let seen: Vec<String> = out
             .anomalies
             .iter()
-            .map(|a| {
-                format!(
-                    "{}:{:?}:{}",
-                    a.row.unwrap(),
-                    a.kind,
-                    a.column.clone().unwrap()
-                )
-            })
+            .map(|a| format!("{}:{:?}:{}", a.row.unwrap(), a.kind, a.column.clone().unwrap()))
             .collect();
-        assert_eq!(
-            seen,
-            ["2:BadGold:mc1_targets_kg", "2:Malformed:mc2_targets_kg"]
-        );
+        assert_eq!(seen, ["2:BadGold:mc1_targets_kg", "2:Malformed:mc2_targets_kg"]);
     }
 }

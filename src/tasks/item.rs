@@ -131,11 +131,7 @@ impl Item {
     pub fn validate(&self) -> Result<()> {
         let id = &self.id;
         if id.is_empty() {
-            crate::bail!(
-                "item from {}:{} has an empty id",
-                self.source.file,
-                self.source.row
-            );
+            crate::bail!("item from {}:{} has an empty id", self.source.file, self.source.row);
         }
         if self.language.is_empty() {
             crate::bail!("item {id}: empty language tag");
@@ -143,51 +139,27 @@ impl Item {
         match &self.body {
             ItemBody::MultipleChoice(mc) => {
                 if mc.choices.len() < 2 {
-                    crate::bail!(
-                        "item {id}: {} choice(s); at least 2 are needed",
-                        mc.choices.len()
-                    );
+                    crate::bail!("item {id}: {} choice(s); at least 2 are needed", mc.choices.len());
                 }
                 if mc.gold >= mc.choices.len() {
-                    crate::bail!(
-                        "item {id}: gold index {} but only {} choices",
-                        mc.gold,
-                        mc.choices.len()
-                    );
+                    crate::bail!("item {id}: gold index {} but only {} choices", mc.gold, mc.choices.len());
                 }
                 if let Some(bad) = mc.correct.iter().find(|&&i| i >= mc.choices.len()) {
-                    crate::bail!(
-                        "item {id}: correct index {bad} but only {} choices",
-                        mc.choices.len()
-                    );
+                    crate::bail!("item {id}: correct index {bad} but only {} choices", mc.choices.len());
                 }
                 if !mc.correct.is_empty() && !mc.correct.contains(&mc.gold) {
-                    crate::bail!(
-                        "item {id}: gold {} is not among the correct indices {:?}",
-                        mc.gold,
-                        mc.correct
-                    );
+                    crate::bail!("item {id}: gold {} is not among the correct indices {:?}", mc.gold, mc.correct);
                 }
             }
             ItemBody::Cloze(c) => {
                 if c.options.len() < 2 {
-                    crate::bail!(
-                        "item {id}: {} option(s); at least 2 are needed",
-                        c.options.len()
-                    );
+                    crate::bail!("item {id}: {} option(s); at least 2 are needed", c.options.len());
                 }
                 if c.gold >= c.options.len() {
-                    crate::bail!(
-                        "item {id}: gold index {} but only {} options",
-                        c.gold,
-                        c.options.len()
-                    );
+                    crate::bail!("item {id}: gold index {} but only {} options", c.gold, c.options.len());
                 }
                 if c.split().is_none() {
-                    crate::bail!(
-                        "item {id}: the sentence must contain the blank `{}` exactly once",
-                        c.blank
-                    );
+                    crate::bail!("item {id}: the sentence must contain the blank `{}` exactly once", c.blank);
                 }
             }
             ItemBody::Generation(g) => {
@@ -226,10 +198,7 @@ mod tests {
             language: "en".into(),
             metadata: BTreeMap::from([("subject".into(), "Biology".into())]),
             parallel: Some("t/1/dz".into()),
-            source: SourceRef {
-                file: "t.csv".into(),
-                row: 1,
-            },
+            source: SourceRef { file: "t.csv".into(), row: 1 },
             body: ItemBody::MultipleChoice(MultipleChoice {
                 passage: None,
                 question: "Which is a colour?".into(),
@@ -247,14 +216,8 @@ mod tests {
         let json = serde_json::to_value(&item).unwrap();
         assert_eq!(json["body"]["kind"], "multiple_choice");
         assert_eq!(json["body"]["gold"], 0);
-        assert!(
-            json["body"].get("passage").is_none(),
-            "None fields are left out"
-        );
-        assert!(
-            json["body"].get("correct").is_none(),
-            "empty `correct` is left out"
-        );
+        assert!(json["body"].get("passage").is_none(), "None fields are left out");
+        assert!(json["body"].get("correct").is_none(), "empty `correct` is left out");
         assert_eq!(json["metadata"]["subject"], "Biology");
         let back: Item = serde_json::from_value(json).unwrap();
         assert_eq!(back, item);
@@ -267,20 +230,12 @@ mod tests {
         if let ItemBody::MultipleChoice(mc) = &mut item.body {
             mc.gold = 3;
         }
-        assert!(item
-            .validate()
-            .unwrap_err()
-            .message()
-            .contains("gold index 3"));
+        assert!(item.validate().unwrap_err().message().contains("gold index 3"));
         if let ItemBody::MultipleChoice(mc) = &mut item.body {
             mc.gold = 0;
             mc.choices.truncate(1);
         }
-        assert!(item
-            .validate()
-            .unwrap_err()
-            .message()
-            .contains("at least 2"));
+        assert!(item.validate().unwrap_err().message().contains("at least 2"));
     }
 
     #[test]
@@ -292,15 +247,9 @@ mod tests {
             gold: 0,
         };
         assert_eq!(c.split(), Some(("The cup fell because ", " was slippery.")));
-        let two = Cloze {
-            sentence: "_ and _".into(),
-            ..c.clone()
-        };
+        let two = Cloze { sentence: "_ and _".into(), ..c.clone() };
         assert_eq!(two.split(), None);
-        let none = Cloze {
-            sentence: "no blank".into(),
-            ..c
-        };
+        let none = Cloze { sentence: "no blank".into(), ..c };
         assert_eq!(none.split(), None);
     }
 

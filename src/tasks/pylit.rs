@@ -13,12 +13,7 @@ use crate::error::{Error, Result};
 
 /// Parses one literal; trailing text other than whitespace is an error.
 pub fn parse(text: &str) -> Result<Value> {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        text,
-        i: 0,
-        depth: 0,
-    };
+    let mut p = Parser { s: text.as_bytes(), text, i: 0, depth: 0 };
     p.ws();
     let v = p.value()?;
     p.ws();
@@ -122,9 +117,7 @@ impl Parser<'_> {
 
     fn word(&mut self) -> Result<Value> {
         let start = self.i;
-        while self.i < self.s.len()
-            && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_')
-        {
+        while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_') {
             self.i += 1;
         }
         let w = &self.text[start..self.i];
@@ -148,18 +141,10 @@ impl Parser<'_> {
 
     fn number(&mut self) -> Result<Value> {
         let start = self.i;
-        while self.i < self.s.len()
-            && matches!(
-                self.s[self.i],
-                b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b'_'
-            )
-        {
+        while self.i < self.s.len() && matches!(self.s[self.i], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E' | b'_') {
             self.i += 1;
         }
-        let t: String = self.text[start..self.i]
-            .chars()
-            .filter(|&c| c != '_')
-            .collect();
+        let t: String = self.text[start..self.i].chars().filter(|&c| c != '_').collect();
         if let Ok(n) = t.parse::<i64>() {
             return Ok(Value::Number(n.into()));
         }
@@ -232,20 +217,14 @@ impl Parser<'_> {
                 return Err(self.err("newline inside a string"));
             }
             // Copy one UTF-8 character.
-            let ch = self.text[self.i..]
-                .chars()
-                .next()
-                .ok_or_else(|| self.err("bad UTF-8"))?;
+            let ch = self.text[self.i..].chars().next().ok_or_else(|| self.err("bad UTF-8"))?;
             out.push(ch);
             self.i += ch.len_utf8();
         }
     }
 
     fn hex(&mut self, n: usize) -> Result<char> {
-        let digits = self
-            .text
-            .get(self.i..self.i + n)
-            .ok_or_else(|| self.err("short escape"))?;
+        let digits = self.text.get(self.i..self.i + n).ok_or_else(|| self.err("short escape"))?;
         let code = u32::from_str_radix(digits, 16).map_err(|_| self.err("bad hex escape"))?;
         self.i += n;
         char::from_u32(code).ok_or_else(|| self.err("escape is not a character"))
@@ -259,25 +238,15 @@ mod tests {
 
     #[test]
     fn truthfulqa_style_dict() {
-        let v =
-            parse(r#"{'choices': ['Ооба, бул "чын".', "It's not"], 'labels': [1, 0]}"#).unwrap();
-        assert_eq!(
-            v,
-            json!({"choices": ["Ооба, бул \"чын\".", "It's not"], "labels": [1, 0]})
-        );
+        let v = parse(r#"{'choices': ['Ооба, бул "чын".', "It's not"], 'labels': [1, 0]}"#).unwrap();
+        assert_eq!(v, json!({"choices": ["Ооба, бул \"чын\".", "It's not"], "labels": [1, 0]}));
     }
 
     #[test]
     fn scalars_tuples_escapes_and_json() {
-        assert_eq!(
-            parse("(1, -2.5, True, None)").unwrap(),
-            json!([1, -2.5, true, null])
-        );
+        assert_eq!(parse("(1, -2.5, True, None)").unwrap(), json!([1, -2.5, true, null]));
         assert_eq!(parse(r"'a\nb\x41\u0416'").unwrap(), json!("a\nbAЖ"));
-        assert_eq!(
-            parse(r#"["x", {"k": false}]"#).unwrap(),
-            json!(["x", {"k": false}])
-        );
+        assert_eq!(parse(r#"["x", {"k": false}]"#).unwrap(), json!(["x", {"k": false}]));
         assert_eq!(parse("'''three\nlines'''").unwrap(), json!("three\nlines"));
         assert_eq!(parse(r"u'ü' ").unwrap(), json!("ü"));
         assert_eq!(parse(r"r'\d'").unwrap(), json!("\\d"));
@@ -286,18 +255,7 @@ mod tests {
 
     #[test]
     fn errors_do_not_panic() {
-        for bad in [
-            "",
-            "[1, 2",
-            "{'a' 1}",
-            "'open",
-            "array([1, 2])",
-            "[1] x",
-            "{'a': }",
-            "'\\x4'",
-            "-",
-            "((((((((((",
-        ] {
+        for bad in ["", "[1, 2", "{'a' 1}", "'open", "array([1, 2])", "[1] x", "{'a': }", "'\\x4'", "-", "(((((((((("] {
             assert!(parse(bad).is_err(), "{bad}");
         }
         let deep = "[".repeat(1000);

@@ -66,8 +66,11 @@ pub enum Prompt {
 pub fn read_function(file: &str, source: &str, function: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Prompt> {
     let fail = |why: String| Error::new(format!("{file}: {function}: {why}"));
     let tokens = tokenize(source).map_err(|(line, why)| Error::new(format!("{file} line {line}: {why}")))?;
-    let module = Parser { tokens, at: 0, depth: 0 }.module().map_err(|(line, why)| Error::new(format!("{file} line {line}: {why}")))?;
-    let mut reader = Reader { module: &module, env, globals: BTreeMap::new(), unread: Vec::new(), unset_env: Vec::new(), calls: 0 };
+    let module = Parser { tokens, at: 0, depth: 0 }
+        .module()
+        .map_err(|(line, why)| Error::new(format!("{file} line {line}: {why}")))?;
+    let mut reader =
+        Reader { module: &module, env, globals: BTreeMap::new(), unread: Vec::new(), unset_env: Vec::new(), calls: 0 };
     reader.run_module().map_err(|(line, why)| Error::new(format!("{file} line {line}: {why}")))?;
     if !module.functions.contains_key(function) {
         return Err(fail(format!("no function of that name in {file}")));
@@ -135,15 +138,22 @@ fn expression(value: Val) -> std::result::Result<String, String> {
                 .collect::<std::result::Result<_, String>>()?;
             format!("({})", parts.join(" ~ "))
         }
-        other => return Err(format!("it returns a list holding {}, which lingualens cannot give as a choice", describe(&other))),
+        other => {
+            return Err(format!(
+                "it returns a list holding {}, which lingualens cannot give as a choice",
+                describe(&other)
+            ))
+        }
     })
 }
 
 /// A document field as a Jinja variable: lm-eval's templates see the fields as names, so a field
 /// whose name is not an identifier cannot be reached from one.
 fn identifier(name: &str) -> std::result::Result<String, String> {
-    let ok = name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && name.chars().all(|c| c.is_alphanumeric() || c == '_');
-    if !ok || ["true", "false", "none", "True", "False", "None", "loop", "not", "and", "or", "in", "is"].contains(&name) {
+    let ok = name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if !ok || ["true", "false", "none", "True", "False", "None", "loop", "not", "and", "or", "in", "is"].contains(&name)
+    {
         return Err(format!("it reads the field {name:?}, whose name a Jinja template cannot use"));
     }
     Ok(name.to_string())
@@ -199,7 +209,10 @@ type Fail = (usize, String);
 /// Tokens with their 1-based lines, as Python's tokenizer gives them (indentation as
 /// `Indent`/`Dedent`, no newlines inside brackets or after `\`).
 fn tokenize(src: &str) -> std::result::Result<Vec<(Tok, usize)>, Fail> {
-    const OPS: [&str; 23] = ["==", "!=", "+=", "->", "**", "<=", ">=", "(", ")", "[", "]", "{", "}", ",", ":", ".", "=", "+", "-", "*", "%", "<", ">"];
+    const OPS: [&str; 23] = [
+        "==", "!=", "+=", "->", "**", "<=", ">=", "(", ")", "[", "]", "{", "}", ",", ":", ".", "=", "+", "-", "*", "%",
+        "<", ">",
+    ];
     let chars: Vec<char> = src.chars().collect();
     let mut out = Vec::new();
     let mut indents = vec![0usize];
@@ -278,11 +291,14 @@ fn tokenize(src: &str) -> std::result::Result<Vec<(Tok, usize)>, Fail> {
                 let word: String = chars[start..i].iter().collect();
                 let quote = chars.get(i).copied();
                 let prefix = word.to_ascii_lowercase();
-                if matches!(quote, Some('"' | '\'')) && ["r", "u", "f", "rf", "fr", "b", "br", "rb"].contains(&prefix.as_str()) {
+                if matches!(quote, Some('"' | '\''))
+                    && ["r", "u", "f", "rf", "fr", "b", "br", "rb"].contains(&prefix.as_str())
+                {
                     if prefix.contains('b') {
                         return Err((line, "a bytes literal".into()));
                     }
-                    let (value, next, lines) = string_literal(&chars, i, prefix.contains('r')).map_err(|why| (line, why))?;
+                    let (value, next, lines) =
+                        string_literal(&chars, i, prefix.contains('r')).map_err(|why| (line, why))?;
                     out.push((Tok::Str { value, fstring: prefix.contains('f') }, line));
                     line += lines;
                     i = next;
@@ -301,7 +317,10 @@ fn tokenize(src: &str) -> std::result::Result<Vec<(Tok, usize)>, Fail> {
                 while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '_') {
                     i += 1;
                 }
-                if matches!(chars.get(i), Some('.' | 'e' | 'E' | 'x' | 'X' | 'j')) && chars.get(i + 1).is_some_and(|c| c.is_ascii_alphanumeric()) || chars.get(i) == Some(&'.') {
+                if matches!(chars.get(i), Some('.' | 'e' | 'E' | 'x' | 'X' | 'j'))
+                    && chars.get(i + 1).is_some_and(|c| c.is_ascii_alphanumeric())
+                    || chars.get(i) == Some(&'.')
+                {
                     return Err((line, "a number other than a whole decimal number".into()));
                 }
                 let digits: String = chars[start..i].iter().filter(|c| **c != '_').collect();
@@ -664,14 +683,24 @@ impl Parser {
             }
             Tok::Name(n) if n == "return" => {
                 self.at += 1;
-                let value = if matches!(self.peek(), Tok::Newline | Tok::Dedent | Tok::End) { None } else { Some(self.expr()?) };
+                let value = if matches!(self.peek(), Tok::Newline | Tok::Dedent | Tok::End) {
+                    None
+                } else {
+                    Some(self.expr()?)
+                };
                 Stmt::Return(value, line)
             }
             Tok::Name(n) if n == "pass" => {
                 self.at += 1;
                 Stmt::Pass
             }
-            Tok::Name(n) if ["for", "while", "try", "with", "class", "def", "global", "nonlocal", "lambda", "del", "raise", "assert", "yield", "async", "match"].contains(&n.as_str()) => {
+            Tok::Name(n)
+                if [
+                    "for", "while", "try", "with", "class", "def", "global", "nonlocal", "lambda", "del", "raise",
+                    "assert", "yield", "async", "match",
+                ]
+                .contains(&n.as_str()) =>
+            {
                 return Err((line, format!("`{n}` is beyond the Python lingualens reads")));
             }
             Tok::Op("@") => return Err((line, "a decorator".into())),
@@ -750,7 +779,9 @@ impl Parser {
                     "is"
                 }
             }
-            Tok::Name(n) if n == "not" && matches!(self.tokens.get(self.at + 1), Some((Tok::Name(m), _)) if m == "in") => {
+            Tok::Name(n)
+                if n == "not" && matches!(self.tokens.get(self.at + 1), Some((Tok::Name(m), _)) if m == "in") =>
+            {
                 self.at += 1;
                 "not in"
             }
@@ -797,7 +828,8 @@ impl Parser {
                     if self.is_op("*") || self.is_op("**") {
                         return Err((self.line(), "a `*`/`**` argument".into()));
                     }
-                    if let (Tok::Name(n), Some((Tok::Op("="), _))) = (self.peek().clone(), self.tokens.get(self.at + 1)) {
+                    if let (Tok::Name(n), Some((Tok::Op("="), _))) = (self.peek().clone(), self.tokens.get(self.at + 1))
+                    {
                         self.at += 2;
                         kwargs.push((n, self.expr()?));
                     } else {
@@ -847,7 +879,9 @@ impl Parser {
                 "None" => Expr::Const(Val::None),
                 "True" => Expr::Const(Val::Bool(true)),
                 "False" => Expr::Const(Val::Bool(false)),
-                "lambda" | "yield" | "await" => return Err((line, format!("`{n}` is beyond the Python lingualens reads"))),
+                "lambda" | "yield" | "await" => {
+                    return Err((line, format!("`{n}` is beyond the Python lingualens reads")))
+                }
                 _ => Expr::Name(n),
             }),
             Tok::Op("(") => {
@@ -938,7 +972,10 @@ fn fstring_parts(s: &str) -> std::result::Result<Vec<FPart>, String> {
                         (None, '\'' | '"') => quote = Some(chars[j]),
                         (Some(q), c) if c == q => quote = None,
                         (None, '}') => break,
-                        (None, '{' | '!' | ':' | '=') if !(chars[j] == '=' && chars.get(j + 1) == Some(&'=')) && !(chars[j] == '!' && chars.get(j + 1) == Some(&'=')) => {
+                        (None, '{' | '!' | ':' | '=')
+                            if !(chars[j] == '=' && chars.get(j + 1) == Some(&'='))
+                                && !(chars[j] == '!' && chars.get(j + 1) == Some(&'=')) =>
+                        {
                             return Err("an f-string field with a conversion, a format spec or nested braces".into());
                         }
                         _ => {}
@@ -1031,11 +1068,20 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn exec(&mut self, body: &[Stmt], locals: &mut BTreeMap<String, Val>, depth: usize) -> std::result::Result<Flow, Fail> {
+    fn exec(
+        &mut self,
+        body: &[Stmt],
+        locals: &mut BTreeMap<String, Val>,
+        depth: usize,
+    ) -> std::result::Result<Flow, Fail> {
         for stmt in body {
             // Expressions carry no line: an error inside one is the statement's.
             let at = match stmt {
-                Stmt::Assign(_, _, l) | Stmt::AddAssign(_, _, l) | Stmt::If(_, _, l) | Stmt::Return(_, l) | Stmt::Expr(_, l) => *l,
+                Stmt::Assign(_, _, l)
+                | Stmt::AddAssign(_, _, l)
+                | Stmt::If(_, _, l)
+                | Stmt::Return(_, l)
+                | Stmt::Expr(_, l) => *l,
                 Stmt::Pass => 0,
             };
             let on_line = |(line, why): Fail| (if line == 0 { at } else { line }, why);
@@ -1046,7 +1092,12 @@ impl Reader<'_, '_> {
         Ok(Flow::Next)
     }
 
-    fn exec_one(&mut self, stmt: &Stmt, locals: &mut BTreeMap<String, Val>, depth: usize) -> std::result::Result<Flow, Fail> {
+    fn exec_one(
+        &mut self,
+        stmt: &Stmt,
+        locals: &mut BTreeMap<String, Val>,
+        depth: usize,
+    ) -> std::result::Result<Flow, Fail> {
         {
             match stmt {
                 Stmt::Pass => {}
@@ -1107,7 +1158,9 @@ impl Reader<'_, '_> {
         Ok(match e {
             Expr::Const(v) => v.clone(),
             Expr::Name(n) => self.lookup(n, locals, line)?,
-            Expr::List(items) => Val::List(items.iter().map(|x| self.eval(x, locals, depth)).collect::<std::result::Result<_, _>>()?),
+            Expr::List(items) => {
+                Val::List(items.iter().map(|x| self.eval(x, locals, depth)).collect::<std::result::Result<_, _>>()?)
+            }
             Expr::Dict(items) => {
                 let mut out = Vec::new();
                 for (k, v) in items {
@@ -1127,7 +1180,9 @@ impl Reader<'_, '_> {
                 text
             }
             Expr::Subscript(target, index) if dotted_name(target).as_deref() == Some("os.environ") => {
-                let Val::Str(var) = self.eval(index, locals, depth)? else { return Err((line, "os.environ[…] without a variable name".into())) };
+                let Val::Str(var) = self.eval(index, locals, depth)? else {
+                    return Err((line, "os.environ[…] without a variable name".into()));
+                };
                 match (self.env)(&var) {
                     Some(v) => Val::Str(v),
                     None => {
@@ -1142,7 +1197,10 @@ impl Reader<'_, '_> {
                 subscript(target, index).map_err(|why| (line, why))?
             }
             Expr::Attr(target, name) => {
-                return Err((line, format!("the attribute `.{name}` of {}", self.describe_expr(target, locals, depth))));
+                return Err((
+                    line,
+                    format!("the attribute `.{name}` of {}", self.describe_expr(target, locals, depth)),
+                ));
             }
             Expr::Binary(op, a, b) => {
                 let a = self.eval(a, locals, depth)?;
@@ -1189,7 +1247,14 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn eval_call(&mut self, f: &Expr, args: &[Expr], kwargs: &[(String, Expr)], locals: &BTreeMap<String, Val>, depth: usize) -> std::result::Result<Val, Fail> {
+    fn eval_call(
+        &mut self,
+        f: &Expr,
+        args: &[Expr],
+        kwargs: &[(String, Expr)],
+        locals: &BTreeMap<String, Val>,
+        depth: usize,
+    ) -> std::result::Result<Val, Fail> {
         let line = 0;
         let mut values = Vec::new();
         for a in args {
@@ -1202,7 +1267,9 @@ impl Reader<'_, '_> {
         // os.getenv(NAME[, default]), os.environ.get(NAME[, default])
         let dotted = dotted_name(f);
         if matches!(dotted.as_deref(), Some("os.getenv" | "os.environ.get")) {
-            let Some(Val::Str(var)) = values.first() else { return Err((line, "os.getenv without a variable name".into())) };
+            let Some(Val::Str(var)) = values.first() else {
+                return Err((line, "os.getenv without a variable name".into()));
+            };
             return Ok(match (self.env)(var) {
                 Some(v) => Val::Str(v),
                 None => {
@@ -1308,25 +1375,42 @@ fn subscript(target: Val, index: Val) -> std::result::Result<Val, String> {
         (Val::List(items), Val::Int(i)) => {
             let n = items.len() as i64;
             let at = if i < 0 { i + n } else { i };
-            usize::try_from(at).ok().and_then(|at| items.get(at).cloned()).ok_or(format!("index {i} is out of range (IndexError)"))
+            usize::try_from(at)
+                .ok()
+                .and_then(|at| items.get(at).cloned())
+                .ok_or(format!("index {i} is out of range (IndexError)"))
         }
         (Val::Str(s), Val::Int(i)) => {
             let chars: Vec<char> = s.chars().collect();
             let at = if i < 0 { i + chars.len() as i64 } else { i };
-            usize::try_from(at).ok().and_then(|at| chars.get(at)).map(|c| Val::Str(c.to_string())).ok_or(format!("index {i} is out of range (IndexError)"))
+            usize::try_from(at)
+                .ok()
+                .and_then(|at| chars.get(at))
+                .map(|c| Val::Str(c.to_string()))
+                .ok_or(format!("index {i} is out of range (IndexError)"))
         }
-        (Val::Dict(items), key) if is_constant(&key) => items.into_iter().find(|(k, _)| *k == key).map(|(_, v)| v).ok_or(format!("the key {key:?} is not in the dict (KeyError)")),
+        (Val::Dict(items), key) if is_constant(&key) => items
+            .into_iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v)
+            .ok_or(format!("the key {key:?} is not in the dict (KeyError)")),
         (Val::Field(f), _) => Err(format!("a subscript of the field doc[{f:?}]")),
         (t, i) => Err(format!("{}[{}]", describe(&t), describe(&i))),
     }
 }
 
 /// A string method on a constant string (`.format` also fills document fields in).
-fn string_method(receiver: Val, method: &str, args: Vec<Val>, kwargs: Vec<(String, Val)>) -> std::result::Result<Val, String> {
+fn string_method(
+    receiver: Val,
+    method: &str,
+    args: Vec<Val>,
+    kwargs: Vec<(String, Val)>,
+) -> std::result::Result<Val, String> {
     let Val::Str(s) = receiver else {
         return Err(format!("the method `.{method}` of {}", describe(&receiver)));
     };
-    let no_args = |v: Val| if args.is_empty() && kwargs.is_empty() { Ok(v) } else { Err(format!("`.{method}` with arguments")) };
+    let no_args =
+        |v: Val| if args.is_empty() && kwargs.is_empty() { Ok(v) } else { Err(format!("`.{method}` with arguments")) };
     match method {
         "format" => format(&s, args, kwargs),
         "strip" => no_args(Val::Str(s.trim_matches(py_space).to_string())),
@@ -1362,7 +1446,11 @@ fn format(template: &str, args: Vec<Val>, kwargs: Vec<(String, Val)>) -> std::re
             }
             '}' => return Err("str.format: a single `}` in the template (ValueError)".into()),
             '{' => {
-                let end = chars[i..].iter().position(|c| *c == '}').map(|p| i + p).ok_or("str.format: a `{` is not closed (ValueError)")?;
+                let end = chars[i..]
+                    .iter()
+                    .position(|c| *c == '}')
+                    .map(|p| i + p)
+                    .ok_or("str.format: a `{` is not closed (ValueError)")?;
                 let key: String = chars[i + 1..end].iter().collect();
                 if key.contains(['!', ':', '[', '.', '{']) {
                     return Err(format!("str.format: the field {{{key}}} has a conversion, a format spec or an index"));
@@ -1373,7 +1461,11 @@ fn format(template: &str, args: Vec<Val>, kwargs: Vec<(String, Val)>) -> std::re
                 } else if let Ok(n) = key.parse::<usize>() {
                     args.get(n).cloned().ok_or(format!("str.format: no argument {n} (IndexError)"))?
                 } else {
-                    kwargs.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone()).ok_or(format!("str.format: no value for {{{key}}} (KeyError)"))?
+                    kwargs
+                        .iter()
+                        .find(|(k, _)| *k == key)
+                        .map(|(_, v)| v.clone())
+                        .ok_or(format!("str.format: no value for {{{key}}} (KeyError)"))?
                 };
                 let text = as_text(value)?;
                 out = add(add(out, Val::Str(std::mem::take(&mut lit)))?, text)?;
@@ -1405,7 +1497,10 @@ mod tests {
     #[test]
     fn a_format_over_a_module_prompt_becomes_a_template() {
         let src = "from lm_eval.utils import weighted_f1_score\nimport os\n\nprompt = \"\"\"\n    Say {lang}:\n    {Description}\n    {{literal}}\"\"\"\n\ndef doc_to_text_amh(doc):\n    output = prompt\n    return output.format(lang='Amharic', Description=doc[\"Description\"])\n";
-        assert_eq!(template(src, "doc_to_text_amh"), "\n    Say Amharic:\n    {{ Description }}{% raw %}\n    {literal}{% endraw %}");
+        assert_eq!(
+            template(src, "doc_to_text_amh"),
+            "\n    Say Amharic:\n    {{ Description }}{% raw %}\n    {literal}{% endraw %}"
+        );
     }
 
     #[test]
@@ -1418,10 +1513,14 @@ mod tests {
     #[test]
     fn the_environment_picks_a_branch_and_an_unset_variable_is_named() {
         let src = "import os\nT=os.getenv('T_PROMPT')\nprint(T)\noutput = [\"\"\"one {Proverb}\"\"\", '''two {Proverb}''']\n\ndef f(doc):\n    if T == '1':\n        result = output[0].format(Proverb=doc[\"Proverb\"])\n    if T == '2':\n        result = output[1].format(Proverb=doc[\"Proverb\"])\n    return result\n";
-        let with = |v: &'static str| read_function("u.py", src, "f", &move |k| (k == "T_PROMPT").then(|| v.to_string()));
+        let with =
+            |v: &'static str| read_function("u.py", src, "f", &move |k| (k == "T_PROMPT").then(|| v.to_string()));
         assert_eq!(with("2").unwrap(), Prompt::Template("two {{ Proverb }}".into()));
         let e = read(src, "f").unwrap_err().to_string();
-        assert!(e.contains("utils.py: f:") && e.contains("`result` has no value") && e.contains("T_PROMPT is not set"), "{e}");
+        assert!(
+            e.contains("utils.py: f:") && e.contains("`result` has no value") && e.contains("T_PROMPT is not set"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -1433,7 +1532,10 @@ mod tests {
     #[test]
     fn what_cannot_be_read_is_refused_by_line_and_name() {
         let cases = [
-            ("def f(doc):\n    if doc['x'] == 'y':\n        return 'a'\n    return 'b'\n", "a condition on the document"),
+            (
+                "def f(doc):\n    if doc['x'] == 'y':\n        return 'a'\n    return 'b'\n",
+                "a condition on the document",
+            ),
             ("def f(doc):\n    return doc['x'].strip()\n", "the method `.strip` of doc[\"x\"]"),
             ("def f(doc):\n    for x in doc:\n        pass\n    return 'a'\n", "`for` is beyond"),
             ("def f(doc):\n    return '{a:>3}'.format(a=doc['a'])\n", "format spec"),

@@ -27,7 +27,11 @@ pub fn list_tasks(dir: &Path) -> Result<Vec<(String, PathBuf)>> {
             if path.is_dir() {
                 stack.push(path);
             } else if (name.ends_with(".yaml") || name.ends_with(".yml")) && !name.ends_with(".override.yaml") {
-                let text = crate::formats::source::read_text_capped(&path, crate::formats::source::limits::TEXT_FILE, "task file")?;
+                let text = crate::formats::source::read_text_capped(
+                    &path,
+                    crate::formats::source::limits::TEXT_FILE,
+                    "task file",
+                )?;
                 out.push((task_name(&text).unwrap_or_else(|| stem(&name).to_string()), path));
             }
         }

@@ -70,28 +70,16 @@ pub struct Table {
 pub fn read_table(name: &str, bytes: &[u8], format: Format) -> (Vec<Table>, Vec<Anomaly>) {
     let mut anomalies = Vec::new();
     let tables = match format {
-        Format::Csv => read_csv_table(name, bytes, &mut anomalies)
-            .into_iter()
-            .collect(),
+        Format::Csv => read_csv_table(name, bytes, &mut anomalies).into_iter().collect(),
         Format::Json => read_json(name, bytes, &mut anomalies),
-        Format::Jsonl => read_jsonl(name, bytes, &mut anomalies)
-            .into_iter()
-            .collect(),
-        Format::Parquet => read_parquet_guarded(name, bytes, &mut anomalies)
-            .into_iter()
-            .collect(),
+        Format::Jsonl => read_jsonl(name, bytes, &mut anomalies).into_iter().collect(),
+        Format::Parquet => read_parquet_guarded(name, bytes, &mut anomalies).into_iter().collect(),
     };
     (tables, anomalies)
 }
 
 fn unreadable(name: &str, reason: impl Into<String>) -> Anomaly {
-    Anomaly::new(
-        name,
-        None,
-        AnomalyKind::UnreadableFile,
-        Action::SkippedFile,
-        reason,
-    )
+    Anomaly::new(name, None, AnomalyKind::UnreadableFile, Action::SkippedFile, reason)
 }
 
 /// Raw CSV: the header and the data records (1-based row, fields), with a UTF-8 BOM removed and
@@ -105,10 +93,7 @@ pub struct RawCsv {
 /// Reads CSV by the csv crate (RFC 4180). `None` with an anomaly when there is no header.
 pub fn read_csv_raw(name: &str, bytes: &[u8], anomalies: &mut Vec<Anomaly>) -> Option<RawCsv> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(bytes);
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(bytes);
     let mut header: Option<Vec<String>> = None;
     let mut records = Vec::new();
     let mut rows = 0;
@@ -119,18 +104,12 @@ pub fn read_csv_raw(name: &str, bytes: &[u8], anomalies: &mut Vec<Anomaly>) -> O
             Ok(true) => {}
             Err(e) => {
                 // The csv crate only fails on I/O here; reading from memory it should not happen.
-                anomalies.push(unreadable(
-                    name,
-                    format!("CSV could not be read past data row {rows}: {e}"),
-                ));
+                anomalies.push(unreadable(name, format!("CSV could not be read past data row {rows}: {e}")));
                 break;
             }
         }
-        let fields: Result<Vec<String>, usize> = record
-            .iter()
-            .enumerate()
-            .map(|(i, f)| std::str::from_utf8(f).map(str::to_string).map_err(|_| i))
-            .collect();
+        let fields: Result<Vec<String>, usize> =
+            record.iter().enumerate().map(|(i, f)| std::str::from_utf8(f).map(str::to_string).map_err(|_| i)).collect();
         match (&header, fields) {
             (None, Ok(f)) => header = Some(f),
             (None, Err(_)) => {
@@ -143,10 +122,7 @@ pub fn read_csv_raw(name: &str, bytes: &[u8], anomalies: &mut Vec<Anomaly>) -> O
             }
             (Some(h), Err(i)) => {
                 rows += 1;
-                let column = h
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| format!("field {}", i + 1));
+                let column = h.get(i).cloned().unwrap_or_else(|| format!("field {}", i + 1));
                 anomalies.push(
                     Anomaly::new(
                         name,
@@ -161,11 +137,7 @@ pub fn read_csv_raw(name: &str, bytes: &[u8], anomalies: &mut Vec<Anomaly>) -> O
         }
     }
     match header {
-        Some(header) => Some(RawCsv {
-            header,
-            records,
-            rows,
-        }),
+        Some(header) => Some(RawCsv { header, records, rows }),
         None => {
             anomalies.push(unreadable(name, "the file is empty (no header row)"));
             None
@@ -184,28 +156,14 @@ fn read_csv_table(name: &str, bytes: &[u8], anomalies: &mut Vec<Anomaly>) -> Opt
                 Some(row),
                 AnomalyKind::FieldCount,
                 Action::SkippedRow,
-                format!(
-                    "{} fields, but the header has {} columns",
-                    fields.len(),
-                    columns.len()
-                ),
+                format!("{} fields, but the header has {} columns", fields.len(), columns.len()),
             ));
             continue;
         }
-        let map = columns
-            .iter()
-            .cloned()
-            .zip(fields.into_iter().map(Value::String))
-            .collect();
+        let map = columns.iter().cloned().zip(fields.into_iter().map(Value::String)).collect();
         records.push(Record { row, fields: map });
     }
-    Some(Table {
-        label: name.to_string(),
-        split: None,
-        columns,
-        records,
-        rows: raw.rows,
-    })
+    Some(Table { label: name.to_string(), split: None, columns, records, rows: raw.rows })
 }
 
 /// Records from a JSON array; non-object elements are reported.
@@ -263,31 +221,17 @@ fn read_json(name: &str, bytes: &[u8], anomalies: &mut Vec<Anomaly>) -> Vec<Tabl
     match value {
         Value::Array(array) => {
             let (columns, records, rows) = records_from_array(name, array, anomalies);
-            vec![Table {
-                label: name.to_string(),
-                split: None,
-                columns,
-                records,
-                rows,
-            }]
+            vec![Table { label: name.to_string(), split: None, columns, records, rows }]
         }
         Value::Object(map) => {
             let mut tables = Vec::new();
             let mut ignored = Vec::new();
             for (split, v) in map {
                 match v {
-                    Value::Array(array)
-                        if array.iter().any(Value::is_object) || array.is_empty() =>
-                    {
+                    Value::Array(array) if array.iter().any(Value::is_object) || array.is_empty() => {
                         let label = format!("{name}[{split}]");
                         let (columns, records, rows) = records_from_array(&label, array, anomalies);
-                        tables.push(Table {
-                            label,
-                            split: Some(split),
-                            columns,
-                            records,
-                            rows,
-                        });
+                        tables.push(Table { label, split: Some(split), columns, records, rows });
                     }
                     _ => ignored.push(split),
                 }
@@ -303,10 +247,7 @@ fn read_json(name: &str, bytes: &[u8], anomalies: &mut Vec<Anomaly>) -> Vec<Tabl
                     None,
                     AnomalyKind::Malformed,
                     Action::Kept,
-                    format!(
-                        "keys that hold no array of records were ignored: {}",
-                        ignored.join(", ")
-                    ),
+                    format!("keys that hold no array of records were ignored: {}", ignored.join(", ")),
                 ));
             }
             tables
@@ -314,10 +255,7 @@ fn read_json(name: &str, bytes: &[u8], anomalies: &mut Vec<Anomaly>) -> Vec<Tabl
         other => {
             anomalies.push(unreadable(
                 name,
-                format!(
-                    "expected an array of records or an object of splits, found {}",
-                    json_type(&other)
-                ),
+                format!("expected an array of records or an object of splits, found {}", json_type(&other)),
             ));
             Vec::new()
         }
@@ -361,13 +299,7 @@ fn read_jsonl(name: &str, bytes: &[u8], anomalies: &mut Vec<Anomaly>) -> Option<
             )),
         }
     }
-    Some(Table {
-        label: name.to_string(),
-        split: None,
-        columns,
-        records,
-        rows,
-    })
+    Some(Table { label: name.to_string(), split: None, columns, records, rows })
 }
 
 /// The `parquet` crate still asserts (panics) on some corrupt inputs instead of returning an
@@ -406,29 +338,18 @@ fn read_parquet(name: &str, bytes: &[u8], anomalies: &mut Vec<Anomaly>) -> Optio
     let reader = match SerializedFileReader::new(bytes::Bytes::copy_from_slice(bytes)) {
         Ok(r) => r,
         Err(e) => {
-            anomalies.push(unreadable(
-                name,
-                format!("not a readable Parquet file: {e}"),
-            ));
+            anomalies.push(unreadable(name, format!("not a readable Parquet file: {e}")));
             return None;
         }
     };
     let meta = reader.metadata();
-    let columns: Vec<String> = meta
-        .file_metadata()
-        .schema()
-        .get_fields()
-        .iter()
-        .map(|f| f.name().to_string())
-        .collect();
+    let columns: Vec<String> =
+        meta.file_metadata().schema().get_fields().iter().map(|f| f.name().to_string()).collect();
     // Say plainly which compression is not built in, before the row reader fails on it.
     for rg in meta.row_groups() {
         for col in rg.columns() {
             let codec = col.compression();
-            if !matches!(
-                codec,
-                parquet::basic::Compression::UNCOMPRESSED | parquet::basic::Compression::SNAPPY
-            ) {
+            if !matches!(codec, parquet::basic::Compression::UNCOMPRESSED | parquet::basic::Compression::SNAPPY) {
                 anomalies.push(unreadable(
                     name,
                     format!("column {} is compressed with {codec}; this build reads uncompressed and Snappy Parquet only (re-save it with Snappy, pyarrow's default)", col.column_path()),
@@ -440,10 +361,7 @@ fn read_parquet(name: &str, bytes: &[u8], anomalies: &mut Vec<Anomaly>) -> Optio
     let iter = match reader.get_row_iter(None) {
         Ok(it) => it,
         Err(e) => {
-            anomalies.push(unreadable(
-                name,
-                format!("Parquet rows could not be read: {e}"),
-            ));
+            anomalies.push(unreadable(name, format!("Parquet rows could not be read: {e}")));
             return None;
         }
     };
@@ -453,10 +371,7 @@ fn read_parquet(name: &str, bytes: &[u8], anomalies: &mut Vec<Anomaly>) -> Optio
         rows = i + 1;
         match row {
             Ok(row) => {
-                let fields = row
-                    .get_column_iter()
-                    .map(|(k, f)| (k.clone(), field_to_json(f)))
-                    .collect();
+                let fields = row.get_column_iter().map(|(k, f)| (k.clone(), field_to_json(f))).collect();
                 records.push(Record { row: i + 1, fields });
             }
             Err(e) => {
@@ -471,13 +386,7 @@ fn read_parquet(name: &str, bytes: &[u8], anomalies: &mut Vec<Anomaly>) -> Optio
             }
         }
     }
-    Some(Table {
-        label: name.to_string(),
-        split: None,
-        columns,
-        records,
-        rows,
-    })
+    Some(Table { label: name.to_string(), split: None, columns, records, rows })
 }
 
 /// A Parquet value as JSON: strings, numbers, booleans, lists and structs/maps as themselves;
@@ -495,23 +404,15 @@ fn field_to_json(field: &parquet::record::Field) -> Value {
         Field::UShort(n) => Value::from(*n),
         Field::UInt(n) => Value::from(*n),
         Field::ULong(n) => Value::from(*n),
-        Field::Float(x) => {
-            serde_json::Number::from_f64(f64::from(*x)).map_or(Value::Null, Value::Number)
-        }
+        Field::Float(x) => serde_json::Number::from_f64(f64::from(*x)).map_or(Value::Null, Value::Number),
         Field::Double(x) => serde_json::Number::from_f64(*x).map_or(Value::Null, Value::Number),
         Field::Str(s) => Value::String(s.clone()),
         Field::Bytes(b) => match std::str::from_utf8(b.data()) {
             Ok(s) => Value::String(s.to_string()),
             Err(_) => Value::String(format!("{field}")),
         },
-        Field::Group(row) => Value::Object(
-            row.get_column_iter()
-                .map(|(k, f)| (k.clone(), field_to_json(f)))
-                .collect(),
-        ),
-        Field::ListInternal(list) => {
-            Value::Array(list.elements().iter().map(field_to_json).collect())
-        }
+        Field::Group(row) => Value::Object(row.get_column_iter().map(|(k, f)| (k.clone(), field_to_json(f))).collect()),
+        Field::ListInternal(list) => Value::Array(list.elements().iter().map(field_to_json).collect()),
         Field::MapInternal(map) => {
             let entries = map.entries();
             let mut out = Map::new();
@@ -603,11 +504,7 @@ mod tests {
 
     #[test]
     fn json_array_and_splits() {
-        let (t, a) = read_table(
-            "d.json",
-            br#"[{"x": 1}, 5, {"x": 2, "y": "b"}]"#,
-            Format::Json,
-        );
+        let (t, a) = read_table("d.json", br#"[{"x": 1}, 5, {"x": 2, "y": "b"}]"#, Format::Json);
         assert_eq!(t[0].columns, ["x", "y"]);
         assert_eq!(t[0].records.len(), 2);
         assert_eq!(t[0].records[1].row, 3);
@@ -634,14 +531,8 @@ mod tests {
     fn jsonl_counts_lines() {
         let data = b"{\"x\": 1}\r\n\n[1]\n{broken\n{\"x\": 2}\n";
         let (t, a) = read_table("d.jsonl", data, Format::Jsonl);
-        assert_eq!(
-            t[0].records.iter().map(|r| r.row).collect::<Vec<_>>(),
-            [1, 5]
-        );
-        assert_eq!(
-            a.iter().map(Anomaly::location).collect::<Vec<_>>(),
-            ["d.jsonl:3", "d.jsonl:4"]
-        );
+        assert_eq!(t[0].records.iter().map(|r| r.row).collect::<Vec<_>>(), [1, 5]);
+        assert_eq!(a.iter().map(Anomaly::location).collect::<Vec<_>>(), ["d.jsonl:3", "d.jsonl:4"]);
     }
 
     #[test]

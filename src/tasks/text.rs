@@ -24,9 +24,7 @@ pub fn is_spreadsheet_error(s: &str) -> bool {
         return false;
     };
     let n = rest.chars().count();
-    (2..=15).contains(&n)
-        && (rest.ends_with('!') || rest.ends_with('?'))
-        && !rest.chars().any(char::is_whitespace)
+    (2..=15).contains(&n) && (rest.ends_with('!') || rest.ends_with('?')) && !rest.chars().any(char::is_whitespace)
 }
 
 /// Python's `str.capitalize()`: first character upper-case, the rest lower-case
@@ -34,10 +32,7 @@ pub fn is_spreadsheet_error(s: &str) -> bool {
 pub fn py_capitalize(s: &str) -> String {
     let mut chars = s.chars();
     match chars.next() {
-        Some(first) => first
-            .to_uppercase()
-            .chain(chars.flat_map(char::to_lowercase))
-            .collect(),
+        Some(first) => first.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect(),
         None => String::new(),
     }
 }
@@ -64,29 +59,11 @@ mod tests {
 
     #[test]
     fn spreadsheet_errors() {
-        for e in [
-            "#NAME?",
-            "#ERROR!",
-            " #VALUE! ",
-            "#N/A",
-            "#DIV/0!",
-            "#????",
-            "#??????!",
-            "#འཛོལ༌བ!",
-            "#མིང?",
-        ] {
+        for e in ["#NAME?", "#ERROR!", " #VALUE! ", "#N/A", "#DIV/0!", "#????", "#??????!", "#འཛོལ༌བ!", "#མིང?"]
+        {
             assert!(is_spreadsheet_error(e), "{e}");
         }
-        for ok in [
-            "#1",
-            "# of moles?",
-            "#",
-            "#!",
-            "C#",
-            "What is #5?",
-            "",
-            "#hashtag",
-        ] {
+        for ok in ["#1", "# of moles?", "#", "#!", "C#", "What is #5?", "", "#hashtag"] {
             assert!(!is_spreadsheet_error(ok), "{ok}");
         }
     }

@@ -58,20 +58,13 @@ pub enum Field {
 #[derive(Debug, Clone, PartialEq)]
 pub enum DataSource {
     /// `dataset_path: json|csv|parquet`: split → files (`{{data}}` = given at run time).
-    Files {
-        format: String,
-        data_files: BTreeMap<String, Vec<String>>,
-    },
+    Files { format: String, data_files: BTreeMap<String, Vec<String>> },
     /// `dataset_path: lingualens`: items from the named lingualens loader (`dataset_name`: `dzen`,
     /// `kyrgyz-mmlu`, …), seen through [`item_doc`]; `dataset_kwargs.language` keeps one language.
     /// An item's split is its `split` metadata, else `test` (DZEN exemplars: `few_shot`).
     /// `dataset_kwargs.metadata` (a map) keeps the items whose metadata has those values
     /// (TruthfulQA-kg: `subtask: mc1`).
-    Items {
-        loader: String,
-        language: Option<String>,
-        metadata: BTreeMap<String, String>,
-    },
+    Items { loader: String, language: Option<String>, metadata: BTreeMap<String, String> },
     /// A Hugging Face Hub dataset; the user must supply the data for the split.
     Hub { path: String, name: Option<String> },
 }
@@ -211,9 +204,15 @@ impl GenerationKwargs {
             Some(Json::String(s)) => Ok(vec![s.clone()]),
             Some(Json::Array(a)) => a
                 .iter()
-                .map(|v| v.as_str().map(String::from).ok_or_else(|| Error::new(format!("generation_kwargs.until: {v} is not text"))))
+                .map(|v| {
+                    v.as_str()
+                        .map(String::from)
+                        .ok_or_else(|| Error::new(format!("generation_kwargs.until: {v} is not text")))
+                })
                 .collect(),
-            Some(other) => Err(Error::new(format!("generation_kwargs.until: expected text or a list of texts, found {other}"))),
+            Some(other) => {
+                Err(Error::new(format!("generation_kwargs.until: expected text or a list of texts, found {other}")))
+            }
         }
     }
 
@@ -331,7 +330,8 @@ pub enum FilterStep {
 }
 
 /// The filters lingualens applies (lm-eval's built-in ones that need no Python or document).
-pub const SUPPORTED_FILTERS: &str = "regex, take_first, take_first_k, majority_vote, remove_whitespace, lowercase, uppercase, map";
+pub const SUPPORTED_FILTERS: &str =
+    "regex, take_first, take_first_k, majority_vote, remove_whitespace, lowercase, uppercase, map";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct FilterPipeline {
@@ -391,9 +391,7 @@ pub struct TaskSpec {
 impl TaskSpec {
     /// The split evaluated: `test_split`, else `validation_split` (lm-eval's `eval_docs`).
     pub fn eval_split(&self) -> Option<&str> {
-        self.test_split
-            .as_deref()
-            .or(self.validation_split.as_deref())
+        self.test_split.as_deref().or(self.validation_split.as_deref())
     }
 
     /// Where few-shot examples come from, in lm-eval's order: the few-shot split
@@ -439,7 +437,11 @@ impl TaskSpec {
                 None => FewshotPool::Missing(format!(
                     "{}: few-shot examples come from split `{s}` ({key}{}), which was not given: {how_to_give}",
                     self.file,
-                    if key == "fewshot_split" { "" } else { ", as lm-eval takes them when the task names no few-shot split" },
+                    if key == "fewshot_split" {
+                        ""
+                    } else {
+                        ", as lm-eval takes them when the task names no few-shot split"
+                    },
                 )),
             },
         })
@@ -467,12 +469,7 @@ pub struct LoadOptions {
 pub type Resolver<'a> = dyn Fn(&str) -> Result<Option<String>> + 'a;
 
 /// Fields where a `!function` must be replaced before the task can run.
-const FUNCTION_FIELDS: [&str; 4] = [
-    "doc_to_text",
-    "doc_to_choice",
-    "doc_to_target",
-    "process_docs",
-];
+const FUNCTION_FIELDS: [&str; 4] = ["doc_to_text", "doc_to_choice", "doc_to_target", "process_docs"];
 
 const KNOWN_KEYS: &[&str] = &[
     "task",
@@ -523,11 +520,7 @@ fn parent(path: &str) -> &str {
 
 /// `base/rel` with `.` and `..` segments folded; `rel` starting with `/` is absolute.
 pub fn join_path(base: &str, rel: &str) -> String {
-    let full = if rel.starts_with('/') || base.is_empty() {
-        rel.to_string()
-    } else {
-        format!("{base}/{rel}")
-    };
+    let full = if rel.starts_with('/') || base.is_empty() { rel.to_string() } else { format!("{base}/{rel}") };
     let absolute = full.starts_with('/');
     let mut parts: Vec<&str> = Vec::new();
     for seg in full.split('/') {
@@ -549,9 +542,7 @@ pub fn join_path(base: &str, rel: &str) -> String {
 
 fn file_stem(path: &str) -> &str {
     let name = path.rsplit('/').next().unwrap_or(path);
-    name.strip_suffix(".yaml")
-        .or_else(|| name.strip_suffix(".yml"))
-        .unwrap_or(name)
+    name.strip_suffix(".yaml").or_else(|| name.strip_suffix(".yml")).unwrap_or(name)
 }
 
 /// The deepest `[`/`{` nesting a task file may have: serde_yaml_ng refuses 128 levels itself, but
@@ -589,14 +580,11 @@ fn check_flow_depth(label: &str, text: &str) -> Result<()> {
 
 fn parse_yaml_map(label: &str, text: &str) -> Result<serde_yaml_ng::Mapping> {
     check_flow_depth(label, text)?;
-    let v: Yaml = serde_yaml_ng::from_str(text)
-        .map_err(|e| Error::new(format!("{label}: not valid YAML: {e}")))?;
+    let v: Yaml = serde_yaml_ng::from_str(text).map_err(|e| Error::new(format!("{label}: not valid YAML: {e}")))?;
     match v {
         Yaml::Mapping(m) => Ok(m),
         Yaml::Null => Ok(serde_yaml_ng::Mapping::new()),
-        _ => Err(Error::new(format!(
-            "{label}: a task file must be a YAML map of fields"
-        ))),
+        _ => Err(Error::new(format!("{label}: a task file must be a YAML map of fields"))),
     }
 }
 
@@ -607,31 +595,22 @@ type Merged = (serde_yaml_ng::Mapping, BTreeMap<String, String>);
 /// Reads `path` and its includes into one map (includes first, the file's keys over them).
 fn read_merged(path: &str, resolve: &Resolver, depth: usize) -> Result<Merged> {
     if depth > 16 {
-        return Err(Error::new(format!(
-            "{path}: `include:` nested more than 16 deep (a cycle?)"
-        )));
+        return Err(Error::new(format!("{path}: `include:` nested more than 16 deep (a cycle?)")));
     }
     let text = resolve(path)?.ok_or_else(|| Error::new(format!("{path}: file not found")))?;
     let map = parse_yaml_map(path, &text)?;
     let includes: Vec<String> = match map.get("include") {
         None => vec![],
         Some(Yaml::String(s)) => vec![s.clone()],
-        Some(Yaml::Sequence(v)) => v
-            .iter()
-            .filter_map(|x| x.as_str().map(String::from))
-            .collect(),
-        Some(_) => {
-            return Err(Error::new(format!(
-                "{path}: `include` must be a file name or a list of them"
-            )))
-        }
+        Some(Yaml::Sequence(v)) => v.iter().filter_map(|x| x.as_str().map(String::from)).collect(),
+        Some(_) => return Err(Error::new(format!("{path}: `include` must be a file name or a list of them"))),
     };
     let mut merged = serde_yaml_ng::Mapping::new();
     let mut folders = BTreeMap::new();
     for inc in includes {
         let inc_path = join_path(parent(path), &inc);
-        let (m, f) = read_merged(&inc_path, resolve, depth + 1)
-            .map_err(|e| e.context(format!("{path}: include `{inc}`")))?;
+        let (m, f) =
+            read_merged(&inc_path, resolve, depth + 1).map_err(|e| e.context(format!("{path}: include `{inc}`")))?;
         for (k, v) in m {
             merged.insert(k, v);
         }
@@ -650,7 +629,13 @@ fn read_merged(path: &str, resolve: &Resolver, depth: usize) -> Result<Merged> {
 /// (`module.py` beside the YAML that names it) can be read: the function read as the template
 /// it fills in (`pyprompt`), with a note for the run's warnings. A module that is not there
 /// leaves the field as it is (refused below); one that cannot be read is refused with why.
-fn read_prompt_functions(path: &str, map: &mut serde_yaml_ng::Mapping, folders: &BTreeMap<String, String>, resolve: &Resolver, options: &LoadOptions) -> Result<Vec<String>> {
+fn read_prompt_functions(
+    path: &str,
+    map: &mut serde_yaml_ng::Mapping,
+    folders: &BTreeMap<String, String>,
+    resolve: &Resolver,
+    options: &LoadOptions,
+) -> Result<Vec<String>> {
     let mut notes = Vec::new();
     for key in FUNCTION_FIELDS.iter().filter(|k| **k != "process_docs") {
         let Some(Yaml::Tagged(t)) = map.get(*key) else { continue };
@@ -682,18 +667,13 @@ pub fn load_task(path: &str, resolve: &Resolver, options: &LoadOptions) -> Resul
     // Sidecar: named by the caller (must exist), or `<stem>.override.yaml` beside the file.
     let default_sidecar = join_path(parent(path), &format!("{}.override.yaml", file_stem(path)));
     let sidecar = match &options.sidecar {
-        Some(p) => Some((
-            p.clone(),
-            resolve(p)?.ok_or_else(|| Error::new(format!("{p}: sidecar file not found")))?,
-        )),
+        Some(p) => Some((p.clone(), resolve(p)?.ok_or_else(|| Error::new(format!("{p}: sidecar file not found")))?)),
         None => resolve(&default_sidecar)?.map(|t| (default_sidecar.clone(), t)),
     };
     if let Some((label, text)) = sidecar {
         for (k, v) in parse_yaml_map(&label, &text)? {
-            let key = k
-                .as_str()
-                .map(String::from)
-                .ok_or_else(|| Error::new(format!("{label}: keys must be field names")))?;
+            let key =
+                k.as_str().map(String::from).ok_or_else(|| Error::new(format!("{label}: keys must be field names")))?;
             if let Yaml::Tagged(t) = &v {
                 return Err(Error::new(format!(
                     "{label}: {key} is {} {}; an override must be Jinja, not Python",
@@ -716,56 +696,49 @@ pub fn load_task(path: &str, resolve: &Resolver, options: &LoadOptions) -> Resul
 
     // Python functions left in fields that decide what is scored: refuse, naming each one.
     let mut python = Vec::new();
-    for f in FUNCTION_FIELDS
-        .iter()
-        .chain(["process_results", "class"].iter())
-    {
+    for f in FUNCTION_FIELDS.iter().chain(["process_results", "class"].iter()) {
         if let Some(Yaml::Tagged(t)) = map.get(*f) {
-            python.push((
-                f.to_string(),
-                format!("{} {}", t.tag, yaml_scalar(&t.value)),
-            ));
+            python.push((f.to_string(), format!("{} {}", t.tag, yaml_scalar(&t.value))));
         }
     }
     if !python.is_empty() {
-        let what: Vec<String> = python
-            .iter()
-            .map(|(f, func)| format!("{f} is {func} (Python)"))
-            .collect();
-        let replaceable: Vec<&str> = python
-            .iter()
-            .map(|(f, _)| f.as_str())
-            .filter(|f| FUNCTION_FIELDS.contains(f))
-            .collect();
+        let what: Vec<String> = python.iter().map(|(f, func)| format!("{f} is {func} (Python)")).collect();
+        let replaceable: Vec<&str> =
+            python.iter().map(|(f, _)| f.as_str()).filter(|f| FUNCTION_FIELDS.contains(f)).collect();
         let mut msg = format!("{path}: {}, which lingualens cannot run", what.join(", "));
         if replaceable.len() == python.len() {
-            let flags: Vec<String> = replaceable
-                .iter()
-                .map(|f| format!("--override {f}='…'"))
-                .collect();
+            let flags: Vec<String> = replaceable.iter().map(|f| format!("--override {f}='…'")).collect();
             msg.push_str(&format!(
                 "; give a Jinja replacement with {} or a sidecar file {}.override.yaml",
                 flags.join(" "),
                 file_stem(path)
             ));
         } else {
-            msg.push_str(
-                "; this task is defined by Python code and cannot be loaded from its YAML",
-            );
+            msg.push_str("; this task is defined by Python code and cannot be loaded from its YAML");
         }
         return Err(Error::new(msg));
     }
 
-    let mut spec = build_spec(path, map, overridden).map_err(|e| {
-        if e.message().starts_with(path) {
-            e
-        } else {
-            e.context(path)
-        }
-    })?;
+    let mut spec =
+        build_spec(path, map, overridden).map_err(
+            |e| {
+                if e.message().starts_with(path) {
+                    e
+                } else {
+                    e.context(path)
+                }
+            },
+        )?;
     spec.warnings.extend(python_notes);
     if let (DataSource::Hub { .. }, false) = (&spec.source, options.hub_data_files.is_empty()) {
-        let format = options.hub_data_files.values().flatten().next().and_then(|f| f.rsplit_once('.')).map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_else(|| "csv".into());
+        let format = options
+            .hub_data_files
+            .values()
+            .flatten()
+            .next()
+            .and_then(|f| f.rsplit_once('.'))
+            .map(|(_, e)| e.to_ascii_lowercase())
+            .unwrap_or_else(|| "csv".into());
         spec.source = DataSource::Files { format, data_files: options.hub_data_files.clone() };
     }
     Ok(spec)
@@ -776,11 +749,7 @@ pub fn load_task(path: &str, resolve: &Resolver, options: &LoadOptions) -> Resul
 pub fn load_task_file(path: &std::path::Path, options: &LoadOptions) -> Result<TaskSpec> {
     use crate::formats::source::{limits, read_optional_text_capped};
     let resolve = |p: &str| read_optional_text_capped(std::path::Path::new(p), limits::TEXT_FILE, "task file");
-    load_task(
-        &path.to_string_lossy().replace('\\', "/"),
-        &resolve,
-        options,
-    )
+    load_task(&path.to_string_lossy().replace('\\', "/"), &resolve, options)
 }
 
 fn yaml_scalar(v: &Yaml) -> String {
@@ -804,22 +773,14 @@ pub fn yaml_to_json(v: &Yaml) -> Json {
             } else if let Some(u) = n.as_u64() {
                 Json::from(u)
             } else {
-                serde_json::Number::from_f64(n.as_f64().unwrap_or(f64::NAN))
-                    .map_or(Json::Null, Json::Number)
+                serde_json::Number::from_f64(n.as_f64().unwrap_or(f64::NAN)).map_or(Json::Null, Json::Number)
             }
         }
         Yaml::String(s) => Json::String(s.clone()),
         Yaml::Sequence(s) => Json::Array(s.iter().map(yaml_to_json).collect()),
         Yaml::Mapping(m) => Json::Object(
             m.iter()
-                .map(|(k, v)| {
-                    (
-                        k.as_str()
-                            .map(String::from)
-                            .unwrap_or_else(|| yaml_scalar(k)),
-                        yaml_to_json(v),
-                    )
-                })
+                .map(|(k, v)| (k.as_str().map(String::from).unwrap_or_else(|| yaml_scalar(k)), yaml_to_json(v)))
                 .collect(),
         ),
         Yaml::Tagged(t) => yaml_to_json(&t.value),
@@ -833,11 +794,7 @@ fn field(key: &str, v: &Yaml) -> Result<Field> {
         Yaml::Sequence(s) => Field::List(s.iter().map(yaml_to_json).collect()),
         Yaml::Mapping(m) => Field::List(m.iter().map(|(_, v)| yaml_to_json(v)).collect()),
         Yaml::Tagged(t) => Field::Function(yaml_scalar(&t.value)),
-        other => {
-            return Err(Error::new(format!(
-                "{key}: expected a template, an index or a list, found {other:?}"
-            )))
-        }
+        other => return Err(Error::new(format!("{key}: expected a template, an index or a list, found {other:?}"))),
     })
 }
 
@@ -846,9 +803,7 @@ fn string(key: &str, v: &Yaml) -> Result<String> {
         Yaml::String(s) => Ok(s.clone()),
         Yaml::Number(n) => Ok(n.to_string()),
         Yaml::Bool(b) => Ok(b.to_string()),
-        other => Err(Error::new(format!(
-            "{key}: expected a string, found {other:?}"
-        ))),
+        other => Err(Error::new(format!("{key}: expected a string, found {other:?}"))),
     }
 }
 
@@ -867,11 +822,7 @@ fn string_list(key: &str, v: &Yaml) -> Result<Vec<String>> {
     }
 }
 
-fn build_spec(
-    path: &str,
-    map: serde_yaml_ng::Mapping,
-    overridden: Vec<String>,
-) -> Result<TaskSpec> {
+fn build_spec(path: &str, map: serde_yaml_ng::Mapping, overridden: Vec<String>) -> Result<TaskSpec> {
     let raw = map.clone();
     let mut warnings = Vec::new();
     // A key neither knows is a mistake lm-eval refuses too (its TaskConfig takes no other field):
@@ -934,7 +885,9 @@ fn build_spec(
     let source = match dataset_path.as_deref() {
         Some(f @ ("json" | "csv" | "parquet")) => DataSource::Files { format: f.to_string(), data_files },
         Some("lingualens") => DataSource::Items {
-            loader: dataset_name.clone().ok_or_else(|| Error::new("dataset_path: lingualens needs dataset_name (the loader: dzen, kyrgyz-mmlu, …)"))?,
+            loader: dataset_name.clone().ok_or_else(|| {
+                Error::new("dataset_path: lingualens needs dataset_name (the loader: dzen, kyrgyz-mmlu, …)")
+            })?,
             language: match map.get("dataset_kwargs") {
                 Some(Yaml::Mapping(kw)) => opt_string(kw, "language")?,
                 _ => None,
@@ -942,7 +895,11 @@ fn build_spec(
             metadata: match map.get("dataset_kwargs").and_then(|kw| kw.get("metadata")) {
                 None | Some(Yaml::Null) => BTreeMap::new(),
                 Some(Yaml::Mapping(m)) => m.iter().map(|(k, v)| (yaml_scalar(k), yaml_scalar(v))).collect(),
-                Some(other) => return Err(Error::new(format!("dataset_kwargs.metadata must be a map of metadata field → value, found {other:?}"))),
+                Some(other) => {
+                    return Err(Error::new(format!(
+                        "dataset_kwargs.metadata must be a map of metadata field → value, found {other:?}"
+                    )))
+                }
             },
         },
         Some(p) => DataSource::Hub { path: p.to_string(), name: dataset_name.clone() },
@@ -955,8 +912,8 @@ fn build_spec(
         Some("generate_until") | None => OutputType::GenerateUntil,
         Some(o) => {
             return Err(Error::new(format!(
-            "output_type `{o}` is not supported (multiple_choice, loglikelihood, generate_until)"
-        )))
+                "output_type `{o}` is not supported (multiple_choice, loglikelihood, generate_until)"
+            )))
         }
     };
 
@@ -970,11 +927,7 @@ fn build_spec(
     let num_fewshot = match map.get("num_fewshot") {
         None | Some(Yaml::Null) => None,
         Some(Yaml::Number(n)) if n.as_u64().is_some() => n.as_u64().map(|n| n as usize),
-        Some(other) => {
-            return Err(Error::new(format!(
-                "num_fewshot: expected a count, found {other:?}"
-            )))
-        }
+        Some(other) => return Err(Error::new(format!("num_fewshot: expected a count, found {other:?}"))),
     };
 
     // fewshot_config: its keys override the task's, as lm-eval's FewshotConfig.from_dict does.
@@ -983,19 +936,10 @@ fn build_spec(
         Some(Yaml::Mapping(m)) => m,
         _ => &empty,
     };
-    let sampler = match fc
-        .get("sampler")
-        .map(|v| string("fewshot_config.sampler", v))
-        .transpose()?
-        .as_deref()
-    {
+    let sampler = match fc.get("sampler").map(|v| string("fewshot_config.sampler", v)).transpose()?.as_deref() {
         None | Some("default") => SamplerKind::Random,
         Some("first_n") => SamplerKind::FirstN,
-        Some(s) => {
-            return Err(Error::new(format!(
-                "fewshot_config.sampler `{s}` is not supported (default, first_n)"
-            )))
-        }
+        Some(s) => return Err(Error::new(format!("fewshot_config.sampler `{s}` is not supported (default, first_n)"))),
     };
     for k in fc.keys() {
         let k = yaml_scalar(k);
@@ -1052,7 +996,9 @@ fn build_spec(
             Some(v) => {
                 let f = field(k, v)?;
                 if let Field::Function(func) = &f {
-                    return Err(Error::new(format!("fewshot_config.{k} is !function {func} (Python), which lingualens cannot run")));
+                    return Err(Error::new(format!(
+                        "fewshot_config.{k} is !function {func} (Python), which lingualens cannot run"
+                    )));
                 }
                 Ok(Some(f))
             }
@@ -1061,11 +1007,7 @@ fn build_spec(
     };
     let fewshot = FewshotConfig {
         sampler,
-        split: fc
-            .get("split")
-            .map(|v| string("fewshot_config.split", v))
-            .transpose()?
-            .or(fewshot_split.clone()),
+        split: fc.get("split").map(|v| string("fewshot_config.split", v)).transpose()?.or(fewshot_split.clone()),
         doc_to_text: fc_field("doc_to_text", &doc_to_text)?,
         doc_to_choice: fc_field("doc_to_choice", &doc_to_choice)?,
         doc_to_target: fc_field("doc_to_target", &doc_to_target)?,
@@ -1114,10 +1056,7 @@ fn build_spec(
     let mut filters = Vec::new();
     if let Some(Yaml::Sequence(list)) = map.get("filter_list") {
         for p in list {
-            let name = p
-                .get("name")
-                .map(yaml_scalar)
-                .unwrap_or_else(|| "none".into());
+            let name = p.get("name").map(yaml_scalar).unwrap_or_else(|| "none".into());
             let mut steps = Vec::new();
             if let Some(Yaml::Sequence(fs)) = p.get("filter") {
                 for f in fs {
@@ -1223,19 +1162,12 @@ fn build_spec(
                 None => continue,
             };
             obj.remove("metric");
-            let aggregation = obj
-                .remove("aggregation")
-                .and_then(|v| v.as_str().map(String::from));
+            let aggregation = obj.remove("aggregation").and_then(|v| v.as_str().map(String::from));
             let higher_is_better = obj.remove("higher_is_better").and_then(|v| v.as_bool());
             if let Some(why) = crate::scoring::metrics::unsupported(&metric, output_type.name()) {
                 warnings.push(format!("{path}: {why}"));
             }
-            metrics.push(MetricSpec {
-                metric,
-                aggregation,
-                higher_is_better,
-                options: obj,
-            });
+            metrics.push(MetricSpec { metric, aggregation, higher_is_better, options: obj });
         }
     }
 
@@ -1247,17 +1179,11 @@ fn build_spec(
                 .collect::<Result<BTreeMap<_, _>>>()?,
         ),
         Some(Yaml::String(s)) if s == "none" => None,
-        Some(_) => {
-            return Err(Error::new(
-                "process_docs: give a map field → Jinja template (or `none`)",
-            ))
-        }
+        Some(_) => return Err(Error::new("process_docs: give a map field → Jinja template (or `none`)")),
     };
 
     if output_type == OutputType::MultipleChoice && doc_to_choice.is_none() {
-        return Err(Error::new(
-            "output_type multiple_choice needs doc_to_choice",
-        ));
+        return Err(Error::new("output_type multiple_choice needs doc_to_choice"));
     }
 
     Ok(TaskSpec {
@@ -1330,10 +1256,7 @@ pub fn item_doc(item: &Item) -> Json {
             }
             m.insert("input".into(), Json::String(g.input.clone()));
             m.insert("references".into(), Json::from(g.references.clone()));
-            m.insert(
-                "answer".into(),
-                Json::String(g.references.first().cloned().unwrap_or_default()),
-            );
+            m.insert("answer".into(), Json::String(g.references.first().cloned().unwrap_or_default()));
         }
     }
     Json::Object(m)
@@ -1350,9 +1273,7 @@ pub fn items_docs(items: &[Item]) -> Vec<Json> {
             if let Some(other) = item.parallel.as_deref().and_then(|p| by_id.get(p)) {
                 let lang = other.language.clone();
                 if let (Json::Object(m), Json::Object(o)) = (&mut doc, item_doc(other)) {
-                    for k in [
-                        "question", "choices", "passage", "rationale", "sentence", "options", "input",
-                    ] {
+                    for k in ["question", "choices", "passage", "rationale", "sentence", "options", "input"] {
                         if let Some(v) = o.get(k) {
                             m.insert(format!("{k}_{lang}"), v.clone());
                         }
@@ -1393,18 +1314,12 @@ pub fn docs_from_file(name: &str, bytes: &[u8]) -> Result<Vec<Json>> {
 /// [`docs_from_file`], and the columns in file order (a JSON object's keys are sorted; lm-eval logs
 /// a document's fields in the dataset's column order, see `PyJson::from_serde_ordered`).
 pub fn docs_and_columns_from_file(name: &str, bytes: &[u8]) -> Result<(Vec<Json>, Vec<String>)> {
-    let format = crate::tasks::table::Format::from_name(name).ok_or_else(|| {
-        Error::new(format!(
-            "{name}: unknown data format (use .csv, .json, .jsonl or .parquet)"
-        ))
-    })?;
+    let format = crate::tasks::table::Format::from_name(name)
+        .ok_or_else(|| Error::new(format!("{name}: unknown data format (use .csv, .json, .jsonl or .parquet)")))?;
     let (tables, anomalies) = crate::tasks::table::read_table(name, bytes, format);
     if tables.is_empty() {
         let why: Vec<String> = anomalies.iter().map(|a| format!("{a:?}")).collect();
-        return Err(Error::new(format!(
-            "{name}: could not be read: {}",
-            why.join("; ")
-        )));
+        return Err(Error::new(format!("{name}: could not be read: {}", why.join("; "))));
     }
     // JSON objects were parsed into sorted maps: take the key order from the text instead.
     let written = match format {
@@ -1413,10 +1328,9 @@ pub fn docs_and_columns_from_file(name: &str, bytes: &[u8]) -> Result<(Vec<Json>
             .and_then(|t| t.lines().find(|l| !l.trim().is_empty()))
             .and_then(|l| serde_json::from_str::<KeyOrder>(l).ok())
             .map(|k| k.0),
-        crate::tasks::table::Format::Json => serde_json::from_slice::<Vec<KeyOrder>>(bytes)
-            .ok()
-            .and_then(|v| v.into_iter().next())
-            .map(|k| k.0),
+        crate::tasks::table::Format::Json => {
+            serde_json::from_slice::<Vec<KeyOrder>>(bytes).ok().and_then(|v| v.into_iter().next()).map(|k| k.0)
+        }
         _ => None,
     };
     let mut columns: Vec<String> = Vec::new();
@@ -1425,11 +1339,7 @@ pub fn docs_and_columns_from_file(name: &str, bytes: &[u8]) -> Result<(Vec<Json>
             columns.push(c.clone());
         }
     }
-    let docs = tables
-        .into_iter()
-        .flat_map(|t| t.records)
-        .map(|r| Json::Object(r.fields))
-        .collect();
+    let docs = tables.into_iter().flat_map(|t| t.records).map(|r| Json::Object(r.fields)).collect();
     Ok((docs, columns))
 }
 
@@ -1467,14 +1377,21 @@ mod tests {
         let e = parse_yaml_map("deep.yaml", &deep).unwrap_err().to_string();
         assert!(e.contains("deep.yaml: line 2: brackets nested more than 128 deep"), "{e}");
         // Within the cap, and brackets inside quotes and comments, are the parser's to read.
-        let fine = format!("x: {}1{}\ny: \"{}\" # {}\nz: '{{{{ a }}}}'\n", "[".repeat(20), "]".repeat(20), "[".repeat(500), "{".repeat(500));
+        let fine = format!(
+            "x: {}1{}\ny: \"{}\" # {}\nz: '{{{{ a }}}}'\n",
+            "[".repeat(20),
+            "]".repeat(20),
+            "[".repeat(500),
+            "{".repeat(500)
+        );
         let map = parse_yaml_map("fine.yaml", &fine).unwrap();
         assert_eq!(map.len(), 3);
     }
 
     #[test]
     fn columns_in_written_order() {
-        let (docs, cols) = docs_and_columns_from_file("d.jsonl", b"{\"q\": \"x\", \"choices\": [1], \"a\": 0}\n").unwrap();
+        let (docs, cols) =
+            docs_and_columns_from_file("d.jsonl", b"{\"q\": \"x\", \"choices\": [1], \"a\": 0}\n").unwrap();
         assert_eq!(cols, ["q", "choices", "a"]);
         assert_eq!(docs.len(), 1);
         let (_, cols) = docs_and_columns_from_file("d.json", b"[{\"z\": 1, \"b\": 2}]").unwrap();
@@ -1484,10 +1401,7 @@ mod tests {
     }
 
     fn files(list: &[(&str, &str)]) -> impl Fn(&str) -> Result<Option<String>> {
-        let m: BTreeMap<String, String> = list
-            .iter()
-            .map(|(a, b)| (a.to_string(), b.to_string()))
-            .collect();
+        let m: BTreeMap<String, String> = list.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
         move |p: &str| Ok(m.get(p).cloned())
     }
 
@@ -1520,15 +1434,11 @@ mod tests {
             ("t/a.override.yaml", "doc_to_text: 'Q: {{question}}'\n"),
         ]);
         let t = load_task("t/a.yaml", &r, &LoadOptions::default()).unwrap();
-        assert_eq!(
-            t.doc_to_text,
-            Some(Field::Template("Q: {{question}}".into()))
-        );
+        assert_eq!(t.doc_to_text, Some(Field::Template("Q: {{question}}".into())));
         assert_eq!(t.overridden, vec!["doc_to_text".to_string()]);
         assert_eq!(t.test_split.as_deref(), Some("test"));
         let mut o = LoadOptions::default();
-        o.overrides
-            .insert("doc_to_text".into(), "{{question}}?".into());
+        o.overrides.insert("doc_to_text".into(), "{{question}}?".into());
         let t = load_task("t/a.yaml", &r, &o).unwrap();
         assert_eq!(t.doc_to_text, Some(Field::Template("{{question}}?".into())));
     }
@@ -1558,7 +1468,10 @@ mod tests {
         assert_eq!(docs[0]["opts"], serde_json::json!(["x", "y"]));
         let out = ren.render(&docs[0], &[]).unwrap();
         assert_eq!(out.context, "WHY?");
-        assert_eq!(out.request, Request::MultipleChoice { continuations: vec![" x".into(), " y".into()], multiple_input: None });
+        assert_eq!(
+            out.request,
+            Request::MultipleChoice { continuations: vec![" x".into(), " y".into()], multiple_input: None }
+        );
         assert_eq!(out.gold(), Some(1));
         let e = load_task("k.yaml", &r, &LoadOptions::default()).unwrap_err();
         assert!(e.message().contains("class is !function kyrgyz_tasks.KyrgyzMMLUHistory (Python)"), "{e}");

@@ -34,7 +34,9 @@ async fn request(req: &IdbRequest) -> Result<JsValue, String> {
         req.set_onsuccess(Some(ok.unchecked_ref()));
         req.set_onerror(Some(err.unchecked_ref()));
     });
-    JsFuture::from(promise).await.map_err(|e| format!("IndexedDB: {}", e.as_string().unwrap_or_else(|| format!("{e:?}"))))
+    JsFuture::from(promise)
+        .await
+        .map_err(|e| format!("IndexedDB: {}", e.as_string().unwrap_or_else(|| format!("{e:?}"))))
 }
 
 /// Waits for a transaction to commit (`complete`); `Err` when it fails or is aborted (a full disk,
@@ -54,7 +56,10 @@ async fn committed(tx: &IdbTransaction) -> Result<(), String> {
         tx.set_onerror(Some(err.unchecked_ref()));
         tx.set_onabort(Some(err.unchecked_ref()));
     });
-    JsFuture::from(promise).await.map(|_| ()).map_err(|e| format!("IndexedDB: {}", e.as_string().unwrap_or_else(|| format!("{e:?}"))))
+    JsFuture::from(promise)
+        .await
+        .map(|_| ())
+        .map_err(|e| format!("IndexedDB: {}", e.as_string().unwrap_or_else(|| format!("{e:?}"))))
 }
 
 fn key(run: &str, index: usize) -> String {
@@ -62,7 +67,8 @@ fn key(run: &str, index: usize) -> String {
 }
 
 fn range(run: &str) -> Result<IdbKeyRange, String> {
-    IdbKeyRange::bound(&format!("{run}/").into(), &format!("{run}/\u{ffff}").into()).map_err(|_| "IndexedDB: bad key range".to_string())
+    IdbKeyRange::bound(&format!("{run}/").into(), &format!("{run}/\u{ffff}").into())
+        .map_err(|_| "IndexedDB: bad key range".to_string())
 }
 
 impl Checkpoint {

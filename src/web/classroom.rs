@@ -183,7 +183,13 @@ mod tests {
     use crate::web::run::tests::{item, row as row_of};
 
     fn run(golds: &[usize]) -> Run {
-        Run::new("m", "t", "f", RunSettings::default(), golds.iter().enumerate().map(|(i, &gold)| item(i, "en", gold)).collect())
+        Run::new(
+            "m",
+            "t",
+            "f",
+            RunSettings::default(),
+            golds.iter().enumerate().map(|(i, &gold)| item(i, "en", gold)).collect(),
+        )
     }
 
     /// The row of a model that chose `chosen`.
@@ -200,7 +206,19 @@ mod tests {
         while c.next(2) {
             seen.push((c.index, c.step.name()));
         }
-        assert_eq!(seen, [(0, "question"), (0, "class"), (0, "model"), (0, "gold"), (1, "question"), (1, "class"), (1, "model"), (1, "gold")]);
+        assert_eq!(
+            seen,
+            [
+                (0, "question"),
+                (0, "class"),
+                (0, "model"),
+                (0, "gold"),
+                (1, "question"),
+                (1, "class"),
+                (1, "model"),
+                (1, "gold")
+            ]
+        );
         assert!(c.back() && c.back() && c.back() && c.back());
         assert_eq!((c.index, c.step), (0, Step::Gold));
         while c.back() {}

@@ -57,9 +57,7 @@ pub fn query_param(name: &str) -> Option<String> {
 
 /// Every value of a repeated parameter (`?choice=a&choice=b`).
 pub fn query_params(name: &str) -> Vec<String> {
-    search_params()
-        .map(|p| p.get_all(name).iter().filter_map(|v| v.as_string()).collect())
-        .unwrap_or_default()
+    search_params().map(|p| p.get_all(name).iter().filter_map(|v| v.as_string()).collect()).unwrap_or_default()
 }
 
 /// The element with this id as a more specific type (`HtmlInputElement`, …).
@@ -110,7 +108,11 @@ pub fn on(id: &str, event: &'static str, handler: impl FnMut(&web_sys::Event) + 
 
 /// [`on`], for a handler that may call `prevent_default` (gloo's listeners are passive otherwise,
 /// and a passive listener's `prevent_default` is ignored).
-pub fn on_cancelable(id: &str, event: &'static str, handler: impl FnMut(&web_sys::Event) + 'static) -> Result<(), String> {
+pub fn on_cancelable(
+    id: &str,
+    event: &'static str,
+    handler: impl FnMut(&web_sys::Event) + 'static,
+) -> Result<(), String> {
     let target: web_sys::EventTarget = by_id(id)?.into();
     let options = gloo::events::EventListenerOptions::enable_prevent_default();
     gloo::events::EventListener::new_with_options(&target, event, options, handler).forget();
@@ -139,7 +141,8 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(|_| "cannot make the file")?;
+    let blob =
+        web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(|_| "cannot make the file")?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|_| "cannot make a download link")?;
     let a: web_sys::HtmlAnchorElement = element("a", "", "")?.dyn_into().map_err(|_| "cannot make a link")?;
     a.set_href(&url);

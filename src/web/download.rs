@@ -46,13 +46,22 @@ pub async fn cached_blob(url: &str) -> Option<Blob> {
 /// The model at `url` as a Blob, and whether it came from the cache. `progress(loaded, total,
 /// resumed_from)` is called as bytes arrive; `resumed_from` is where a download interrupted by an
 /// earlier page (a reload, a closed tab) was taken up, 0 for a fresh one.
-pub async fn model_blob(url: &str, check: &ModelCheck, progress: impl Fn(u64, Option<u64>, u64)) -> Result<(Blob, bool), String> {
+pub async fn model_blob(
+    url: &str,
+    check: &ModelCheck,
+    progress: impl Fn(u64, Option<u64>, u64),
+) -> Result<(Blob, bool), String> {
     file_blob(url, url, check, progress).await
 }
 
 /// As `model_blob`, for a file kept under `url` (its catalogue URL) and fetched from `from` (the
 /// same URL, or the mirror's copy of it): a benchmark's files, beside the models.
-pub async fn file_blob(url: &str, from: &str, check: &ModelCheck, progress: impl Fn(u64, Option<u64>, u64)) -> Result<(Blob, bool), String> {
+pub async fn file_blob(
+    url: &str,
+    from: &str,
+    check: &ModelCheck,
+    progress: impl Fn(u64, Option<u64>, u64),
+) -> Result<(Blob, bool), String> {
     let cache = open_cache().await;
     if let Some(blob) = cached_blob(url).await {
         // A cached copy is used only if it is still the file the catalog names: its size, and its
@@ -96,7 +105,8 @@ pub async fn file_blob(url: &str, from: &str, check: &ModelCheck, progress: impl
                     }
                 }
                 total = total.or(length);
-                match read_body(&response, &chunks, &mut hasher, &mut loaded, total, partial.as_mut(), &progress).await {
+                match read_body(&response, &chunks, &mut hasher, &mut loaded, total, partial.as_mut(), &progress).await
+                {
                     Ok(()) => {
                         last_error.clear();
                         break;
@@ -112,7 +122,9 @@ pub async fn file_blob(url: &str, from: &str, check: &ModelCheck, progress: impl
             p.save().await;
         }
         let kept = if partial.is_some() { "; what arrived is kept, and the next try continues from there" } else { "" };
-        return Err(format!("{url}: the download stopped at {loaded} bytes after {ATTEMPTS} attempts{kept}: {last_error}"));
+        return Err(format!(
+            "{url}: the download stopped at {loaded} bytes after {ATTEMPTS} attempts{kept}: {last_error}"
+        ));
     }
     // From here the saved parts are no longer needed: the whole file is kept, or it is wrong.
     if let Some(p) = &mut partial {
@@ -177,10 +189,21 @@ impl Partial {
     async fn open(url: &str, check: &ModelCheck) -> Option<Partial> {
         let caches = scope().caches().ok()?;
         let cache: Cache = JsFuture::from(caches.open(PARTIAL_CACHE)).await.ok()?.dyn_into().ok()?;
-        let name = format!("{url}\n{}\n{}", check.sha256.as_deref().unwrap_or(""), check.size.map(|s| s.to_string()).unwrap_or_default());
+        let name = format!(
+            "{url}\n{}\n{}",
+            check.sha256.as_deref().unwrap_or(""),
+            check.size.map(|s| s.to_string()).unwrap_or_default()
+        );
         let id = hex(&Sha256::digest(name.as_bytes())[..16]);
         let prefix = format!("https://lingualens.invalid/partial/{id}/");
-        Some(Partial { cache, prefix, pending: Array::new(), pending_bytes: 0, pending_at: 0, saved_at_ms: js_sys::Date::now() })
+        Some(Partial {
+            cache,
+            prefix,
+            pending: Array::new(),
+            pending_bytes: 0,
+            pending_at: 0,
+            saved_at_ms: js_sys::Date::now(),
+        })
     }
 
     /// The saved pieces in offset order, as (offset, URL key).
@@ -282,7 +305,8 @@ async fn fetch_from(url: &str, from: u64) -> Result<(Response, bool, Option<u64>
         if from > 0 {
             request.headers().set("Range", &format!("bytes={from}-")).map_err(js_error)?;
         }
-        let response: Response = JsFuture::from(scope().fetch_with_request(&request)).await.map_err(js_error)?.unchecked_into();
+        let response: Response =
+            JsFuture::from(scope().fetch_with_request(&request)).await.map_err(js_error)?.unchecked_into();
         if !response.ok() {
             return Err(format!("the server answered {} {}", response.status(), response.status_text()));
         }
@@ -298,7 +322,10 @@ async fn fetch_from(url: &str, from: u64) -> Result<(Response, bool, Option<u64>
     match ContentRange::parse(&range) {
         Some(r) if r.first == from && from > 0 => Ok((response, false, r.total)),
         _ => {
-            web_sys::console::warn_1(&format!("{url}: asked for bytes from {from}, the server sent Content-Range {range:?}; starting over").into());
+            web_sys::console::warn_1(
+                &format!("{url}: asked for bytes from {from}, the server sent Content-Range {range:?}; starting over")
+                    .into(),
+            );
             let response = get(0).await?;
             if response.status() != 200 {
                 return Err(format!("{url}: a whole-file request was answered with {}", response.status()));

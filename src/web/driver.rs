@@ -223,7 +223,16 @@ impl Driver {
                 self.scoring = Some(index);
                 self.requests += 1;
                 let fault = self.fault(index, false);
-                vec![Effect::Ask { index, delay_ms: self.pace_ms, fault, request: self.requests, watchdog_ms: self.watchdog_ms() }, Effect::DispatchPool]
+                vec![
+                    Effect::Ask {
+                        index,
+                        delay_ms: self.pace_ms,
+                        fault,
+                        request: self.requests,
+                        watchdog_ms: self.watchdog_ms(),
+                    },
+                    Effect::DispatchPool,
+                ]
             }
             Event::Answered { elapsed_ms } => {
                 self.scoring = None;
@@ -283,11 +292,15 @@ impl Driver {
             }
             Event::Crashed { can_recover, message } => {
                 self.crashes_in_a_row += 1;
-                let failed = self.scoring.take().map(|index| Effect::MarkFailed { index, message: message.to_string() });
+                let failed =
+                    self.scoring.take().map(|index| Effect::MarkFailed { index, message: message.to_string() });
                 let mut effects: Vec<Effect> = failed.into_iter().collect();
                 // A crash while a previous one was being recovered from keeps the phase from before it.
                 let phase = self.recovering.take().unwrap_or(self.phase);
-                if can_recover && matches!(phase, Phase::Running | Phase::Paused) && self.crashes_in_a_row <= MAX_CRASHES_IN_A_ROW {
+                if can_recover
+                    && matches!(phase, Phase::Running | Phase::Paused)
+                    && self.crashes_in_a_row <= MAX_CRASHES_IN_A_ROW
+                {
                     self.recovering = Some(phase);
                     self.phase = Phase::Preparing;
                     effects.push(Effect::Recover);
@@ -315,7 +328,9 @@ impl Driver {
                 vec![Effect::Phase(Phase::Idle)]
             }
             Event::Watchdog { request } => match self.scoring {
-                Some(index) if request == self.requests => vec![Effect::Stuck { index, seconds: self.watchdog_ms() / 1000.0 }],
+                Some(index) if request == self.requests => {
+                    vec![Effect::Stuck { index, seconds: self.watchdog_ms() / 1000.0 }]
+                }
                 _ => Vec::new(),
             },
         }
@@ -403,14 +418,23 @@ mod tests {
         let r = run(3);
         let mut d = running();
         let _ = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
-        assert_eq!(d.update(Event::Crashed { can_recover: true, message: "boom" }), [Effect::MarkFailed { index: 0, message: "boom".into() }, Effect::Recover, Effect::Phase(Phase::Preparing)]);
+        assert_eq!(
+            d.update(Event::Crashed { can_recover: true, message: "boom" }),
+            [Effect::MarkFailed { index: 0, message: "boom".into() }, Effect::Recover, Effect::Phase(Phase::Preparing)]
+        );
         // A second crash while the first is being recovered from keeps the phase from before it.
-        assert_eq!(d.update(Event::Crashed { can_recover: true, message: "boom" }), [Effect::Recover, Effect::Phase(Phase::Preparing)]);
+        assert_eq!(
+            d.update(Event::Crashed { can_recover: true, message: "boom" }),
+            [Effect::Recover, Effect::Phase(Phase::Preparing)]
+        );
         assert_eq!(d.update(Event::TaskReady), [Effect::Recovered(Phase::Running), Effect::Phase(Phase::Running)]);
         assert_eq!(d.update(Event::Crashed { can_recover: true, message: "boom" })[0], Effect::Recover);
         let _ = d.update(Event::TaskReady);
         // The fourth crash in a row without a row kept: the run is not brought back.
-        assert_eq!(d.update(Event::Crashed { can_recover: true, message: "boom" }), [Effect::GiveUp, Effect::Phase(Phase::Idle)]);
+        assert_eq!(
+            d.update(Event::Crashed { can_recover: true, message: "boom" }),
+            [Effect::GiveUp, Effect::Phase(Phase::Idle)]
+        );
         // A row kept starts the count again; a paused run comes back paused.
         let mut d = running();
         d.crashes_in_a_row = 3;
@@ -420,9 +444,15 @@ mod tests {
         assert_eq!(d.update(Event::TaskReady)[0], Effect::Recovered(Phase::Paused));
         // Nothing to bring back with, or nothing running: no recovery.
         let mut d = running();
-        assert_eq!(d.update(Event::Crashed { can_recover: false, message: "boom" }), [Effect::GiveUp, Effect::Phase(Phase::Idle)]);
+        assert_eq!(
+            d.update(Event::Crashed { can_recover: false, message: "boom" }),
+            [Effect::GiveUp, Effect::Phase(Phase::Idle)]
+        );
         let mut d = Driver::new(300, None, None);
-        assert_eq!(d.update(Event::Crashed { can_recover: true, message: "boom" }), [Effect::GiveUp, Effect::Phase(Phase::Idle)]);
+        assert_eq!(
+            d.update(Event::Crashed { can_recover: true, message: "boom" }),
+            [Effect::GiveUp, Effect::Phase(Phase::Idle)]
+        );
     }
 
     #[test]
@@ -496,7 +526,10 @@ mod tests {
         // Asking the pool's helpers does not make the main worker's watchdog stale.
         let (helper_request, _, _) = d.ask_helper(2, false);
         assert_eq!(helper_request, 1, "the helpers count their own requests");
-        assert!(matches!(d.update(Event::Watchdog { request: request + 1 })[..], [Effect::Stuck { index: 0, .. }]), "the main worker asked again for item 0, still without a row");
+        assert!(
+            matches!(d.update(Event::Watchdog { request: request + 1 })[..], [Effect::Stuck { index: 0, .. }]),
+            "the main worker asked again for item 0, still without a row"
+        );
     }
 
     #[test]
@@ -506,7 +539,10 @@ mod tests {
         assert_eq!(d.update(Event::Prepare { pace_ms: 250 }), [Effect::Phase(Phase::Preparing)]);
         assert_eq!(d.update(Event::Started), [Effect::Phase(Phase::Running)]);
         let effects = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });
-        assert!(matches!(effects[0], Effect::Ask { index: 0, delay_ms: 250, fault: Some(Fault::Crash), .. }), "{effects:?}");
+        assert!(
+            matches!(effects[0], Effect::Ask { index: 0, delay_ms: 250, fault: Some(Fault::Crash), .. }),
+            "{effects:?}"
+        );
         // The crashed item is asked again (the page marks it failed or retries): no second fault.
         let _ = d.update(Event::Answered { elapsed_ms: 0.0 });
         let effects = d.update(Event::Pump { run: &r, main_ready: true, busy: &[] });

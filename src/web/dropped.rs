@@ -140,7 +140,11 @@ pub fn sort_dropped(paths: &[String]) -> std::result::Result<DroppedFiles, Strin
     let mut by_name: BTreeMap<String, &str> = BTreeMap::new();
     for &i in &dropped.task {
         if let Some(other) = by_name.insert(base_name(&paths[i]).to_string(), &paths[i]) {
-            return Err(format!("two data files are named {} ({other} and {}): a task finds its files by name, drop one of them", base_name(&paths[i]), paths[i]));
+            return Err(format!(
+                "two data files are named {} ({other} and {}): a task finds its files by name, drop one of them",
+                base_name(&paths[i]),
+                paths[i]
+            ));
         }
     }
     if dropped.model.is_empty() && dropped.task.is_empty() {
@@ -161,12 +165,7 @@ pub fn sort_dropped(paths: &[String]) -> std::result::Result<DroppedFiles, Strin
 /// config.json. `None` when nothing was picked.
 pub fn top_level_files(paths: &[String]) -> Option<(String, Vec<usize>)> {
     let folder = paths.first()?.split('/').next()?.to_string();
-    let top = paths
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.split('/').count() <= 2)
-        .map(|(i, _)| i)
-        .collect();
+    let top = paths.iter().enumerate().filter(|(_, p)| p.split('/').count() <= 2).map(|(i, _)| i).collect();
     Some((folder, top))
 }
 
@@ -178,7 +177,10 @@ mod tests {
     fn dropped_files_sort_into_a_model_and_task_files() {
         let names = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
         let d = sort_dropped(&names(&["task.YAML", "Qwen3-0.6B-Q8_0.gguf", "data.jsonl", "notes.txt"])).unwrap();
-        assert_eq!(d, DroppedFiles { model: vec![1], task: vec![0, 2], ignored: vec!["notes.txt".into()], model_folder: None });
+        assert_eq!(
+            d,
+            DroppedFiles { model: vec![1], task: vec![0, 2], ignored: vec!["notes.txt".into()], model_folder: None }
+        );
         let d = sort_dropped(&names(&["m.GGUF"])).unwrap();
         assert_eq!((d.model, d.task.len()), (vec![0], 0));
         let e = sort_dropped(&names(&["a.gguf", "b.gguf"])).unwrap_err();
@@ -186,9 +188,26 @@ mod tests {
         let e = sort_dropped(&names(&["photo.png", "gguf"])).unwrap_err();
         assert!(e.contains("photo.png") && e.contains(".parquet"), "{e}");
         // A Hugging Face folder's files are the model; its JSON files are not taken for data.
-        let hf = ["config.json", "model-00001-of-00002.safetensors", "tokenizer.json", "model.safetensors.index.json", "dzen_en.yaml", "dzen_common_yaml", "8th-Math.csv", "README.md"];
+        let hf = [
+            "config.json",
+            "model-00001-of-00002.safetensors",
+            "tokenizer.json",
+            "model.safetensors.index.json",
+            "dzen_en.yaml",
+            "dzen_common_yaml",
+            "8th-Math.csv",
+            "README.md",
+        ];
         let d = sort_dropped(&names(&hf)).unwrap();
-        assert_eq!(d, DroppedFiles { model: vec![0, 1, 2, 3], task: vec![4, 5, 6], ignored: vec!["README.md".into()], model_folder: None });
+        assert_eq!(
+            d,
+            DroppedFiles {
+                model: vec![0, 1, 2, 3],
+                task: vec![4, 5, 6],
+                ignored: vec!["README.md".into()],
+                model_folder: None
+            }
+        );
         let e = sort_dropped(&names(&["a.gguf", "config.json", "model.safetensors"])).unwrap_err();
         assert!(e.contains("a.gguf") && e.contains("config.json, model.safetensors"), "{e}");
     }
@@ -216,7 +235,11 @@ mod tests {
             DroppedFiles {
                 model: vec![0, 1, 2],
                 task: vec![8, 6, 7],
-                ignored: paths(&["llama3_tied/gguf/llama3_tied-Q8_0.gguf", "llama3_tied/ref/logits.npy", "dzen/SOURCE.md"]),
+                ignored: paths(&[
+                    "llama3_tied/gguf/llama3_tied-Q8_0.gguf",
+                    "llama3_tied/ref/logits.npy",
+                    "dzen/SOURCE.md"
+                ]),
                 model_folder: Some("llama3_tied".into()),
             }
         );
@@ -224,7 +247,8 @@ mod tests {
         let d = sort_dropped(&paths(&["run/m.gguf", "run/q.jsonl", "run/old/m2.gguf"])).unwrap();
         assert_eq!((d.model, d.task, d.ignored, d.model_folder), (vec![0], vec![1], paths(&["run/old/m2.gguf"]), None));
         // Two models, however they come, are refused, naming them.
-        let e = sort_dropped(&paths(&["a/config.json", "a/model.safetensors", "b/config.json", "b/model.safetensors"])).unwrap_err();
+        let e = sort_dropped(&paths(&["a/config.json", "a/model.safetensors", "b/config.json", "b/model.safetensors"]))
+            .unwrap_err();
         assert!(e.contains("the model folder a") && e.contains("the model folder b"), "{e}");
         let e = sort_dropped(&paths(&["a/config.json", "m.gguf"])).unwrap_err();
         assert!(e.contains("m.gguf") && e.contains("the model folder a"), "{e}");
@@ -240,10 +264,11 @@ mod tests {
 
     #[test]
     fn a_picked_folder_gives_its_own_files_not_its_subfolders() {
-        let paths: Vec<String> = ["qwen3/config.json", "qwen3/sharded/config.json", "qwen3/model.safetensors", "qwen3/gguf/q.gguf"]
-            .iter()
-            .map(|p| p.to_string())
-            .collect();
+        let paths: Vec<String> =
+            ["qwen3/config.json", "qwen3/sharded/config.json", "qwen3/model.safetensors", "qwen3/gguf/q.gguf"]
+                .iter()
+                .map(|p| p.to_string())
+                .collect();
         assert_eq!(top_level_files(&paths), Some(("qwen3".to_string(), vec![0, 2])));
         assert_eq!(top_level_files(&[]), None);
     }

@@ -72,9 +72,11 @@ pub struct Catalogue {
 
 /// A catalogue that does not parse or defines a message twice: the file and what is wrong.
 fn bundle_for(code: &'static str) -> Result<FluentBundle<FluentResource>, String> {
-    let (_, source) = CATALOGUES.iter().find(|(c, _)| *c == code).ok_or_else(|| format!("no catalogue for `{code}`"))?;
-    let resource = FluentResource::try_new(source.to_string())
-        .map_err(|(_, errors)| format!("www/i18n/{code}.ftl: {} syntax error(s), the first: {:?}", errors.len(), errors[0]))?;
+    let (_, source) =
+        CATALOGUES.iter().find(|(c, _)| *c == code).ok_or_else(|| format!("no catalogue for `{code}`"))?;
+    let resource = FluentResource::try_new(source.to_string()).map_err(|(_, errors)| {
+        format!("www/i18n/{code}.ftl: {} syntax error(s), the first: {:?}", errors.len(), errors[0])
+    })?;
     let lang: LanguageIdentifier = code.parse().map_err(|e| format!("`{code}`: {e}"))?;
     let mut bundle = FluentBundle::new(vec![lang]);
     // No Unicode isolation marks around arguments: every script here runs left to right, and the
@@ -87,7 +89,11 @@ fn bundle_for(code: &'static str) -> Result<FluentBundle<FluentResource>, String
 
 impl Catalogue {
     pub fn new(code: &str) -> Result<Catalogue, String> {
-        let code = LANGUAGES.iter().find(|l| l.code == code).map(|l| l.code).ok_or_else(|| format!("no interface language `{code}`"))?;
+        let code = LANGUAGES
+            .iter()
+            .find(|l| l.code == code)
+            .map(|l| l.code)
+            .ok_or_else(|| format!("no interface language `{code}`"))?;
         let bundle = bundle_for(code)?;
         let english = if code == "en" { None } else { Some(bundle_for("en")?) };
         Ok(Catalogue { code, bundle, english })
@@ -110,10 +116,18 @@ impl Catalogue {
     /// As `text`, but a message missing from this language or one Fluent reports an error for
     /// (an unknown variable, a bad selector) is an error: for the catalogue test.
     pub fn text_checked(&self, key: &str, args: &[(&str, Arg)]) -> Result<String, String> {
-        let pattern = self.bundle.get_message(key).and_then(|m| m.value()).ok_or_else(|| format!("{}: no message `{key}`", self.code))?;
+        let pattern = self
+            .bundle
+            .get_message(key)
+            .and_then(|m| m.value())
+            .ok_or_else(|| format!("{}: no message `{key}`", self.code))?;
         let mut errors = Vec::new();
         let text = self.bundle.format_pattern(pattern, Some(&fluent_args(args)), &mut errors).into_owned();
-        if errors.is_empty() { Ok(text) } else { Err(format!("{}: `{key}`: {errors:?}", self.code)) }
+        if errors.is_empty() {
+            Ok(text)
+        } else {
+            Err(format!("{}: `{key}`: {errors:?}", self.code))
+        }
     }
 
     /// Formats a number as this language writes it.
@@ -270,14 +284,21 @@ pub fn format_number(code: &str, value: f64, options: &FluentNumberOptions) -> S
     round_half_even(&mut digits, &mut point, max);
     // Integer part: the digits before the point (at least one); fraction: the rest, trailing zeros
     // dropped down to `min`.
-    let mut integer: Vec<u8> = if point <= 0 { vec![0] } else { (0..point as usize).map(|i| digits.get(i).copied().unwrap_or(0)).collect() };
+    let mut integer: Vec<u8> =
+        if point <= 0 { vec![0] } else { (0..point as usize).map(|i| digits.get(i).copied().unwrap_or(0)).collect() };
     while integer.len() > 1 && integer[0] == 0 {
         integer.remove(0); // zero itself, shifted as a percentage
     }
-    let mut fraction: Vec<u8> = (0..max).map(|i| {
-        let at = point + i as i64;
-        if at < 0 { 0 } else { digits.get(at as usize).copied().unwrap_or(0) }
-    }).collect();
+    let mut fraction: Vec<u8> = (0..max)
+        .map(|i| {
+            let at = point + i as i64;
+            if at < 0 {
+                0
+            } else {
+                digits.get(at as usize).copied().unwrap_or(0)
+            }
+        })
+        .collect();
     while fraction.len() > min && fraction.last() == Some(&0) {
         fraction.pop();
     }
@@ -292,7 +313,11 @@ pub fn format_number(code: &str, value: f64, options: &FluentNumberOptions) -> S
     for (i, &d) in integer.iter().enumerate() {
         out.push(digit(d));
         let after = n - i - 1; // integer digits still to come
-        if options.use_grouping && after > 0 && n > 3 && (after == 3 || (after > 3 && (after - 3) % s.secondary_group == 0)) {
+        if options.use_grouping
+            && after > 0
+            && n > 3
+            && (after == 3 || (after > 3 && (after - 3) % s.secondary_group == 0))
+        {
             out.push(s.group);
         }
     }

@@ -5,11 +5,11 @@
 //! They talk only through the typed messages in `protocol`, which compile on every target so that
 //! the CLI and the native tests can check them too.
 
-pub mod protocol;
 pub mod classroom;
 pub mod driver;
 pub mod dropped;
 pub mod i18n;
+pub mod protocol;
 pub mod run;
 pub mod segments;
 pub mod summary;

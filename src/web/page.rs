@@ -44,16 +44,18 @@ use wasm_bindgen_futures::{spawn_local, JsFuture};
 use web_sys::{Element, MessageEvent, Worker};
 
 use super::checkpoint::Checkpoint;
-use super::driver::{Driver, Effect, Event, Fault, Phase};
 use super::dom;
-use super::protocol::{Facet, FertilityRow, FromWorker, ItemRow, ItemView, ModelCheck, ModelSource, RemoteData, RunSettings, Stage, ToWorker, RELAXED_SIMD_PROBE, RELAXED_WORKER_SCRIPT, WORKER_SCRIPT};
+use super::driver::{Driver, Effect, Event, Fault, Phase};
 use super::dropped::{is_gguf, is_task_file, sort_dropped, top_level_files};
+use super::protocol::{
+    Facet, FertilityRow, FromWorker, ItemRow, ItemView, ModelCheck, ModelSource, RemoteData, RunSettings, Stage,
+    ToWorker, RELAXED_SIMD_PROBE, RELAXED_WORKER_SCRIPT, WORKER_SCRIPT,
+};
 use super::run::{probabilities, run_key, CollapsedPosition, Run};
 use crate::backend::{BackendInfo, BackendPreference};
 use crate::selftest::SelfTestReport;
 use crate::tasks::bundle::{NamedFile, TaskFiles};
 use crate::web::i18n::{Arg, NumberStyle};
-use text::{key, key_with, t, t_with, Said};
 use analysis::*;
 use control::*;
 use device::*;
@@ -61,6 +63,7 @@ use export::*;
 use files::*;
 use inspector::*;
 use rows::*;
+use text::{key, key_with, t, t_with, Said};
 use worker_link::*;
 
 const DEMO_MODEL: &str = "models/demo/lingualens-demo-Q8_0.gguf";
@@ -90,7 +93,6 @@ const MODEL_CACHE: &str = "lingualens-models-v1";
 type CatalogEntry = crate::catalog::ModelEntry;
 /// The prefix of a kit model's id in the model list.
 const KIT_MODEL: &str = "kit:";
-
 
 struct App {
     worker: Worker,
@@ -156,7 +158,6 @@ struct App {
     classroom: Option<super::classroom::Classroom>,
 }
 
-
 /// A `ScoreItem` unanswered after this many seconds, and after 20 times the slowest answer so
 /// far, means the worker has stopped (a loop that does not end): it is treated as a crash. The
 /// floor leaves room for a first item that also compiles the GPU's shaders on a slow laptop.
@@ -194,7 +195,8 @@ pub fn start() {
 /// `<body data-csp-violations>` and in the console: the browser tests require the list empty.
 fn record_policy_violations() {
     EventListener::new(&gloo::utils::document(), "securitypolicyviolation", |event| {
-        let field = |name: &str| js_sys::Reflect::get(event, &name.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+        let field =
+            |name: &str| js_sys::Reflect::get(event, &name.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
         let what = format!("{} {}", field("effectiveDirective"), field("blockedURI"));
         web_sys::console::error_1(&format!("Content-Security-Policy blocked: {what}").into());
         if let Some(body) = gloo::utils::document().body() {
@@ -237,7 +239,10 @@ fn init() -> Result<(), String> {
         driver: Driver::new(
             // The watchdog's floor (`?watchdog_s=`, for tests), and `?crash_item=N` / `?hang_item=N`:
             // crash the worker (or make it stop answering) before item N, once.
-            dom::query_param("watchdog_s").and_then(|n| n.trim().parse().ok()).filter(|&s| s > 0).unwrap_or(WATCHDOG_FLOOR_S),
+            dom::query_param("watchdog_s")
+                .and_then(|n| n.trim().parse().ok())
+                .filter(|&s| s > 0)
+                .unwrap_or(WATCHDOG_FLOOR_S),
             dom::query_param("crash_item").and_then(|n| n.trim().parse().ok()),
             dom::query_param("hang_item").and_then(|n| n.trim().parse().ok()),
         ),
@@ -250,7 +255,12 @@ fn init() -> Result<(), String> {
         download_started: 0.0,
         fit_answer: None,
         fit_wake: None,
-        analysis: Analysis { dirty: [false; VIEWS.len()], visible: [true; VIEWS.len()], scheduled: false, next_at: 0.0 },
+        analysis: Analysis {
+            dirty: [false; VIEWS.len()],
+            visible: [true; VIEWS.len()],
+            scheduled: false,
+            next_at: 0.0,
+        },
         generation: 0,
         load_request: None,
         task_files: None,
@@ -300,7 +310,8 @@ fn apply_url_parameters() {
         }
     }
     if let Some(task) = dom::query_param("task") {
-        let builtin = task == "demo" || DATA_TASKS.iter().any(|(name, _)| *name == task) || files::is_published_task(&task);
+        let builtin =
+            task == "demo" || DATA_TASKS.iter().any(|(name, _)| *name == task) || files::is_published_task(&task);
         dom::set_value("task-select", if builtin { &task } else { "files" });
     }
     let filters: std::collections::BTreeMap<String, String> = dom::query_params("filter")
@@ -327,7 +338,8 @@ fn show_filters(facets: &[Facet], selected: &std::collections::BTreeMap<String, 
     }
     for facet in &fields {
         let label = dom::element("label", "", &format!("{} ", facet.field))?;
-        let select: web_sys::HtmlSelectElement = dom::element("select", "", "")?.dyn_into().map_err(|_| "cannot make a select")?;
+        let select: web_sys::HtmlSelectElement =
+            dom::element("select", "", "")?.dyn_into().map_err(|_| "cannot make a select")?;
         dom::set_data(&select, "field", &facet.field);
         let all = dom::element("option", "", &t("placeholder-all"))?;
         let _ = all.set_attribute("value", "");
@@ -350,11 +362,15 @@ fn show_filters(facets: &[Facet], selected: &std::collections::BTreeMap<String, 
 /// The filter selects' chosen values, by field.
 fn filters_from_controls() -> std::collections::BTreeMap<String, String> {
     let mut filters = std::collections::BTreeMap::new();
-    let Ok(selects) = dom::by_id("filters").and_then(|b| b.query_selector_all("select[data-field]").map_err(|_| String::new())) else {
+    let Ok(selects) =
+        dom::by_id("filters").and_then(|b| b.query_selector_all("select[data-field]").map_err(|_| String::new()))
+    else {
         return filters;
     };
     for i in 0..selects.length() {
-        let Some(select) = selects.get(i).and_then(|n| n.dyn_into::<web_sys::HtmlSelectElement>().ok()) else { continue };
+        let Some(select) = selects.get(i).and_then(|n| n.dyn_into::<web_sys::HtmlSelectElement>().ok()) else {
+            continue;
+        };
         let (Some(field), value) = (select.get_attribute("data-field"), select.value()) else { continue };
         if !value.is_empty() {
             filters.insert(field, value);
@@ -393,7 +409,10 @@ async fn load_catalog(app: &Shared) {
         add(&m.id, &model_label(Some(m)));
     }
     add("demo", &model_label(None));
-    match fetch_bytes(CATALOG).await.and_then(|b| serde_json::from_slice::<crate::catalog::ModelCatalog>(&b).map_err(|e| format!("{CATALOG}: {e}"))) {
+    match fetch_bytes(CATALOG)
+        .await
+        .and_then(|b| serde_json::from_slice::<crate::catalog::ModelCatalog>(&b).map_err(|e| format!("{CATALOG}: {e}")))
+    {
         Ok(catalog) => {
             for m in &catalog.models {
                 add(&m.id, &model_label(Some(m)));
@@ -418,7 +437,9 @@ async fn load_catalog(app: &Shared) {
 /// that does not read is shown as an error, and the page goes on without it.
 async fn load_kit() -> crate::catalog::KitManifest {
     use crate::catalog::{KitManifest, KIT_MANIFEST};
-    let Ok(response) = JsFuture::from(gloo::utils::window().fetch_with_str(KIT_MANIFEST)).await else { return KitManifest::default() };
+    let Ok(response) = JsFuture::from(gloo::utils::window().fetch_with_str(KIT_MANIFEST)).await else {
+        return KitManifest::default();
+    };
     let Ok(response) = response.dyn_into::<web_sys::Response>() else { return KitManifest::default() };
     if !response.ok() {
         return KitManifest::default();
@@ -566,7 +587,10 @@ fn wire_controls(app: &Shared) -> Result<(), String> {
 /// The model list's label for a catalog entry, or for the built-in demo (`None`).
 fn model_label(entry: Option<&CatalogEntry>) -> String {
     let Some(m) = entry else { return t("model-demo") };
-    let size = m.size_bytes.map(|b| format!(", {} MB", text::number(b as f64 / 1e6, NumberStyle::Integer))).unwrap_or_default();
+    let size = m
+        .size_bytes
+        .map(|b| format!(", {} MB", text::number(b as f64 / 1e6, NumberStyle::Integer)))
+        .unwrap_or_default();
     let licence = m.licence.as_deref().map(|l| format!(", {l}")).unwrap_or_default();
     let details = format!("{}{size}{licence}", m.quantization.as_deref().unwrap_or("GGUF"));
     let message = if m.id.starts_with(KIT_MODEL) { "model-on-server" } else { "model-catalog-entry" };
@@ -586,7 +610,9 @@ fn switch_language(app: &Shared, code: &str) {
         let options = select.options();
         let a = app.borrow();
         for i in 0..options.length() {
-            let Some(option) = options.item(i).and_then(|o| o.dyn_into::<web_sys::HtmlOptionElement>().ok()) else { continue };
+            let Some(option) = options.item(i).and_then(|o| o.dyn_into::<web_sys::HtmlOptionElement>().ok()) else {
+                continue;
+            };
             let value = option.value();
             if value == "demo" {
                 option.set_text(&model_label(None));

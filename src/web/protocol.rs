@@ -121,8 +121,12 @@ pub struct RemoteData {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum FromWorker {
     Ready,
-    Backend { info: BackendInfo },
-    SelfTest { report: SelfTestReport },
+    Backend {
+        info: BackendInfo,
+    },
+    SelfTest {
+        report: SelfTestReport,
+    },
     /// `sha256`: of a picked file (of a folder: of its files' names and hashes), which the page
     /// keys the run's checkpoint by; none for a download (its URL and the catalog's hash name it).
     ModelLoaded {
@@ -163,7 +167,10 @@ pub enum FromWorker {
         files: usize,
         from_cache: bool,
     },
-    Scores { backend: String, choices: Vec<ContinuationScore> },
+    Scores {
+        backend: String,
+        choices: Vec<ContinuationScore>,
+    },
     /// `documents`: how many the task has before the filters and the sample; `facets`: the
     /// metadata fields a run can be filtered by, over all of them.
     TaskReady {
@@ -178,16 +185,31 @@ pub enum FromWorker {
         documents: usize,
         facets: Vec<Facet>,
     },
-    ItemScored { row: ItemRow },
+    ItemScored {
+        row: ItemRow,
+    },
     /// The text generated so far for item `index` of a `generate_until` task, after each token.
-    Generating { index: usize, text: String },
+    Generating {
+        index: usize,
+        text: String,
+    },
     /// The prompt of an item cut at token boundaries (see the worker's `tokenize`).
-    Tokens { index: usize, pieces: Vec<String>, count: usize },
+    Tokens {
+        index: usize,
+        pieces: Vec<String>,
+        count: usize,
+    },
     /// Tokenizer fertility of the prepared task's texts under the loaded model, by language.
-    Fertility { rows: Vec<FertilityRow> },
+    Fertility {
+        rows: Vec<FertilityRow>,
+    },
     /// A request failed; `stage` says which kind of request, or that the worker crashed.
     /// `ticket`: the `PrepareTask` request's, for errors in preparing a task.
-    Error { stage: Stage, message: String, ticket: Option<u32> },
+    Error {
+        stage: Stage,
+        message: String,
+        ticket: Option<u32>,
+    },
 }
 
 /// What failed, in a worker's `Error`: the kind of request it was answering, or `Crash`.
@@ -218,7 +240,11 @@ impl ToWorker {
             ToWorker::SelfTest { .. } => Stage::Selftest,
             ToWorker::LoadModel { .. } | ToWorker::CheckModel { .. } => Stage::Model,
             ToWorker::PrepareTask { .. } => Stage::Task,
-            ToWorker::ScoreItem { .. } | ToWorker::Score { .. } | ToWorker::Tokenize { .. } | ToWorker::Crash | ToWorker::Hang => Stage::Item,
+            ToWorker::ScoreItem { .. }
+            | ToWorker::Score { .. }
+            | ToWorker::Tokenize { .. }
+            | ToWorker::Crash
+            | ToWorker::Hang => Stage::Item,
             ToWorker::Fertility => Stage::Analysis,
         }
     }
@@ -354,11 +380,19 @@ mod tests {
         assert_eq!(back, FromWorker::Ready);
         let json = serde_json::to_value(ToWorker::ScoreItem { index: 3 }).unwrap();
         assert_eq!(json, serde_json::json!({ "type": "score_item", "index": 3 }));
-        let json = serde_json::to_value(FromWorker::Error { stage: Stage::Selftest, message: "m".into(), ticket: None }).unwrap();
+        let json =
+            serde_json::to_value(FromWorker::Error { stage: Stage::Selftest, message: "m".into(), ticket: None })
+                .unwrap();
         assert_eq!(json, serde_json::json!({ "type": "error", "stage": "selftest", "message": "m", "ticket": null }));
-        let load = ToWorker::LoadModel { source: ModelSource::File { name: "m.gguf".into() }, backend: BackendPreference::Cpu };
+        let load = ToWorker::LoadModel {
+            source: ModelSource::File { name: "m.gguf".into() },
+            backend: BackendPreference::Cpu,
+        };
         let json = serde_json::to_value(&load).unwrap();
-        assert_eq!(json, serde_json::json!({ "type": "load_model", "source": { "kind": "file", "name": "m.gguf" }, "backend": "cpu" }));
+        assert_eq!(
+            json,
+            serde_json::json!({ "type": "load_model", "source": { "kind": "file", "name": "m.gguf" }, "backend": "cpu" })
+        );
         assert_eq!(serde_json::from_value::<ToWorker>(json).unwrap(), load);
     }
 }

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use super::protocol::{Facet, FertilityRow, ItemRow, ItemView, RunSettings};
-use crate::pyrandom::PyRandom;
 use crate::error::{Error, Result};
+use crate::pyrandom::PyRandom;
 use crate::scoring::aggregate::wilson_interval;
 use crate::scoring::bias::{PositionStats, PositionTally};
 use crate::scoring::fertility::fertility_by_language;
@@ -235,7 +235,8 @@ impl Run {
     /// pool's workers and not answered yet): what the next idle worker is asked for. Each item is
     /// asked of one worker at a time, and a row is kept once whichever worker sends it.
     pub fn next_index_besides(&self, busy: &[usize]) -> Option<usize> {
-        (self.tally.first_missing..self.items.len()).find(|i| !self.rows.contains_key(i) && !self.failed.contains_key(i) && !busy.contains(i))
+        (self.tally.first_missing..self.items.len())
+            .find(|i| !self.rows.contains_key(i) && !self.failed.contains_key(i) && !busy.contains(i))
     }
 
     pub fn done(&self) -> usize {
@@ -341,7 +342,13 @@ impl Run {
     /// [`Sample::read`], its metrics as the line logs them.
     pub fn from_samples_jsonl(name: &str, text: &str) -> Result<Run> {
         let session = Session::from_jsonl(name, "multiple_choice", text)?;
-        let mut run = Run::new(name, name.trim_end_matches(".jsonl").trim_start_matches("samples_"), name, RunSettings::default(), Vec::new());
+        let mut run = Run::new(
+            name,
+            name.trim_end_matches(".jsonl").trim_start_matches("samples_"),
+            name,
+            RunSettings::default(),
+            Vec::new(),
+        );
         for sample in session.samples() {
             // Both are there: `Sample::read` checks the gold index against the options.
             let (Some(gold), Some(chosen)) = (sample.gold, sample.chosen()) else { continue };
@@ -353,7 +360,9 @@ impl Run {
             let doc = &sample.doc;
             let text = |k: &str| doc.get(k).and_then(Json::as_str).map(str::to_string);
             let choices: Vec<String> = match doc.get("choices") {
-                Some(Json::Array(c)) if c.len() == n => c.iter().map(|x| x.as_str().unwrap_or_default().to_string()).collect(),
+                Some(Json::Array(c)) if c.len() == n => {
+                    c.iter().map(|x| x.as_str().unwrap_or_default().to_string()).collect()
+                }
                 _ => continuations.iter().map(|c| c.trim_start().to_string()).collect(),
             };
             // The choice by log-likelihood per character, shown in the row: lm-eval divides by
@@ -475,7 +484,9 @@ pub fn parallel_key(item: &ItemView) -> Option<String> {
         None => item.id.as_str(),
     };
     if !item.language.is_empty() {
-        if let Some(stem) = own.strip_suffix(item.language.as_str()).and_then(|s| s.strip_suffix('/')).filter(|s| !s.is_empty()) {
+        if let Some(stem) =
+            own.strip_suffix(item.language.as_str()).and_then(|s| s.strip_suffix('/')).filter(|s| !s.is_empty())
+        {
             return Some(format!("parallel:{stem}"));
         }
     }
@@ -493,7 +504,8 @@ pub fn appended_translation(doc: &Json, context: &str) -> Option<String> {
     fields.iter().find_map(|(key, value)| {
         let language = key.strip_prefix("question_")?;
         let text = value.as_str()?.trim();
-        (language != own && !language.is_empty() && !text.is_empty() && context.contains(text)).then(|| language.to_string())
+        (language != own && !language.is_empty() && !text.is_empty() && context.contains(text))
+            .then(|| language.to_string())
     })
 }
 
@@ -525,7 +537,11 @@ pub fn parallel_table(runs: &[(&str, &Run)]) -> ParallelTable {
     }
     let column = |r: usize, item: &ItemView| {
         let v = variant(item);
-        if runs_of.get(&v).is_some_and(|set| set.len() > 1) { format!("{v} · {}", runs[r].0) } else { v }
+        if runs_of.get(&v).is_some_and(|set| set.len() > 1) {
+            format!("{v} · {}", runs[r].0)
+        } else {
+            v
+        }
     };
     let mut by_group: BTreeMap<String, BTreeMap<String, (usize, Vec<usize>)>> = BTreeMap::new();
     for (r, (_, run)) in runs.iter().enumerate() {
@@ -536,7 +552,12 @@ pub fn parallel_table(runs: &[(&str, &Run)]) -> ParallelTable {
         }
     }
     by_group.retain(|_, by_variant| by_variant.len() >= 2);
-    let variants: Vec<String> = by_group.values().flat_map(|v| v.keys().cloned()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+    let variants: Vec<String> = by_group
+        .values()
+        .flat_map(|v| v.keys().cloned())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let groups: Vec<ParallelGroup> = by_group
         .into_iter()
         .map(|(key, by_variant)| ParallelGroup {
@@ -690,7 +711,12 @@ pub const MAX_WORKERS: usize = 8;
 /// [`MAX_WORKERS`], and no more copies of the model (`model_bytes`, the fit check's total) than
 /// half of `navigator.deviceMemory` holds, the other half left to the browser and the system.
 /// Unknown figures do not limit; the answer is at least 1.
-pub fn pool_size(asked: Option<usize>, cores: Option<usize>, device_memory: Option<u64>, model_bytes: Option<u64>) -> usize {
+pub fn pool_size(
+    asked: Option<usize>,
+    cores: Option<usize>,
+    device_memory: Option<u64>,
+    model_bytes: Option<u64>,
+) -> usize {
     if let Some(n) = asked {
         return n.clamp(1, MAX_WORKERS);
     }
@@ -701,7 +727,6 @@ pub fn pool_size(asked: Option<usize>, cores: Option<usize>, device_memory: Opti
     };
     by_cores.min(by_memory).max(1)
 }
-
 
 #[cfg(test)]
 pub(crate) mod tests {
@@ -749,9 +774,16 @@ pub(crate) mod tests {
         run.record(row(0, [-1.0, -2.0, -3.0], 0));
         let given: serde_json::Value = serde_json::from_str(&run.results_json("cpu", 0.0, 1.0).unwrap()).unwrap();
         assert!(given["config"].get("data_sources").is_none(), "{given}");
-        run.data_sources = vec![crate::catalog::SourceRecord { url: "https://h/r.zip".into(), sha256: Some("ab".repeat(32)), size_bytes: Some(9) }];
+        run.data_sources = vec![crate::catalog::SourceRecord {
+            url: "https://h/r.zip".into(),
+            sha256: Some("ab".repeat(32)),
+            size_bytes: Some(9),
+        }];
         let fetched: serde_json::Value = serde_json::from_str(&run.results_json("cpu", 0.0, 1.0).unwrap()).unwrap();
-        assert_eq!(fetched["config"]["data_sources"], serde_json::json!([{ "url": "https://h/r.zip", "sha256": "ab".repeat(32), "size_bytes": 9 }]));
+        assert_eq!(
+            fetched["config"]["data_sources"],
+            serde_json::json!([{ "url": "https://h/r.zip", "sha256": "ab".repeat(32), "size_bytes": 9 }])
+        );
     }
 
     #[test]
@@ -895,7 +927,10 @@ pub(crate) mod tests {
         }
         assert_eq!(run.collapsed_position(), None, "not before 10 items");
         run.record(row(9, [-1.0, -2.0, -3.0], 0));
-        assert_eq!(run.collapsed_position(), Some(CollapsedPosition { position: 0, share: 1.0, cloze: Some("dzen_en_cloze") }));
+        assert_eq!(
+            run.collapsed_position(),
+            Some(CollapsedPosition { position: 0, share: 1.0, cloze: Some("dzen_en_cloze") })
+        );
         // 8 of 10 is the threshold; 8 of 11 is below it.
         let items: Vec<ItemView> = (0..11).map(|i| item(i, "en", 0)).collect();
         let mut run = Run::new("m", "my_task", "f", RunSettings::default(), items);
@@ -952,11 +987,17 @@ pub(crate) mod tests {
                 .into_iter()
                 .filter(|(_, by_value)| (2..=MAX_BREAKDOWN_VALUES).contains(&by_value.len()))
                 .flat_map(|(field, by_value)| {
-                    by_value.into_iter().map(move |(value, s)| Breakdown { field: field.clone(), value, n: s.n, accuracy: s.mean })
+                    by_value.into_iter().map(move |(value, s)| Breakdown {
+                        field: field.clone(),
+                        value,
+                        n: s.n,
+                        accuracy: s.mean,
+                    })
                 })
                 .collect();
             assert_eq!(run.breakdown(), expected, "after {} rows", rows.len());
-            let triples: Vec<(usize, usize, usize)> = rows.iter().map(|r| (run.items[r.index].gold, r.chosen, run.items[r.index].choices.len())).collect();
+            let triples: Vec<(usize, usize, usize)> =
+                rows.iter().map(|r| (run.items[r.index].gold, r.chosen, run.items[r.index].choices.len())).collect();
             let expected = position_bias(&triples).unwrap();
             let ours = run.position_bias();
             assert_eq!(ours.len(), expected.len());
@@ -965,9 +1006,17 @@ pub(crate) mod tests {
                     (a.position, a.items_with_position, a.gold_count, a.correct_when_gold, a.chosen_count),
                     (b.position, b.items_with_position, b.gold_count, b.correct_when_gold, b.chosen_count)
                 );
-                assert_eq!((a.accuracy_when_gold, a.chosen_share, a.gold_share), (b.accuracy_when_gold, b.chosen_share, b.gold_share));
+                assert_eq!(
+                    (a.accuracy_when_gold, a.chosen_share, a.gold_share),
+                    (b.accuracy_when_gold, b.chosen_share, b.gold_share)
+                );
                 // Summed in another order: equal to rounding.
-                assert!((a.uniform_share - b.uniform_share).abs() < 1e-12, "{} vs {}", a.uniform_share, b.uniform_share);
+                assert!(
+                    (a.uniform_share - b.uniform_share).abs() < 1e-12,
+                    "{} vs {}",
+                    a.uniform_share,
+                    b.uniform_share
+                );
             }
         }
         // A row whose choice is not one of its options: no position table, as position_bias says.
@@ -1013,13 +1062,18 @@ pub(crate) mod tests {
 
     #[test]
     fn documents_are_filtered_then_sampled_with_the_seed_in_document_order() {
-        let docs: Vec<Json> = (0..40).map(|i| doc(i, if i % 4 == 0 { "dz" } else { "en" }, if i % 3 == 0 { "math" } else { "art" })).collect();
+        let docs: Vec<Json> = (0..40)
+            .map(|i| doc(i, if i % 4 == 0 { "dz" } else { "en" }, if i % 3 == 0 { "math" } else { "art" }))
+            .collect();
         let ids = |docs: &[Json]| docs.iter().map(|d| d["id"].as_str().unwrap().to_string()).collect::<Vec<_>>();
         let mut settings = RunSettings { seed: 1234, ..Default::default() };
         assert_eq!(select_docs(docs.clone(), &settings).len(), 40);
 
         settings.filters.insert("language".into(), "dz".into());
-        assert_eq!(ids(&select_docs(docs.clone(), &settings)), ["d0", "d4", "d8", "d12", "d16", "d20", "d24", "d28", "d32", "d36"]);
+        assert_eq!(
+            ids(&select_docs(docs.clone(), &settings)),
+            ["d0", "d4", "d8", "d12", "d16", "d20", "d24", "d28", "d32", "d36"]
+        );
         settings.filters.insert("subject".into(), "math".into());
         assert_eq!(ids(&select_docs(docs.clone(), &settings)), ["d0", "d12", "d24", "d36"]);
         settings.filters.insert("grade".into(), "8".into());
@@ -1077,7 +1131,10 @@ pub(crate) mod tests {
         assert_eq!(t.complete, 2);
         let (dz, en) = (&t.accuracy[0], &t.accuracy[1]);
         assert_eq!((dz.answered, dz.accuracy, dz.common_answered, dz.common_accuracy), (2, Some(0.5), 2, Some(0.5)));
-        assert_eq!((en.answered, en.accuracy, en.common_answered, en.common_accuracy), (3, Some(2.0 / 3.0), 2, Some(0.5)));
+        assert_eq!(
+            (en.answered, en.accuracy, en.common_answered, en.common_accuracy),
+            (3, Some(2.0 / 3.0), 2, Some(0.5))
+        );
     }
 
     /// A samples line as `lingualens eval` writes it for a DZEN item: the document (with the
@@ -1085,7 +1142,11 @@ pub(crate) mod tests {
     fn dzen_line(row: usize, language: &str, other: &str, appended: bool, lls: [f64; 2]) -> String {
         let question = format!("question {row} in {language}");
         let translation = format!("question {row} in {other}");
-        let context = if appended { format!("{question}\nA. x\nB. y\n\nEnglish translation:\n{translation}\nAnswer:") } else { format!("{question}\nAnswer:") };
+        let context = if appended {
+            format!("{question}\nA. x\nB. y\n\nEnglish translation:\n{translation}\nAnswer:")
+        } else {
+            format!("{question}\nAnswer:")
+        };
         let doc = serde_json::json!({
             "id": format!("dzen/Bio/{row}/{language}"), "language": language, "subject": "Biology",
             "question": question, format!("question_{other}"): translation, "choices": ["x", "y"], "answer": 0,
@@ -1141,22 +1202,40 @@ pub(crate) mod tests {
     fn english_dzongkha_and_dzongkha_with_the_translation_compare_per_item_across_runs() {
         let run = |name: &str, lines: Vec<String>| Run::from_samples_jsonl(name, &lines.join("\n")).unwrap();
         let (right, wrong) = ([-1.0, -2.0], [-2.0, -1.0]);
-        let en = run("samples_dzen_en.jsonl", vec![dzen_line(1, "en", "dz", false, right), dzen_line(2, "en", "dz", false, right), dzen_line(3, "en", "dz", false, wrong)]);
-        let dz = run("samples_dzen_dz.jsonl", vec![dzen_line(1, "dz", "en", false, wrong), dzen_line(2, "dz", "en", false, wrong)]);
+        let en = run(
+            "samples_dzen_en.jsonl",
+            vec![
+                dzen_line(1, "en", "dz", false, right),
+                dzen_line(2, "en", "dz", false, right),
+                dzen_line(3, "en", "dz", false, wrong),
+            ],
+        );
+        let dz = run(
+            "samples_dzen_dz.jsonl",
+            vec![dzen_line(1, "dz", "en", false, wrong), dzen_line(2, "dz", "en", false, wrong)],
+        );
         let dz_en = run("samples_dzen_dz_en.jsonl", vec![dzen_line(1, "dz", "en", true, right)]);
         assert_eq!(dz_en.items[0].metadata.get("translation").map(String::as_str), Some("en"));
-        assert_eq!((variant(&dz.items[0]), variant(&dz_en.items[0]), variant(&en.items[0])), ("dz".into(), "dz+en".into(), "en".into()));
+        assert_eq!(
+            (variant(&dz.items[0]), variant(&dz_en.items[0]), variant(&en.items[0])),
+            ("dz".into(), "dz+en".into(), "en".into())
+        );
 
         let t = parallel_table(&[("dzen_en", &en), ("dzen_dz", &dz), ("dzen_dz_en", &dz_en)]);
         assert_eq!(t.variants, ["dz", "dz+en", "en"]);
         let keys: Vec<&str> = t.groups.iter().map(|g| g.key.as_str()).collect();
         // Item 3 is in English only: no comparison, left out. Item 2 has no dz+en run: incomplete.
-        assert_eq!(keys, ["parallel:dzen/Bio/1", "parallel:dzen/Bio/2"], "ids that differ in their final language pair up");
+        assert_eq!(
+            keys,
+            ["parallel:dzen/Bio/1", "parallel:dzen/Bio/2"],
+            "ids that differ in their final language pair up"
+        );
         let runs: Vec<Option<usize>> = t.groups[0].cells.iter().map(|c| c.as_ref().map(|c| c.run)).collect();
         assert_eq!(runs, [Some(1), Some(2), Some(0)]);
         assert!(t.groups[1].cells[1].is_none());
         assert_eq!(t.complete, 1);
-        let acc: Vec<(usize, Option<f64>, usize, Option<f64>)> = t.accuracy.iter().map(|a| (a.answered, a.accuracy, a.common_answered, a.common_accuracy)).collect();
+        let acc: Vec<(usize, Option<f64>, usize, Option<f64>)> =
+            t.accuracy.iter().map(|a| (a.answered, a.accuracy, a.common_answered, a.common_accuracy)).collect();
         assert_eq!(acc, [(2, Some(0.0), 1, Some(0.0)), (1, Some(1.0), 1, Some(1.0)), (2, Some(1.0), 1, Some(1.0))]);
 
         // One variant from two runs (two models' English runs, say) is two columns, named by run.
@@ -1170,7 +1249,9 @@ pub(crate) mod tests {
         let mut a = Run::new("m", "t", "f", RunSettings::default(), items());
         let mut b = Run::new("m2", "t", "f", RunSettings::default(), items());
         let (right, wrong) = ([-1.0, -2.0, -3.0], [-3.0, -1.0, -2.0]);
-        for (i, (x, y)) in [(right, right), (wrong, wrong), (right, wrong), (wrong, right), (right, right)].into_iter().enumerate() {
+        for (i, (x, y)) in
+            [(right, right), (wrong, wrong), (right, wrong), (wrong, right), (right, right)].into_iter().enumerate()
+        {
             a.record(row(i, x, 0));
             if i < 4 {
                 b.record(row(i, y, 0));
@@ -1192,11 +1273,19 @@ pub(crate) mod tests {
         let texts = fertility_texts(&[(0, &en), (0, &en), (1, &dz)]);
         assert_eq!(texts.len(), 8, "question and three options of two documents");
         assert_eq!(texts[4], ("question 1".to_string(), "dz".to_string()));
-        let samples: Vec<(String, String, usize)> = texts.into_iter().map(|(t, l)| { let n = t.len(); (t, l, n) }).collect();
+        let samples: Vec<(String, String, usize)> = texts
+            .into_iter()
+            .map(|(t, l)| {
+                let n = t.len();
+                (t, l, n)
+            })
+            .collect();
         let rows = fertility_rows(&samples);
         assert_eq!(rows.iter().map(|r| r.language.as_str()).collect::<Vec<_>>(), ["dz", "en"]);
         // One token per byte: "question 1" + "a" + "b" + "c" is 13 tokens, 5 words, 13 characters.
-        assert_eq!((rows[1].tokens, rows[1].words, rows[1].chars, rows[1].tokens_per_word), (13, 5, 13, Some(13.0 / 5.0)));
+        assert_eq!(
+            (rows[1].tokens, rows[1].words, rows[1].chars, rows[1].tokens_per_word),
+            (13, 5, 13, Some(13.0 / 5.0))
+        );
     }
-
 }

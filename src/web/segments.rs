@@ -62,7 +62,10 @@ mod tests {
         let segments = token_segments(&pieces(&["བ", "ས", "ྐྱ", "ེ", "ད"]));
         let texts: Vec<&str> = segments.iter().map(|s| s.text.as_str()).collect();
         assert_eq!(texts, ["བ", "སྐྱེ", "ད"]);
-        assert_eq!(segments.iter().map(|s| (s.pieces, s.split)).collect::<Vec<_>>(), [(1, false), (3, true), (1, false)]);
+        assert_eq!(
+            segments.iter().map(|s| (s.pieces, s.split)).collect::<Vec<_>>(),
+            [(1, false), (3, true), (1, false)]
+        );
         assert_eq!(texts.concat(), "བསྐྱེད");
     }
 

@@ -175,7 +175,11 @@ mod tests {
                 gold: index % 2,
                 reference: None,
                 context: String::new(),
-                metadata: [("subject".to_string(), if index == 0 { "<script>&\"x\"".to_string() } else { "physics".to_string() })].into(),
+                metadata: [(
+                    "subject".to_string(),
+                    if index == 0 { "<script>&\"x\"".to_string() } else { "physics".to_string() },
+                )]
+                .into(),
             })
             .collect();
         let mut run = Run::new("m", "demo", "f", RunSettings::default(), items);

@@ -11,7 +11,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::events::EventListener;
-use js_sys::{Reflect, JsString};
+use js_sys::{JsString, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -84,7 +84,11 @@ pub fn start() {
             }
             match request {
                 Ok(request) => handle(request, file, files, &state).await,
-                Err(e) => post(&FromWorker::Error { stage: Stage::Request, message: format!("unreadable request: {e}"), ticket: None }),
+                Err(e) => post(&FromWorker::Error {
+                    stage: Stage::Request,
+                    message: format!("unreadable request: {e}"),
+                    ticket: None,
+                }),
             }
             Ok(JsValue::UNDEFINED)
         });
@@ -117,7 +121,12 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
             match super::download::model_blob(&url, &check, progress).await {
                 Ok((blob, from_cache)) => {
                     let size = blob.size() as u64;
-                    post(&FromWorker::Download { loaded: size, total: Some(size), from_cache, resumed_from: resumed.get() });
+                    post(&FromWorker::Download {
+                        loaded: size,
+                        total: Some(size),
+                        from_cache,
+                        resumed_from: resumed.get(),
+                    });
                     load_model(state, BlobSource::new(url, blob), backend).await
                 }
                 Err(e) => Err(e),
@@ -151,14 +160,19 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
             Some(blob) => check_model(state, name.clone(), BlobSource::new(name, blob), backend, budget_mib).await,
             None => Err(format!("{name}: the file did not reach the worker")),
         },
-        ToWorker::CheckModel { source: ModelSource::Folder { folder, names }, backend, budget_mib } => match folder_sources(&folder, names, files) {
-            Ok(sources) => check_model_folder(state, folder, sources, backend, budget_mib).await,
-            Err(e) => Err(e),
-        },
-        ToWorker::PrepareTask { ticket, mut files, settings, fetch } => match fetch_data(&fetch, &mut files).await.and_then(|()| files.unpack_archives().map_err(|e| e.to_string())) {
-            Ok(()) => prepare_task(state, ticket, &files, &settings),
-            Err(e) => Err(e),
-        },
+        ToWorker::CheckModel { source: ModelSource::Folder { folder, names }, backend, budget_mib } => {
+            match folder_sources(&folder, names, files) {
+                Ok(sources) => check_model_folder(state, folder, sources, backend, budget_mib).await,
+                Err(e) => Err(e),
+            }
+        }
+        ToWorker::PrepareTask { ticket, mut files, settings, fetch } => {
+            match fetch_data(&fetch, &mut files).await.and_then(|()| files.unpack_archives().map_err(|e| e.to_string()))
+            {
+                Ok(()) => prepare_task(state, ticket, &files, &settings),
+                Err(e) => Err(e),
+            }
+        }
         ToWorker::ScoreItem { index } => score_item(state, index).await,
         ToWorker::Tokenize { index } => tokenize(state, index),
         ToWorker::Fertility => fertility(state),
@@ -177,13 +191,34 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
 async fn fetch_data(fetch: &[RemoteData], files: &mut TaskFiles) -> Result<(), String> {
     for (i, remote) in fetch.iter().enumerate() {
         let name = remote.path.clone().unwrap_or_else(|| crate::catalog::file_name_of(&remote.url));
-        let progress = |loaded, total, _resumed_from| post(&FromWorker::DataDownload { name: name.clone(), loaded, total, file: i + 1, files: fetch.len(), from_cache: false });
-        let (blob, from_cache) = super::download::file_blob(&remote.url, &remote.fetch_url, &remote.check, progress).await?;
+        let progress = |loaded, total, _resumed_from| {
+            post(&FromWorker::DataDownload {
+                name: name.clone(),
+                loaded,
+                total,
+                file: i + 1,
+                files: fetch.len(),
+                from_cache: false,
+            })
+        };
+        let (blob, from_cache) =
+            super::download::file_blob(&remote.url, &remote.fetch_url, &remote.check, progress).await?;
         let size = blob.size() as u64;
-        post(&FromWorker::DataDownload { name: name.clone(), loaded: size, total: Some(size), file: i + 1, files: fetch.len(), from_cache });
-        let buffer = wasm_bindgen_futures::JsFuture::from(blob.array_buffer()).await.map_err(|_| format!("{name}: cannot be read from the browser's storage"))?;
+        post(&FromWorker::DataDownload {
+            name: name.clone(),
+            loaded: size,
+            total: Some(size),
+            file: i + 1,
+            files: fetch.len(),
+            from_cache,
+        });
+        let buffer = wasm_bindgen_futures::JsFuture::from(blob.array_buffer())
+            .await
+            .map_err(|_| format!("{name}: cannot be read from the browser's storage"))?;
         let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-        for (path, bytes) in crate::formats::archive::unpacked(remote.unpack.as_deref(), &name, bytes).map_err(|e| e.to_string())? {
+        for (path, bytes) in
+            crate::formats::archive::unpacked(remote.unpack.as_deref(), &name, bytes).map_err(|e| e.to_string())?
+        {
             files.data.push(NamedFile { name: path, bytes });
         }
     }
@@ -218,8 +253,14 @@ async fn check_model_folder(
 ) -> Result<FromWorker, String> {
     let compute = ensure_device(state, backend).await?;
     let opened = engine::open_hf_files(&folder, files).await.map_err(|e| e.to_string())?;
-    let needs = fit::ModelNeeds::from_safetensors(&folder, &opened.config, opened.weights.entries(), compute.info.backend, None)
-        .map_err(|e| e.to_string())?;
+    let needs = fit::ModelNeeds::from_safetensors(
+        &folder,
+        &opened.config,
+        opened.weights.entries(),
+        compute.info.backend,
+        None,
+    )
+    .map_err(|e| e.to_string())?;
     Ok(fit_answer(folder, needs, compute.info.backend, budget_mib))
 }
 
@@ -235,7 +276,14 @@ fn fit_answer(name: String, needs: fit::ModelNeeds, backend: BackendKind, budget
 }
 
 fn unchecked(name: String, why: String) -> FromWorker {
-    FromWorker::ModelFit { name, needs: None, budget: None, summary: String::new(), refused: None, unchecked: Some(why) }
+    FromWorker::ModelFit {
+        name,
+        needs: None,
+        budget: None,
+        summary: String::new(),
+        refused: None,
+        unchecked: Some(why),
+    }
 }
 
 /// `navigator.deviceMemory` (GiB, rounded and capped by the browser), where the browser has it.
@@ -267,14 +315,22 @@ async fn folder_sha256(names: &[String], files: &[web_sys::Blob]) -> Option<Stri
 }
 
 /// A folder's files as named sources, in the order of `names`; an error if some did not arrive.
-fn folder_sources(folder: &str, names: Vec<String>, files: Vec<web_sys::Blob>) -> Result<Vec<(String, BlobSource)>, String> {
+fn folder_sources(
+    folder: &str,
+    names: Vec<String>,
+    files: Vec<web_sys::Blob>,
+) -> Result<Vec<(String, BlobSource)>, String> {
     if files.len() != names.len() {
         return Err(format!("{folder}: {} of its {} files reached the worker", files.len(), names.len()));
     }
     Ok(names.into_iter().zip(files).map(|(name, blob)| (name.clone(), BlobSource::new(name, blob))).collect())
 }
 
-async fn load_model(state: &Rc<RefCell<State>>, source: BlobSource, backend: BackendPreference) -> Result<FromWorker, String> {
+async fn load_model(
+    state: &Rc<RefCell<State>>,
+    source: BlobSource,
+    backend: BackendPreference,
+) -> Result<FromWorker, String> {
     ensure_device(state, backend).await?;
     let compute = {
         let s = state.borrow();
@@ -347,7 +403,9 @@ async fn cpu_fit(source: &BlobSource) -> Result<(), String> {
 async fn tokens_per_second(lm: &LanguageModel) -> Result<f64, String> {
     let vocab = lm.config.vocab_size.max(1) as u32;
     let tokens: Vec<u32> = (0..TIMED_TOKENS as u32).map(|i| (3 + i * 7919) % vocab).collect();
-    let pass = || async { lm.model.logits_cached(&tokens, &mut crate::models::KvCache::new(), 1).await.map_err(|e| e.to_string()) };
+    let pass = || async {
+        lm.model.logits_cached(&tokens, &mut crate::models::KvCache::new(), 1).await.map_err(|e| e.to_string())
+    };
     pass().await?;
     let start = web_time::Instant::now();
     pass().await?;
@@ -380,7 +438,12 @@ async fn load_model_folder(
     Ok(install(state, folder.to_string(), lm))
 }
 
-fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, settings: &RunSettings) -> Result<FromWorker, String> {
+fn prepare_task(
+    state: &Rc<RefCell<State>>,
+    ticket: u32,
+    files: &TaskFiles,
+    settings: &RunSettings,
+) -> Result<FromWorker, String> {
     state.borrow_mut().task = None;
     let task = files.prepare(&LoadOptions::default()).map_err(|e| e.to_string())?;
     let order = settings.order.parse::<eval::ChoiceOrder>().map_err(|e| e.to_string())?;
@@ -398,7 +461,10 @@ fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, sett
         eval::plan(&task.spec, docs, task.pool, &options).map_err(|e| e.to_string())?
     } else {
         if options.order != eval::ChoiceOrder::Given {
-            return Err(format!("the choice order applies to multiple-choice tasks, and {} is not one", task.spec.task));
+            return Err(format!(
+                "the choice order applies to multiple-choice tasks, and {} is not one",
+                task.spec.task
+            ));
         }
         let (docs, rendered) = eval::render(&task.spec, docs, task.pool, &options).map_err(|e| e.to_string())?;
         docs.into_iter()
@@ -411,7 +477,9 @@ fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, sett
     for (index, job) in jobs.iter().enumerate() {
         let named = |e: crate::error::Error| e.context(crate::tasks::yaml::document_name(job.doc_id)).to_string();
         let mut view = match &job.rendered.request {
-            Request::MultipleChoice { .. } => item_view(index, &job.doc, &job.rendered, job.rendered.gold_index().map_err(named)?),
+            Request::MultipleChoice { .. } => {
+                item_view(index, &job.doc, &job.rendered, job.rendered.gold_index().map_err(named)?)
+            }
             Request::GenerateUntil { .. } => {
                 let mut view = item_view(index, &job.doc, &job.rendered, 0);
                 view.choices.clear();
@@ -437,7 +505,16 @@ fn prepare_task(state: &Rc<RefCell<State>>, ticket: u32, files: &TaskFiles, sett
     let texts = run::fertility_texts(&jobs.iter().map(|j| j.doc_id).zip(&items).collect::<Vec<_>>());
     let (name, output_type) = (task.spec.task.clone(), task.spec.output_type.name().to_string());
     state.borrow_mut().task = Some(Rc::new(Prepared { spec: task.spec, jobs, metrics, options, texts }));
-    Ok(FromWorker::TaskReady { ticket, task: name, output_type, fingerprint, items, notes: task.notes, documents, facets })
+    Ok(FromWorker::TaskReady {
+        ticket,
+        task: name,
+        output_type,
+        fingerprint,
+        items,
+        notes: task.notes,
+        documents,
+        facets,
+    })
 }
 
 /// What the page shows of an item: the question in its own words, its choices, its metadata.
@@ -504,12 +581,21 @@ async fn score_item(state: &Rc<RefCell<State>>, index: usize) -> Result<FromWork
                     post(&FromWorker::Generating { index, text: text.to_string() });
                 }
             };
-            let r = eval::generation::generate_item_streaming(&model, &task.spec, job.doc_id, job.doc.clone(), &job.rendered, &mut on_text)
-                .await
-                .map_err(|e| e.to_string())?;
+            let r = eval::generation::generate_item_streaming(
+                &model,
+                &task.spec,
+                job.doc_id,
+                job.doc.clone(),
+                &job.rendered,
+                &mut on_text,
+            )
+            .await
+            .map_err(|e| e.to_string())?;
             let mut sample = String::new();
             for f in 0..r.filtered.len() {
-                sample += &eval::generation::sample_record(&task.spec, &r, f, &[]).map_err(|e| e.to_string())?.to_jsonl_line();
+                sample += &eval::generation::sample_record(&task.spec, &r, f, &[])
+                    .map_err(|e| e.to_string())?
+                    .to_jsonl_line();
             }
             let exact = eval::generation::exact_match_options(&task.spec).map_err(|e| e.to_string())?;
             let response = r.filtered.first().map(|f| f.response.clone()).unwrap_or_default();
@@ -529,7 +615,9 @@ async fn score_item(state: &Rc<RefCell<State>>, index: usize) -> Result<FromWork
             }
         }
         Request::Loglikelihood { .. } => {
-            let r = eval::loglikelihood::score(&model, job.doc_id, job.doc.clone(), &job.rendered).await.map_err(|e| e.to_string())?;
+            let r = eval::loglikelihood::score(&model, job.doc_id, job.doc.clone(), &job.rendered)
+                .await
+                .map_err(|e| e.to_string())?;
             ItemRow {
                 index,
                 chosen: 0,
@@ -620,9 +708,15 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
     let mut compute = match (preference, gpu.is_some()) {
         (BackendPreference::Cpu, _) => ComputeDevice::cpu(),
         (BackendPreference::CpuInt8, _) => ComputeDevice::cpu_int8(),
-        (BackendPreference::Wgpu, false) => return Err("WebGPU was requested but this browser has no navigator.gpu".into()),
-        (BackendPreference::Auto, false) => fallback("navigator.gpu is missing: this browser does not expose WebGPU".into()),
-        (BackendPreference::Measure, false) => fallback("navigator.gpu is missing: this browser does not expose WebGPU".into()),
+        (BackendPreference::Wgpu, false) => {
+            return Err("WebGPU was requested but this browser has no navigator.gpu".into())
+        }
+        (BackendPreference::Auto, false) => {
+            fallback("navigator.gpu is missing: this browser does not expose WebGPU".into())
+        }
+        (BackendPreference::Measure, false) => {
+            fallback("navigator.gpu is missing: this browser does not expose WebGPU".into())
+        }
         (BackendPreference::Auto, true) => match browser.as_ref().and_then(AdapterDescription::software_reason) {
             Some(reason) => fallback(reason),
             None => match ComputeDevice::wgpu().await {
@@ -648,7 +742,8 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
         a.is_fallback_adapter = b.is_fallback_adapter;
     }
     post(&FromWorker::Backend { info: compute.info.clone() });
-    let timed = matches!(preference, BackendPreference::Auto | BackendPreference::Measure) && compute.info.backend == BackendKind::Wgpu;
+    let timed = matches!(preference, BackendPreference::Auto | BackendPreference::Measure)
+        && compute.info.backend == BackendKind::Wgpu;
     let mut s = state.borrow_mut();
     s.timed_gpu = timed.then(|| compute.clone());
     s.device = Some(compute.clone());

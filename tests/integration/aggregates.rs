@@ -24,9 +24,9 @@ use std::path::PathBuf;
 use lingualens::scoring::aggregate::{self, CorpusMetric, PyRandom};
 use lingualens::scoring::loglikelihood::{ChoiceScores, ExactMatch, McScore};
 use lingualens::scoring::outputs::{self, McSample, ResultsFile, SampleRecord, TaskResult};
+use lingualens::scoring::pyjson::PyJson;
 use lingualens::scoring::report;
 use lingualens::scoring::session::{complete_lines, Session};
-use lingualens::scoring::pyjson::PyJson;
 use serde_json::Value;
 
 use crate::common;
@@ -37,7 +37,8 @@ const CORPUS_TOL: f64 = 1e-6;
 const METRICS: [&str; 5] = ["acc", "acc_norm", "acc_bytes", "exact_match", "acc_mutual_info"];
 
 fn fixture_dir() -> Option<PathBuf> {
-    common::fixture("aggregates", "aggregates/aggregates.json", "tools/fixtures/aggregates.py").map(|f| f.parent().unwrap().to_path_buf())
+    common::fixture("aggregates", "aggregates/aggregates.json", "tools/fixtures/aggregates.py")
+        .map(|f| f.parent().unwrap().to_path_buf())
 }
 
 fn load(dir: &std::path::Path) -> Value {
@@ -294,7 +295,11 @@ fn check_files(dir: &std::path::Path, fx: &Value, items: &[Mc], scores: &[McScor
     // The metrics as lingualens aggregates a run: from the samples, lm-eval's own file here.
     let session = Session::from_jsonl("lm-eval's samples", "multiple_choice", &lm_samples).unwrap();
     let metrics = session.metrics().unwrap();
-    assert_eq!(metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), METRICS, "every metric lm-eval logged, in its order");
+    assert_eq!(
+        metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(),
+        METRICS,
+        "every metric lm-eval logged, in its order"
+    );
     let results = ResultsFile {
         tasks: vec![TaskResult {
             name: "ll_mc".into(),
@@ -353,7 +358,8 @@ fn check_files(dir: &std::path::Path, fx: &Value, items: &[Mc], scores: &[McScor
     // Resume from lm-eval's own samples file: every doc is done; from a copy cut off inside its
     // 11th line (inside a multibyte character), the first 10.
     assert_eq!(session.len(), items.len());
-    let cut = lm_samples.lines().take(10).map(|l| format!("{l}\n")).collect::<String>() + "{\"doc_id\": 10, \"doc\": \"ཀ";
+    let cut =
+        lm_samples.lines().take(10).map(|l| format!("{l}\n")).collect::<String>() + "{\"doc_id\": 10, \"doc\": \"ཀ";
     let lines = complete_lines(&cut.as_bytes()[..cut.len() - 1]);
     let mut resumed = Session::new("multiple_choice");
     for line in &lines {

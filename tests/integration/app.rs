@@ -110,7 +110,11 @@ impl Native {
         let (lls, ok) = &self.rows[i];
         assert_eq!(ours.len(), lls.len(), "{test}: options of row {i}");
         let worst = ours.iter().zip(lls).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
-        assert!(worst < self.tolerance, "{test}: row {i}: max |Δ log-likelihood| {worst:e} (tolerance {:e})", self.tolerance);
+        assert!(
+            worst < self.tolerance,
+            "{test}: row {i}: max |Δ log-likelihood| {worst:e} (tolerance {:e})",
+            self.tolerance
+        );
         let mut sorted = lls.clone();
         sorted.sort_by(|a, b| b.total_cmp(a));
         let decided = sorted.len() < 2 || sorted[0] - sorted[1] > 2.0 * self.tolerance;
@@ -141,8 +145,15 @@ fn assert_rows_equal_native(test: &str, page: &Value, native: &Native) {
     let page_correct = rows.iter().filter(|r| r["correct"] == json!(true)).count() as f64;
     assert!((accuracy - page_correct / n).abs() < 1e-12, "{test}: accuracy {accuracy} is not the rows'");
     let native_correct = native.rows.iter().filter(|(_, c)| *c).count() as f64;
-    assert!((page_correct - native_correct).abs() <= ties as f64, "{test}: accuracy {accuracy} vs native {}", native_correct / n);
-    eprintln!("{test}: {} rows, accuracy {accuracy:.4}, max |Δ ll| vs native {worst:.2e}, {ties} near-ties", rows.len());
+    assert!(
+        (page_correct - native_correct).abs() <= ties as f64,
+        "{test}: accuracy {accuracy} vs native {}",
+        native_correct / n
+    );
+    eprintln!(
+        "{test}: {} rows, accuracy {accuracy:.4}, max |Δ ll| vs native {worst:.2e}, {ties} near-ties",
+        rows.len()
+    );
 }
 
 fn demo_runs_by_default(test: &str, flags: &[&str], query: &str, backend: &str) {
@@ -156,7 +167,8 @@ fn demo_runs_by_default(test: &str, flags: &[&str], query: &str, backend: &str) 
     assert_rows_equal_native(test, &page, &native);
     let violations = browser.eval("return document.body.dataset.cspViolations || ''", json!([]));
     assert_eq!(violations, json!(""), "{test}: the Content-Security-Policy blocked something");
-    let ids: std::collections::BTreeSet<&str> = page["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    let ids: std::collections::BTreeSet<&str> =
+        page["rows"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
     assert_eq!(ids.len(), native.rows.len(), "{test}: every item once");
     let shown = browser.eval(
         "return { note: !document.getElementById('demo-note').hidden,
@@ -171,7 +183,10 @@ fn demo_runs_by_default(test: &str, flags: &[&str], query: &str, backend: &str) 
         // The choice and its reason are shown beside the adapter.
         let shown = browser.eval("return document.getElementById('backend-info').textContent", json!([]));
         let shown = shown.as_str().unwrap_or("");
-        assert!(shown.contains("Why not WebGPU") && shown.contains("software") && shown.contains("swiftshader"), "{test}: {shown}");
+        assert!(
+            shown.contains("Why not WebGPU") && shown.contains("software") && shown.contains("swiftshader"),
+            "{test}: {shown}"
+        );
     }
     browser.eval("document.getElementById('run').scrollIntoView(); return true;", json!([]));
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
@@ -254,7 +269,11 @@ fn reload_and_finish(browser: &Browser, url: &str, test: &str) -> (Value, u64) {
     let indices: Vec<u64> = rows.iter().map(|r| r["index"].as_u64().unwrap()).collect();
     assert_eq!(indices, (0..21).collect::<Vec<u64>>(), "{test}: every item exactly once, in order");
     let resumed = page["resumed"].as_u64().unwrap();
-    assert!(resumed >= before_reload && resumed < 21, "{test}: {resumed} rows restored of {before_reload} answered: {}", page["status"]);
+    assert!(
+        resumed >= before_reload && resumed < 21,
+        "{test}: {resumed} rows restored of {before_reload} answered: {}",
+        page["status"]
+    );
     (page, before_reload)
 }
 
@@ -267,7 +286,8 @@ fn a_pool_of_two_workers_scores_every_item_once_in_order_across_pause_and_reload
     let server = StaticServer::start(dist);
     let browser = Browser::start(&[]);
     let url = server.url("index.html?model=demo&task=demo&run=1&pace=250&workers=2");
-    let workers = "const r = document.getElementById('run').dataset; return r.workers === '2' ? +(r.helperRows || 0) : null;";
+    let workers =
+        "const r = document.getElementById('run').dataset; return r.workers === '2' ? +(r.helperRows || 0) : null;";
     browser.goto(&url);
     browser.wait_for("the helper to join", workers, LONG);
     wait_until_done_at_least(&browser, 4);
@@ -303,7 +323,11 @@ fn a_pool_worker_that_crashes_marks_its_item_failed_and_the_others_finish_the_ru
     let server = StaticServer::start(dist);
     let browser = Browser::start(&[]);
     browser.goto(&server.url("index.html?model=demo&task=demo&run=1&workers=2&pace=100&crash_item=15&crash_helper=1"));
-    browser.wait_for("the run to finish", "return document.getElementById('run').dataset.phase === 'done' ? true : null;", LONG);
+    browser.wait_for(
+        "the run to finish",
+        "return document.getElementById('run').dataset.phase === 'done' ? true : null;",
+        LONG,
+    );
     let page = browser.eval(ROWS, json!([]));
     let shown = browser.eval(
         "const s = document.getElementById('run-summary');
@@ -344,7 +368,11 @@ fn a_local_gguf_and_a_data_file_load_through_the_file_inputs_and_html_stays_text
         .map(|f| PathBuf::from(f).join("models/llama3_tied/gguf/llama3_tied-Q4_0.gguf"))
         .filter(|p| p.is_file())
         .unwrap_or_else(demo_model);
-    let files = TaskFiles::from_files(vec![NamedFile { name: "my-questions.jsonl".into(), bytes: std::fs::read(&data).unwrap() }]).unwrap();
+    let files = TaskFiles::from_files(vec![NamedFile {
+        name: "my-questions.jsonl".into(),
+        bytes: std::fs::read(&data).unwrap(),
+    }])
+    .unwrap();
     let native = native_scores(&model, &files, "cpu-int8");
 
     let server = StaticServer::start(dist);
@@ -420,7 +448,10 @@ fn malformed_model_and_data_files_get_clear_errors_and_the_page_stays_usable() {
         "const e = document.getElementById('error'); return e.dataset.visible === 'true' && e.textContent.includes('general.hostile') ? e.textContent : null;",
         LONG,
     );
-    assert!(message.as_str().unwrap().contains("huge-array.gguf") && message.as_str().unwrap().contains("at most"), "{test}: {message}");
+    assert!(
+        message.as_str().unwrap().contains("huge-array.gguf") && message.as_str().unwrap().contains("at most"),
+        "{test}: {message}"
+    );
     let info = browser.eval("return document.getElementById('model-info').dataset.status", json!([]));
     assert_eq!(info, json!("error"), "{test}: the model panel says so instead of staying on reading the header");
 
@@ -472,13 +503,25 @@ fn an_exported_run_imports_to_the_same_rows() {
     let saved = tmp.path.join("samples_demo.jsonl");
     std::fs::write(&saved, samples).unwrap();
     browser.click("#run-cancel");
-    browser.wait_for("an empty table", "return document.querySelectorAll('#result-rows tr').length === 0 ? true : null;", LONG);
+    browser.wait_for(
+        "an empty table",
+        "return document.querySelectorAll('#result-rows tr').length === 0 ? true : null;",
+        LONG,
+    );
     browser.send_keys("#import-file", saved.to_str().unwrap());
-    browser.wait_for("the imported rows", "return document.querySelectorAll('#result-rows tr').length === 21 ? true : null;", LONG);
+    browser.wait_for(
+        "the imported rows",
+        "return document.querySelectorAll('#result-rows tr').length === 21 ? true : null;",
+        LONG,
+    );
     let after = browser.eval(ROWS, json!([]));
     assert_eq!(after["accuracy"], before["accuracy"], "{test}");
     for (a, b) in before["rows"].as_array().unwrap().iter().zip(after["rows"].as_array().unwrap()) {
-        assert_eq!((&a["ll"], &a["chosen"], &a["gold"], &a["question"]), (&b["ll"], &b["chosen"], &b["gold"], &b["question"]), "{test}");
+        assert_eq!(
+            (&a["ll"], &a["chosen"], &a["gold"], &a["question"]),
+            (&b["ll"], &b["chosen"], &b["gold"], &b["question"]),
+            "{test}"
+        );
     }
     // The imported run's results equal the live run's, acc_norm (lm-eval's divisor) included.
     browser.click("#export-json");
@@ -488,7 +531,10 @@ fn an_exported_run_imports_to_the_same_rows() {
     );
     let again: Value = serde_json::from_str(again.as_str().unwrap()).unwrap();
     for metric in ["acc,none", "acc_norm,none", "acc_stderr,none", "acc_norm_stderr,none"] {
-        assert_eq!(again["results"]["demo"][metric], results["results"]["demo"][metric], "{test}: {metric} after the import");
+        assert_eq!(
+            again["results"]["demo"][metric], results["results"]["demo"][metric],
+            "{test}: {metric} after the import"
+        );
     }
 }
 
@@ -496,7 +542,9 @@ fn an_exported_run_imports_to_the_same_rows() {
 fn the_committed_demo_model_is_what_the_script_makes() {
     // tools/fixtures/make_all.sh regenerates it into the fixtures folder.
     let test = "the_committed_demo_model_is_what_the_script_makes";
-    let Some(made) = common::fixture(test, "demo/lingualens-demo-Q8_0.gguf", "tools/fixtures/demo_model.py") else { return };
+    let Some(made) = common::fixture(test, "demo/lingualens-demo-Q8_0.gguf", "tools/fixtures/demo_model.py") else {
+        return;
+    };
     let fresh = std::fs::read(made).expect("the fixture script writes demo/");
     let committed = std::fs::read(demo_model()).unwrap();
     assert!(fresh == committed, "models/demo differs from tools/fixtures/demo_model.py's output: run it and commit");
@@ -541,7 +589,11 @@ fn a_model_download_is_checked_cached_and_read_from_the_cache_next_time() {
 
     // The same bytes at another address (so not in the cache) under a wrong hash: refused, not kept.
     let wrong = "0".repeat(64);
-    browser.goto(&server.url(&format!("index.html?backend=cpu&model=other/lingualens-demo-Q8_0.gguf&sha256={wrong}&task=demo&run=1")));
+    browser.goto(
+        &server.url(&format!(
+            "index.html?backend=cpu&model=other/lingualens-demo-Q8_0.gguf&sha256={wrong}&task=demo&run=1"
+        )),
+    );
     let message = browser.wait_for(
         "the hash error",
         "const e = document.getElementById('error'); return e.dataset.visible === 'true' ? e.textContent : null;",
@@ -606,7 +658,9 @@ fn files_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
         json!({"id": "drop-2", "language": "ky", "question": "Асман кандай түстө?", "choices": ["көк", "кызыл", "сары"], "answer": 0}),
     ];
     let jsonl: String = items.iter().map(|i| format!("{i}\n")).collect();
-    let files = TaskFiles::from_files(vec![NamedFile { name: "dropped.jsonl".into(), bytes: jsonl.clone().into_bytes() }]).unwrap();
+    let files =
+        TaskFiles::from_files(vec![NamedFile { name: "dropped.jsonl".into(), bytes: jsonl.clone().into_bytes() }])
+            .unwrap();
     let native = native_scores(&demo_model(), &files, "cpu-int8");
 
     let server = StaticServer::start(dist);
@@ -624,7 +678,11 @@ fn files_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
     let dropped = drop_files(
         &browser,
         "#setup label.file",
-        json!([["notes.txt", "hello", null], ["dropped.jsonl", jsonl, null], ["dropped-model.gguf", null, "models/demo/lingualens-demo-Q8_0.gguf"]]),
+        json!([
+            ["notes.txt", "hello", null],
+            ["dropped.jsonl", jsonl, null],
+            ["dropped-model.gguf", null, "models/demo/lingualens-demo-Q8_0.gguf"]
+        ]),
     );
     assert_eq!(dropped, json!({ "taken": true }), "{test}");
     let inputs = browser.eval(
@@ -658,7 +716,10 @@ fn a_run_can_be_filtered_by_metadata_and_sampled_with_its_seed() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let ids_where = |language: &str| -> Vec<String> {
-        demo.iter().filter(|d| d["language"] == json!(language)).map(|d| d["id"].as_str().unwrap().to_string()).collect()
+        demo.iter()
+            .filter(|d| d["language"] == json!(language))
+            .map(|d| d["id"].as_str().unwrap().to_string())
+            .collect()
     };
     let english = ids_where("en");
     // Python: sorted(random.Random(1234).sample(range(len(english)), 3)).
@@ -682,9 +743,19 @@ fn a_run_can_be_filtered_by_metadata_and_sampled_with_its_seed() {
     );
     assert_eq!(shown["documents"], json!(21), "{test}: {shown}");
     assert!(shown["text"].as_str().unwrap().contains("language = en · a sample of 3"), "{test}: {shown}");
-    let language = shown["selects"].as_array().unwrap().iter().find(|s| s["field"] == json!("language")).cloned().unwrap_or_default();
+    let language = shown["selects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["field"] == json!("language"))
+        .cloned()
+        .unwrap_or_default();
     assert_eq!(language["value"], json!("en"), "{test}: {shown}");
-    assert_eq!(language["options"], json!(["", "am", "dz", "en", "ky", "om", "ti"]), "{test}: every language of the task: {shown}");
+    assert_eq!(
+        language["options"],
+        json!(["", "am", "dz", "en", "ky", "om", "ti"]),
+        "{test}: every language of the task: {shown}"
+    );
     let fields: Vec<&str> = shown["selects"].as_array().unwrap().iter().map(|s| s["field"].as_str().unwrap()).collect();
     assert_eq!(fields, ["group", "language", "subject"], "{test}: fields with 2 to 24 values");
     browser.eval("document.getElementById('setup').scrollIntoView(); return true;", json!([]));
@@ -749,8 +820,12 @@ fn the_same_questions_across_languages_and_tokenizer_fertility_by_language() {
     browser.send_keys("#task-files", data.to_str().unwrap());
     browser.click("#run-start");
     let page = finish(&browser, test);
-    let correct: std::collections::BTreeMap<String, bool> =
-        page["rows"].as_array().unwrap().iter().map(|r| (r["id"].as_str().unwrap().to_string(), r["correct"].as_bool().unwrap())).collect();
+    let correct: std::collections::BTreeMap<String, bool> = page["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap().to_string(), r["correct"].as_bool().unwrap()))
+        .collect();
 
     let table = browser.eval(
         "const t = document.getElementById('parallel');
@@ -779,13 +854,18 @@ fn the_same_questions_across_languages_and_tokenizer_fertility_by_language() {
     }
     for cell in table["common"].as_array().unwrap() {
         let language = cell["language"].as_str().unwrap();
-        let right = correct.iter().filter(|(id, ok)| **ok && id.ends_with(language) && !id.starts_with("alone")).count();
+        let right =
+            correct.iter().filter(|(id, ok)| **ok && id.ends_with(language) && !id.starts_with("alone")).count();
         let accuracy: f64 = cell["accuracy"].as_str().unwrap().parse().unwrap();
         assert!((accuracy - right as f64 / 4.0).abs() < 1e-12, "{test}: {language}: {accuracy} vs {right}/4");
     }
 
     // Fertility: the worker's counts equal the native tokenizer's on the same texts.
-    browser.wait_for("the fertility button", "return document.getElementById('fertility-run').disabled ? null : true;", LONG);
+    browser.wait_for(
+        "the fertility button",
+        "return document.getElementById('fertility-run').disabled ? null : true;",
+        LONG,
+    );
     browser.click("#fertility-run");
     let shown = browser.wait_for(
         "the fertility rows",
@@ -797,13 +877,17 @@ fn the_same_questions_across_languages_and_tokenizer_fertility_by_language() {
     let mut samples = Vec::new();
     for item in &items {
         let language = item["language"].as_str().unwrap().to_string();
-        let texts = std::iter::once(item["question"].as_str().unwrap()).chain(item["choices"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()));
+        let texts = std::iter::once(item["question"].as_str().unwrap())
+            .chain(item["choices"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()));
         for text in texts {
             samples.push((text.to_string(), language.clone(), lm.tokenizer.encode(text, false, false).len()));
         }
     }
     let native = lingualens::scoring::fertility::fertility_by_language(&samples);
-    let expected: Vec<Value> = native.iter().map(|(l, f)| json!({ "language": l, "tokens": f.tokens, "words": f.words, "chars": f.chars })).collect();
+    let expected: Vec<Value> = native
+        .iter()
+        .map(|(l, f)| json!({ "language": l, "tokens": f.tokens, "words": f.words, "chars": f.chars }))
+        .collect();
     assert_eq!(shown, json!(expected), "{test}");
     browser.eval("document.getElementById('parallel').scrollIntoView(); return true;", json!([]));
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
@@ -843,13 +927,18 @@ fn a_saved_run_opened_for_comparison_shows_the_per_item_differences() {
         let arguments: serde_json::Map<String, Value> = lls
             .iter()
             .enumerate()
-            .map(|(k, _)| (format!("gen_args_{k}"), json!({ "arg_0": format!("Q{i}"), "arg_1": format!(" option {k}") })))
+            .map(|(k, _)| {
+                (format!("gen_args_{k}"), json!({ "arg_0": format!("Q{i}"), "arg_1": format!(" option {k}") }))
+            })
             .collect();
         let resps: Vec<Value> = lls.iter().map(|l| json!([l.to_string(), "False"])).collect();
         let line = json!({ "doc_id": i, "doc": { "id": row["id"] }, "target": target.to_string(), "arguments": arguments, "filtered_resps": resps });
         lines += &format!("{line}\n");
     }
-    assert!(expected.2 + expected.3 > 0 && expected.0 + expected.1 > 0, "{test}: a comparison with both kinds: {expected:?}");
+    assert!(
+        expected.2 + expected.3 > 0 && expected.0 + expected.1 > 0,
+        "{test}: a comparison with both kinds: {expected:?}"
+    );
     let tmp = TempDir::new("app-compare");
     let saved = tmp.path.join("samples_other.jsonl");
     std::fs::write(&saved, lines).unwrap();
@@ -888,7 +977,9 @@ fn a_model_that_cannot_fit_is_refused_before_its_download_and_the_page_stays_usa
         LONG,
     );
     let reason = refused["reason"].as_str().unwrap();
-    for part in ["lingualens-demo-Q8_0.gguf does not fit", "on the cpu backend", "MiB", "a budget of 1 MiB", "smaller model"] {
+    for part in
+        ["lingualens-demo-Q8_0.gguf does not fit", "on the cpu backend", "MiB", "a budget of 1 MiB", "smaller model"]
+    {
         assert!(reason.contains(part), "{test}: {part:?} is not in the reason: {reason}");
     }
     assert_eq!(refused["info"], json!("refused"), "{test}: {refused}");
@@ -900,16 +991,24 @@ fn a_model_that_cannot_fit_is_refused_before_its_download_and_the_page_stays_usa
     // first 1 MiB prefix); the download, a request without Range or an open `bytes=a-`, never started.
     let requests = server.requests("/m/");
     assert!(!requests.is_empty(), "{test}: the header was not read from the server");
-    let bounded = |r: &str| r.strip_prefix("bytes=").and_then(|r| r.split_once('-')).is_some_and(|(a, b)| a.parse::<u64>().is_ok() && b.parse::<u64>().is_ok());
+    let bounded = |r: &str| {
+        r.strip_prefix("bytes=")
+            .and_then(|r| r.split_once('-'))
+            .is_some_and(|(a, b)| a.parse::<u64>().is_ok() && b.parse::<u64>().is_ok())
+    };
     assert!(requests.iter().all(|(_, range)| range.as_deref().is_some_and(bounded)), "{test}: {requests:?}");
-    assert!(browser.eval("return document.getElementById('model-info').dataset.loaded || null", json!([])).is_null(), "{test}");
+    assert!(
+        browser.eval("return document.getElementById('model-info').dataset.loaded || null", json!([])).is_null(),
+        "{test}"
+    );
 
     // Without the forced budget the same page, same worker, checks again and runs.
     browser.eval("history.replaceState(null, '', location.href.replace('&budget_mib=1', '')); return true;", json!([]));
     browser.click("#run-start");
     let page = finish(&browser, test);
     assert_eq!(page["rows"].as_array().unwrap().len(), 21, "{test}");
-    let fit = browser.eval("const f = document.getElementById('model-fit'); return [f.dataset.fit, f.textContent];", json!([]));
+    let fit = browser
+        .eval("const f = document.getElementById('model-fit'); return [f.dataset.fit, f.textContent];", json!([]));
     assert_eq!(fit[0], json!("fits"), "{test}: {fit}");
     eprintln!("{test}: refused with: {reason}\n{test}: then: {}", fit[1]);
 }
@@ -949,10 +1048,17 @@ fn a_download_interrupted_by_a_reload_continues_from_where_it_stopped() {
     let resumed = info[2].as_u64().unwrap();
     assert!(resumed >= saved && resumed < bytes.len() as u64, "{test}: resumed from {resumed}, {saved} were saved");
     // Two downloads reached the server: the first from the start, the second from the saved offset.
-    let downloads: Vec<Option<String>> =
-        server.requests("/m/").into_iter().map(|(_, range)| range).filter(|r| r.as_deref().is_none_or(|r| r.ends_with('-'))).collect();
+    let downloads: Vec<Option<String>> = server
+        .requests("/m/")
+        .into_iter()
+        .map(|(_, range)| range)
+        .filter(|r| r.as_deref().is_none_or(|r| r.ends_with('-')))
+        .collect();
     assert_eq!(downloads, vec![None, Some(format!("bytes={resumed}-"))], "{test}");
-    eprintln!("{test}: reloaded with {saved} bytes shown; the second download asked for bytes={resumed}- of {}", bytes.len());
+    eprintln!(
+        "{test}: reloaded with {saved} bytes shown; the second download asked for bytes={resumed}- of {}",
+        bytes.len()
+    );
 
     // Finished, the file is in the model cache and the saved pieces are gone.
     browser.goto(&url);
@@ -990,7 +1096,19 @@ fn english_dzongkha_and_dzongkha_with_the_translation_appended_side_by_side() {
     let tasks = ["dzen_en", "dzen_dz", "dzen_dz_en"];
     let model = demo_model();
     for task in tasks {
-        let args = ["eval", "--model", model.to_str().unwrap(), "--task", task, "--data", dzen.to_str().unwrap(), "--limit", "8", "--out", tmp.path.to_str().unwrap()];
+        let args = [
+            "eval",
+            "--model",
+            model.to_str().unwrap(),
+            "--task",
+            task,
+            "--data",
+            dzen.to_str().unwrap(),
+            "--limit",
+            "8",
+            "--out",
+            tmp.path.to_str().unwrap(),
+        ];
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_lingualens")).args(args).output().unwrap();
         assert!(out.status.success(), "{test}: lingualens {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
@@ -1002,9 +1120,15 @@ fn english_dzongkha_and_dzongkha_with_the_translation_appended_side_by_side() {
             .lines()
             .map(|line| {
                 let v: Value = serde_json::from_str(line).unwrap();
-                let lls: Vec<f64> = v["filtered_resps"].as_array().unwrap().iter().map(|r| r[0].as_str().unwrap().parse().unwrap()).collect();
+                let lls: Vec<f64> = v["filtered_resps"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|r| r[0].as_str().unwrap().parse().unwrap())
+                    .collect();
                 let best = (0..lls.len()).fold(0, |b, i| if lls[i] > lls[b] { i } else { b });
-                let gold = v["target"].as_u64().or_else(|| v["target"].as_str().and_then(|t| t.parse().ok())).unwrap() as usize;
+                let gold = v["target"].as_u64().or_else(|| v["target"].as_str().and_then(|t| t.parse().ok())).unwrap()
+                    as usize;
                 (v["doc"]["id"].as_str().unwrap().to_string(), best == gold)
             })
             .collect()
@@ -1024,7 +1148,11 @@ fn english_dzongkha_and_dzongkha_with_the_translation_appended_side_by_side() {
     browser.set_window_size(1366, 768);
     browser.goto(&server.url("index.html?backend=cpu&task=files"));
     browser.send_keys("#import-file", file("dzen_en").to_str().unwrap());
-    browser.wait_for("the imported run", "return document.querySelectorAll('#result-rows tr').length ? true : null;", LONG);
+    browser.wait_for(
+        "the imported run",
+        "return document.querySelectorAll('#result-rows tr').length ? true : null;",
+        LONG,
+    );
     browser.send_keys("#compare-file", &format!("{}\n{}", file("dzen_dz").display(), file("dzen_dz_en").display()));
     let table = browser.wait_for(
         "the table of three runs",
@@ -1065,12 +1193,16 @@ fn english_dzongkha_and_dzongkha_with_the_translation_appended_side_by_side() {
     }
     browser.eval("document.getElementById('parallel').scrollIntoView(); return true;", json!([]));
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
-    eprintln!("{test}: {} items in two or more variants, {} in all three; accuracy {}", table["groups"], table["complete"], table["all"]);
+    eprintln!(
+        "{test}: {} items in two or more variants, {} in all three; accuracy {}",
+        table["groups"], table["complete"], table["all"]
+    );
 }
 
 /// A fixture model folder under `LINGUALENS_FIXTURES/models` (tools/fixtures/models.py), if there.
 fn fixture_folder(test: &str, rel: &str) -> Option<PathBuf> {
-    common::fixture(test, &format!("models/{rel}/config.json"), "tools/fixtures/models.py").map(|c| c.parent().unwrap().to_path_buf())
+    common::fixture(test, &format!("models/{rel}/config.json"), "tools/fixtures/models.py")
+        .map(|c| c.parent().unwrap().to_path_buf())
 }
 
 /// The files directly in `dir` (not its subfolders), sorted, as one WebDriver file-input value.
@@ -1086,13 +1218,25 @@ fn files_of(dir: &Path, keep: impl Fn(&str) -> bool) -> String {
 
 /// `lingualens eval` on the command line: each sample's document id and per-option log-likelihoods.
 fn cli_eval(test: &str, model: &Path, task: &str, data: &Path, extra: &[&str], out: &Path) -> Vec<(String, Vec<f64>)> {
-    let mut args = vec!["eval", "--model", model.to_str().unwrap(), "--task", task, "--data", data.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    let mut args = vec![
+        "eval",
+        "--model",
+        model.to_str().unwrap(),
+        "--task",
+        task,
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
     args.extend_from_slice(extra);
     let run = std::process::Command::new(env!("CARGO_BIN_EXE_lingualens")).args(&args).output().unwrap();
     assert!(run.status.success(), "{test}: lingualens {args:?}: {}", String::from_utf8_lossy(&run.stderr));
     let task_name = std::fs::read_dir(out)
         .unwrap()
-        .filter_map(|e| e.unwrap().file_name().to_str()?.strip_prefix("samples_")?.strip_suffix(".jsonl").map(str::to_string))
+        .filter_map(|e| {
+            e.unwrap().file_name().to_str()?.strip_prefix("samples_")?.strip_suffix(".jsonl").map(str::to_string)
+        })
         .next()
         .unwrap();
     std::fs::read_to_string(out.join(format!("samples_{task_name}.jsonl")))
@@ -1100,7 +1244,12 @@ fn cli_eval(test: &str, model: &Path, task: &str, data: &Path, extra: &[&str], o
         .lines()
         .map(|line| {
             let v: Value = serde_json::from_str(line).unwrap();
-            let lls = v["filtered_resps"].as_array().unwrap().iter().map(|r| r[0].as_str().unwrap().parse().unwrap()).collect();
+            let lls = v["filtered_resps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r[0].as_str().unwrap().parse().unwrap())
+                .collect();
             (v["doc"]["id"].as_str().unwrap().to_string(), lls)
         })
         .collect()
@@ -1153,7 +1302,10 @@ fn assert_rows_equal_cli(test: &str, page: &Value, cli: &[(String, Vec<f64>)]) -
 /// A folder given to a `webkitdirectory` input is listed by the browser after the WebDriver call
 /// returns: waits for its files and returns their paths in the folder.
 fn wait_for_folder(browser: &Browser, input: &str) -> Vec<String> {
-    let script = format!("const f = [...document.querySelector({}).files]; return f.length ? f.map(x => x.webkitRelativePath) : null;", json!(input));
+    let script = format!(
+        "const f = [...document.querySelector({}).files]; return f.length ? f.map(x => x.webkitRelativePath) : null;",
+        json!(input)
+    );
     serde_json::from_value(browser.wait_for("the folder's files", &script, LONG)).unwrap()
 }
 
@@ -1202,7 +1354,11 @@ fn hugging_face_folders_load_from_their_files_sharded_and_single_and_equal_the_c
     for part in ["chosen files does not fit", "on the cpu backend", "a budget of 1 MiB", "smaller model"] {
         assert!(reason.contains(part), "{test}: {part:?} is not in the reason: {reason}");
     }
-    assert_eq!((refused["status"].as_str(), refused["start_disabled"].as_bool(), refused["rows"].as_u64()), (Some("refused"), Some(false), Some(0)), "{test}: {refused}");
+    assert_eq!(
+        (refused["status"].as_str(), refused["start_disabled"].as_bool(), refused["rows"].as_u64()),
+        (Some("refused"), Some(false), Some(0)),
+        "{test}: {refused}"
+    );
     assert!(refused["info"].as_str().unwrap().contains("safetensors headers were read"), "{test}: {refused}");
     let needs = refused["needs"].as_u64().unwrap();
     assert!(needs > 1 << 20, "{test}: {refused}");
@@ -1217,14 +1373,19 @@ fn hugging_face_folders_load_from_their_files_sharded_and_single_and_equal_the_c
     assert_eq!(info["status"], json!("loaded"), "{test}: {info}");
     assert!(info["text"].as_str().unwrap().starts_with("chosen files: Qwen3"), "{test}: {info}");
     assert_eq!(info["fit"], json!("fits"), "{test}: {info}");
-    let fit = browser.eval("const f = document.getElementById('model-fit'); return [+f.dataset.needs, f.textContent];", json!([]));
+    let fit = browser
+        .eval("const f = document.getElementById('model-fit'); return [+f.dataset.needs, f.textContent];", json!([]));
     assert_eq!(fit[0].as_u64(), Some(needs), "{test}: the same needs, checked against another budget: {fit}");
     eprintln!("{test}: then: {}", fit[1]);
 
     // A one-file folder picked as a folder: its own files only (not gguf/ or ref/ inside it).
     browser.send_keys("#model-folder", single.to_str().unwrap());
     let picked = wait_for_folder(&browser, "#model-folder");
-    assert!(picked.iter().any(|p| p == "llama3_tied/config.json") && picked.iter().any(|p| p.starts_with("llama3_tied/gguf/")), "{test}: {picked:?}");
+    assert!(
+        picked.iter().any(|p| p == "llama3_tied/config.json")
+            && picked.iter().any(|p| p.starts_with("llama3_tied/gguf/")),
+        "{test}: {picked:?}"
+    );
     browser.click("#run-start");
     browser.wait_for(
         "the second model",
@@ -1300,7 +1461,10 @@ fn a_dzen_task_runs_in_the_page_over_the_csvs_given_and_equals_the_cli() {
             let picked = wait_for_folder(&browser, "#task-folder");
             assert!(picked.iter().any(|p| p.ends_with("SOURCE.md")), "{test}: {} files", picked.len());
         } else {
-            let csvs = [files_of(&dzen.join("DZEN"), |n| n.ends_with(".csv")), files_of(&dzen.join("DZEN-Few_Shots"), |n| n.ends_with(".csv"))];
+            let csvs = [
+                files_of(&dzen.join("DZEN"), |n| n.ends_with(".csv")),
+                files_of(&dzen.join("DZEN-Few_Shots"), |n| n.ends_with(".csv")),
+            ];
             browser.send_keys("#task-files", &csvs.join("\n"));
         }
         let select = browser.eval("return document.getElementById('task-select').value", json!([]));
@@ -1310,12 +1474,26 @@ fn a_dzen_task_runs_in_the_page_over_the_csvs_given_and_equals_the_cli() {
         let worst = assert_rows_equal_cli(test, &page, &cli);
         // The results file the page exports is the CLI's: every metric and standard error.
         let exported = downloads(&browser, &["#export-json"]);
-        let page_results: Value = serde_json::from_str(exported[0]["text"].as_str().unwrap_or_else(|| panic!("{test}: {exported}"))).unwrap();
-        let cli_results: Value = serde_json::from_str(&std::fs::read_to_string(tmp.path.join(task).join(format!("results_{task}.json"))).unwrap()).unwrap();
+        let page_results: Value =
+            serde_json::from_str(exported[0]["text"].as_str().unwrap_or_else(|| panic!("{test}: {exported}"))).unwrap();
+        let cli_results: Value = serde_json::from_str(
+            &std::fs::read_to_string(tmp.path.join(task).join(format!("results_{task}.json"))).unwrap(),
+        )
+        .unwrap();
         let metrics = |r: &Value| -> Vec<(String, Value)> {
-            r["results"][task].as_object().unwrap().iter().filter(|(k, _)| k.contains(',')).map(|(k, v)| (k.clone(), v.clone())).collect()
+            r["results"][task]
+                .as_object()
+                .unwrap()
+                .iter()
+                .filter(|(k, _)| k.contains(','))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
         };
-        assert_eq!(metrics(&page_results), metrics(&cli_results), "{test}: {task}: the exported results against the CLI's");
+        assert_eq!(
+            metrics(&page_results),
+            metrics(&cli_results),
+            "{test}: {task}: the exported results against the CLI's"
+        );
         assert!(metrics(&cli_results).len() >= 4, "{test}: {task}: acc and acc_norm with their stderrs: {cli_results}");
         let notes = browser.eval("return document.getElementById('notes').textContent", json!([]));
         assert!(notes.as_str().unwrap().contains("items from"), "{test}: {notes}");
@@ -1333,12 +1511,18 @@ fn a_dzen_task_runs_in_the_page_over_the_csvs_given_and_equals_the_cli() {
             Some(p) => {
                 assert_eq!(warning[0], json!(false), "{test}: {task}: {warning}");
                 assert_eq!(warning[1], json!(p.to_string()), "{test}: {task}: {warning}");
-                assert!(warning[2].as_str().unwrap().contains("dzen_en_cloze"), "{test}: the cloze form is named: {warning}");
+                assert!(
+                    warning[2].as_str().unwrap().contains("dzen_en_cloze"),
+                    "{test}: the cloze form is named: {warning}"
+                );
             }
             None => assert_eq!(warning[0], json!(true), "{test}: {task}: no position has 80 %: {warning}"),
         }
         if task == "dzen_en" {
-            assert!(collapsed.is_some(), "{test}: the demo model no longer collapses on dzen_en, so the warning is not seen: {chosen:?}");
+            assert!(
+                collapsed.is_some(),
+                "{test}: the demo model no longer collapses on dzen_en, so the warning is not seen: {chosen:?}"
+            );
         }
         eprintln!("{test}: {task}: {} rows, max |Δ ll| vs CLI {worst:.2e}, choices by position {chosen:?}", cli.len());
     }
@@ -1351,10 +1535,23 @@ fn a_dzen_task_runs_in_the_page_over_the_csvs_given_and_equals_the_cli() {
 /// committed), as the README's setup does.
 fn write_prompt_files(shared: &Path) {
     for (script, prompts, out) in [
-        ("datasets/tasks/proverbeval/make_overrides.py", "datasets/proverbeval-configs/PROMPTS.md", "datasets/tasks/proverbeval/overrides"),
-        ("datasets/tasks/kyrgyzllm/make_prompts.py", "datasets/kyrgyzllm-bench-configs/PROMPTS.md", "datasets/tasks/kyrgyzllm/prompts"),
+        (
+            "datasets/tasks/proverbeval/make_overrides.py",
+            "datasets/proverbeval-configs/PROMPTS.md",
+            "datasets/tasks/proverbeval/overrides",
+        ),
+        (
+            "datasets/tasks/kyrgyzllm/make_prompts.py",
+            "datasets/kyrgyzllm-bench-configs/PROMPTS.md",
+            "datasets/tasks/kyrgyzllm/prompts",
+        ),
     ] {
-        let status = std::process::Command::new("python3").arg(repo().join(script)).arg(shared.join(prompts)).arg(repo().join(out)).status().unwrap();
+        let status = std::process::Command::new("python3")
+            .arg(repo().join(script))
+            .arg(shared.join(prompts))
+            .arg(repo().join(out))
+            .status()
+            .unwrap();
         assert!(status.success(), "{script} failed");
     }
 }
@@ -1373,16 +1570,44 @@ fn samples_by_key(text: &str) -> std::collections::BTreeMap<(u64, String), Value
 /// samples (prompts, responses or log-likelihoods within 1e-3, per-sample metrics) and the same
 /// results file (every metric and standard error). Returns the page's results and how many rows
 /// were seen generating before they finished.
-fn page_equals_cli(browser: &Browser, server: &StaticServer, test: &str, task: &str, files: &[PathBuf], query: &str, cli_args: &[&str], out: &Path) -> (Value, u64) {
+fn page_equals_cli(
+    browser: &Browser,
+    server: &StaticServer,
+    test: &str,
+    task: &str,
+    files: &[PathBuf],
+    query: &str,
+    cli_args: &[&str],
+    out: &Path,
+) -> (Value, u64) {
     let model = demo_model();
     // A built-in task by its name; another by its file, the first given.
-    let task_arg = if repo().join("datasets/tasks").read_dir().unwrap().any(|d| d.unwrap().path().join(format!("{task}.yaml")).is_file()) {
+    let task_arg = if repo()
+        .join("datasets/tasks")
+        .read_dir()
+        .unwrap()
+        .any(|d| d.unwrap().path().join(format!("{task}.yaml")).is_file())
+    {
         task.to_string()
     } else {
         files[0].to_str().unwrap().to_string()
     };
-    let mut args = vec!["eval", "--model", model.to_str().unwrap(), "--task", &task_arg, "--backend", "cpu", "--out", out.to_str().unwrap()];
-    let data: Vec<&str> = files.iter().filter(|f| !f.to_str().unwrap().ends_with(".yaml") && !f.to_str().unwrap().ends_with("_yaml")).map(|f| f.to_str().unwrap()).collect();
+    let mut args = vec![
+        "eval",
+        "--model",
+        model.to_str().unwrap(),
+        "--task",
+        &task_arg,
+        "--backend",
+        "cpu",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let data: Vec<&str> = files
+        .iter()
+        .filter(|f| !f.to_str().unwrap().ends_with(".yaml") && !f.to_str().unwrap().ends_with("_yaml"))
+        .map(|f| f.to_str().unwrap())
+        .collect();
     for d in &data {
         args.extend(["--data", d]);
     }
@@ -1408,9 +1633,14 @@ fn page_equals_cli(browser: &Browser, server: &StaticServer, test: &str, task: &
     let page_samples = samples_by_key(files[0]["text"].as_str().unwrap_or_else(|| panic!("{test}: {files}")));
     let page_results: Value = serde_json::from_str(files[1]["text"].as_str().unwrap()).unwrap();
     let cli_samples = samples_by_key(&std::fs::read_to_string(out.join(format!("samples_{task}.jsonl"))).unwrap());
-    let cli_results: Value = serde_json::from_str(&std::fs::read_to_string(out.join(format!("results_{task}.json"))).unwrap()).unwrap();
+    let cli_results: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join(format!("results_{task}.json"))).unwrap()).unwrap();
 
-    assert_eq!(page_samples.keys().collect::<Vec<_>>(), cli_samples.keys().collect::<Vec<_>>(), "{test}: {task}: the samples");
+    assert_eq!(
+        page_samples.keys().collect::<Vec<_>>(),
+        cli_samples.keys().collect::<Vec<_>>(),
+        "{test}: {task}: the samples"
+    );
     for (key, c) in &cli_samples {
         let p = &page_samples[key];
         for field in ["target", "arguments", "metrics"] {
@@ -1429,21 +1659,35 @@ fn page_equals_cli(browser: &Browser, server: &StaticServer, test: &str, task: &
             let m = m.as_str().unwrap();
             // perplexity's per-sample value is the log-likelihood (within 1e-3, as above).
             match (p[m].as_f64(), c[m].as_f64()) {
-                (Some(x), Some(y)) if m == "perplexity" => assert!((x - y).abs() < 1e-3, "{test}: {task} {key:?}: {m} {x} vs {y}"),
+                (Some(x), Some(y)) if m == "perplexity" => {
+                    assert!((x - y).abs() < 1e-3, "{test}: {task} {key:?}: {m} {x} vs {y}")
+                }
                 _ => assert_eq!(p[m], c[m], "{test}: {task} {key:?}: {m}"),
             }
         }
     }
     let metrics = |r: &Value| -> Vec<(String, Value)> {
-        r["results"][task].as_object().unwrap().iter().filter(|(k, _)| k.contains(',')).map(|(k, v)| (k.clone(), v.clone())).collect()
+        r["results"][task]
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(k, _)| k.contains(','))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
     };
     assert!(!metrics(&cli_results).is_empty(), "{test}: {task}: {cli_results}");
     let (ours, theirs) = (metrics(&page_results), metrics(&cli_results));
-    assert_eq!(ours.iter().map(|m| &m.0).collect::<Vec<_>>(), theirs.iter().map(|m| &m.0).collect::<Vec<_>>(), "{test}: {task}: {page_results}");
+    assert_eq!(
+        ours.iter().map(|m| &m.0).collect::<Vec<_>>(),
+        theirs.iter().map(|m| &m.0).collect::<Vec<_>>(),
+        "{test}: {task}: {page_results}"
+    );
     for ((name, a), (_, b)) in ours.iter().zip(&theirs) {
         match (a.as_f64(), b.as_f64()) {
             // exp(-mean(ll)) of log-likelihoods 1e-6 apart, and its bootstrap over the same draws.
-            (Some(x), Some(y)) if name.starts_with("perplexity") => assert!((x - y).abs() <= 1e-4 * y.abs(), "{test}: {task}: {name} {x} vs {y}"),
+            (Some(x), Some(y)) if name.starts_with("perplexity") => {
+                assert!((x - y).abs() <= 1e-4 * y.abs(), "{test}: {task}: {name} {x} vs {y}")
+            }
             _ => assert_eq!(a, b, "{test}: {task}: {name}: the page's results against the CLI's"),
         }
     }
@@ -1466,16 +1710,36 @@ fn generation_chain_of_thought_kyrgyz_loglikelihood_and_pmi_tasks_run_in_the_pag
     // ProverbEval's generation task (chrF, BLEU, TER): English descriptions, Tigrinya proverbs.
     let csv = tmp.path.join("tir_generation_english.csv");
     std::fs::write(&csv, "Description,Proverb\n\"Patience brings what haste cannot, so wait\",ትዕግስቲ መሪር እያ ፍሬኣ ግን ጥዑም\nA friend in need is a friend indeed,ኣብ ጸገም ዝረኸብካዮ ዓርኪ ሓቀኛ እዩ\nMany hands make light work,ብዙሕ ኢድ ስራሕ የቃልል\n").unwrap();
-    let files = [tasks.join("proverbeval/tir_generation_english.yaml"), tasks.join("proverbeval/overrides/generation/english/tir.override.yaml"), csv];
-    let (results, generating) = page_equals_cli(&browser, &server, test, "tir_generation_english", &files, "limit=3", &["--limit", "3"], &tmp.path.join("proverbeval"));
+    let files = [
+        tasks.join("proverbeval/tir_generation_english.yaml"),
+        tasks.join("proverbeval/overrides/generation/english/tir.override.yaml"),
+        csv,
+    ];
+    let (results, generating) = page_equals_cli(
+        &browser,
+        &server,
+        test,
+        "tir_generation_english",
+        &files,
+        "limit=3",
+        &["--limit", "3"],
+        &tmp.path.join("proverbeval"),
+    );
     assert!(results["results"]["tir_generation_english"]["chrf,none"].is_number(), "{test}: {results}");
     assert!(generating >= 3, "{test}: each generation is shown while it grows: {generating} provisional rows");
-    let shown = browser.eval("return [document.getElementById('run-metrics').hidden, document.getElementById('run-metrics').textContent]", json!([]));
+    let shown = browser.eval(
+        "return [document.getElementById('run-metrics').hidden, document.getElementById('run-metrics').textContent]",
+        json!([]),
+    );
     assert_eq!(shown[0], json!(false), "{test}: {shown}");
     assert!(shown[1].as_str().unwrap().contains("chrf,none"), "{test}: the run's metrics are shown: {shown}");
     let summary = browser.eval("return document.getElementById('run-summary').textContent", json!([]));
-    assert!(summary.as_str().unwrap().contains("exact match"), "{test}: a generation's verdict is named for what it is: {summary}");
-    let reference = browser.eval("return document.querySelector('#result-rows tr td.options .reference').textContent", json!([]));
+    assert!(
+        summary.as_str().unwrap().contains("exact match"),
+        "{test}: a generation's verdict is named for what it is: {summary}"
+    );
+    let reference =
+        browser.eval("return document.querySelector('#result-rows tr td.options .reference').textContent", json!([]));
     assert_eq!(reference, json!("ትዕግስቲ መሪር እያ ፍሬኣ ግን ጥዑም"), "{test}");
     browser.eval("document.getElementById('run').scrollIntoView(); return true;", json!([]));
     browser.screenshot(&screenshot_path(&format!("{test}-generation.png")));
@@ -1483,10 +1747,24 @@ fn generation_chain_of_thought_kyrgyz_loglikelihood_and_pmi_tasks_run_in_the_pag
     // DZEN's chain of thought: the model reasons, the strict-match filter takes its letter.
     let mut files = vec![tasks.join("dzen/dzen_cot_en.yaml"), tasks.join("dzen/dzen_cot_common_yaml")];
     for sub in ["DZEN", "DZEN-Few_Shots"] {
-        files.extend(std::fs::read_dir(dzen.join(sub)).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|x| x == "csv")));
+        files.extend(
+            std::fs::read_dir(dzen.join(sub))
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|x| x == "csv")),
+        );
     }
     files.sort();
-    let (results, _) = page_equals_cli(&browser, &server, test, "dzen_cot_en", &files, "limit=2&shots=1", &["--limit", "2", "--shots", "1"], &tmp.path.join("dzen_cot"));
+    let (results, _) = page_equals_cli(
+        &browser,
+        &server,
+        test,
+        "dzen_cot_en",
+        &files,
+        "limit=2&shots=1",
+        &["--limit", "2", "--shots", "1"],
+        &tmp.path.join("dzen_cot"),
+    );
     assert!(results["results"]["dzen_cot_en"]["exact_match,strict-match"].is_number(), "{test}: {results}");
 
     // KyrgyzLLM-Bench's KyrgyzMMLU: multiple choice over the authors' prompt, Cyrillic options.
@@ -1494,14 +1772,30 @@ fn generation_chain_of_thought_kyrgyz_loglikelihood_and_pmi_tasks_run_in_the_pag
     std::fs::create_dir_all(&cfg).unwrap();
     let header = "Суроо (KG),А (KG),Б (KG),В (KG),Г (KG),Туура жооп,Класс\n";
     std::fs::write(cfg.join("test.csv"), format!("{header}Кыргызстандын борбору кайсы?,Ош,Бишкек,Нарын,Талас,б,9\n2 + 2 = ?,3,4,5,6,Б,10\nСуу кайсы?,H2O,CO2,O2,N2,а,10\n")).unwrap();
-    let files = [tasks.join("kyrgyzllm/kyrgyz_mmlu.yaml"), tasks.join("kyrgyzllm/prompts/kyrgyz_mmlu_prompt_yaml"), cfg.join("test.csv")];
-    let (results, _) = page_equals_cli(&browser, &server, test, "kyrgyz_mmlu", &files, "", &[], &tmp.path.join("kyrgyz"));
+    let files = [
+        tasks.join("kyrgyzllm/kyrgyz_mmlu.yaml"),
+        tasks.join("kyrgyzllm/prompts/kyrgyz_mmlu_prompt_yaml"),
+        cfg.join("test.csv"),
+    ];
+    let (results, _) =
+        page_equals_cli(&browser, &server, test, "kyrgyz_mmlu", &files, "", &[], &tmp.path.join("kyrgyz"));
     assert!(results["results"]["kyrgyz_mmlu"]["acc_norm,none"].is_number(), "{test}: {results}");
 
     // A loglikelihood task (perplexity, bootstrapped) and PMI's unconditional requests: lm-eval's
     // fixture tasks of tests/integration/eval_parity.rs.
-    if let Some(lm_eval) = common::fixture(test, "lm_eval/tiny_ll.yaml", "tools/fixtures/lm_eval_run.py").map(|f| f.parent().unwrap().to_path_buf()) {
-        let (results, _) = page_equals_cli(&browser, &server, test, "tiny_ll", &[lm_eval.join("tiny_ll.yaml"), lm_eval.join("tiny_ll.jsonl")], "", &[], &tmp.path.join("ll"));
+    if let Some(lm_eval) = common::fixture(test, "lm_eval/tiny_ll.yaml", "tools/fixtures/lm_eval_run.py")
+        .map(|f| f.parent().unwrap().to_path_buf())
+    {
+        let (results, _) = page_equals_cli(
+            &browser,
+            &server,
+            test,
+            "tiny_ll",
+            &[lm_eval.join("tiny_ll.yaml"), lm_eval.join("tiny_ll.jsonl")],
+            "",
+            &[],
+            &tmp.path.join("ll"),
+        );
         assert!(results["results"]["tiny_ll"]["perplexity_stderr,none"].is_number(), "{test}: {results}");
         let files = [lm_eval.join("tiny_pmi.yaml"), lm_eval.join("tiny_mc.yaml"), lm_eval.join("tiny_mc.jsonl")];
         let (results, _) = page_equals_cli(&browser, &server, test, "tiny_pmi", &files, "", &[], &tmp.path.join("pmi"));
@@ -1615,7 +1909,8 @@ fn folders_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
     csvs.sort();
     tree.push(json!(["dzen/SOURCE.md", "dzen/SOURCE.md"]));
 
-    let server = StaticServer::start_with_mounts(dist, vec![("hf".into(), model.clone()), ("dzen".into(), dzen.clone())]);
+    let server =
+        StaticServer::start_with_mounts(dist, vec![("hf".into(), model.clone()), ("dzen".into(), dzen.clone())]);
     let browser = Browser::start(&[]);
     browser.set_window_size(1366, 768);
     goto_ready(&browser, &server.url("index.html?task=dzen_en&limit=4&backend=cpu"));
@@ -1625,11 +1920,18 @@ fn folders_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
     assert_eq!(taken, json!({ "taken": true }), "{test}");
     let shown = browser.wait_for("the drop", DROPPED, LONG);
     let error = shown["error"].as_str().unwrap_or_default();
-    assert!(error.contains("the dropped folder unreadable/sub cannot be read") && error.contains("could not be found"), "{test}: {shown}");
+    assert!(
+        error.contains("the dropped folder unreadable/sub cannot be read") && error.contains("could not be found"),
+        "{test}: {shown}"
+    );
     assert_eq!((shown["model"].clone(), shown["task"].clone()), (json!([]), json!([])), "{test}: {shown}");
 
     // Two model folders at once: refused, naming both.
-    let two = json!([["a/config.json", "hf/config.json"], ["a/model.safetensors", "hf/model.safetensors"], ["b/config.json", "hf/config.json"]]);
+    let two = json!([
+        ["a/config.json", "hf/config.json"],
+        ["a/model.safetensors", "hf/model.safetensors"],
+        ["b/config.json", "hf/config.json"]
+    ]);
     drop_folders(&browser, "#setup", two, 3);
     let shown = browser.wait_for("the drop", "const e = document.getElementById('error'); return e.textContent.includes('one model at a time') ? e.textContent : null;", LONG);
     assert!(shown.as_str().unwrap().contains("the model folder a or the model folder b"), "{test}: {shown}");
@@ -1653,11 +1955,18 @@ fn folders_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
     assert_eq!(task, csvs, "{test}: {shown}");
     assert_eq!(shown["select"], json!("dzen_en"), "{test}: data for DZEN keeps the task: {shown}");
     let status = shown["status"].as_str().unwrap();
-    assert!(status.contains("the model folder llama3_tied") && status.contains("not used: ") && status.contains("dzen/SOURCE.md") && status.contains("llama3_tied/gguf/llama3_tied-Q8_0.gguf"), "{test}: {status}");
+    assert!(
+        status.contains("the model folder llama3_tied")
+            && status.contains("not used: ")
+            && status.contains("dzen/SOURCE.md")
+            && status.contains("llama3_tied/gguf/llama3_tied-Q8_0.gguf"),
+        "{test}: {status}"
+    );
     // Each folder read 3 entries at a time until an empty batch: llama3_tied (its files and
     // gguf/), gguf/ (one file), dzen (two folders and SOURCE.md), and DZEN's two CSV folders.
     let calls = |entries: usize| entries.div_ceil(3) + 1;
-    let expected = calls(own.len() + 1) + calls(1) + calls(3) + calls(csvs.len() / 2) + calls(csvs.len() - csvs.len() / 2);
+    let expected =
+        calls(own.len() + 1) + calls(1) + calls(3) + calls(csvs.len() / 2) + calls(csvs.len() - csvs.len() / 2);
     assert_eq!(shown["reads"].as_u64(), Some(expected as u64), "{test}: {shown}");
 
     browser.click("#run-start");
@@ -1668,7 +1977,13 @@ fn folders_dropped_on_the_setup_section_become_the_model_and_the_benchmark() {
     assert_eq!(info["fit"], json!("fits"), "{test}: {info}");
     browser.eval("document.getElementById('setup').scrollIntoView(); return true;", json!([]));
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
-    eprintln!("{test}: {} model files, {} CSVs, {} readEntries calls; {} rows, max |Δ ll| vs CLI {worst:.2e}", own.len(), csvs.len(), shown["reads"], cli.len());
+    eprintln!(
+        "{test}: {} model files, {} CSVs, {} readEntries calls; {} rows, max |Δ ll| vs CLI {worst:.2e}",
+        own.len(),
+        csvs.len(),
+        shown["reads"],
+        cli.len()
+    );
 }
 
 #[test]
@@ -1693,7 +2008,11 @@ fn survives_a_worker_fault(test: &str, fault: &str, message: &str) {
     let browser = Browser::start(&[]);
     // One worker: the fault is the main worker's, which is replaced (a helper's is tested below).
     browser.goto(&server.url(&format!("index.html?model=demo&task=demo&run=1&workers=1&{fault}")));
-    browser.wait_for("the run to finish", "return document.getElementById('run').dataset.phase === 'done' ? true : null;", LONG);
+    browser.wait_for(
+        "the run to finish",
+        "return document.getElementById('run').dataset.phase === 'done' ? true : null;",
+        LONG,
+    );
     let page = browser.eval(ROWS, json!([]));
     let shown = browser.eval(
         "const s = document.getElementById('run-summary');
@@ -1707,7 +2026,10 @@ fn survives_a_worker_fault(test: &str, fault: &str, message: &str) {
     assert_eq!(shown["failed"], json!([4]), "{test}: item 4 is marked failed: {shown}");
     assert_eq!(shown["summary_failed"], json!("1"), "{test}: {shown}");
     let error = shown["error"].as_str().unwrap();
-    assert!(error.contains("crashed while scoring item 5") && error.contains(message), "{test}: the fault's message is shown: {error}");
+    assert!(
+        error.contains("crashed while scoring item 5") && error.contains(message),
+        "{test}: the fault's message is shown: {error}"
+    );
     assert!(shown["status"].as_str().unwrap().contains("1 item failed"), "{test}: {shown}");
     assert_eq!(shown["restarts"], json!(1), "{test}: one new worker: {shown}");
     // Every other item is scored once, in order, equal to the native engine.
@@ -1725,7 +2047,11 @@ fn survives_a_worker_fault(test: &str, fault: &str, message: &str) {
     let accuracy: f64 = page["accuracy"].as_str().unwrap().parse().unwrap();
     assert!((accuracy - correct as f64 / 20.0).abs() < 1e-12, "{test}: accuracy {accuracy} over the 20 answered items");
     // Rows count as saved once their IndexedDB transaction commits: the 20 answers, not the failure.
-    browser.wait_for("20 rows committed", "return document.getElementById('run-summary').dataset.saved === '20' ? true : null;", LONG);
+    browser.wait_for(
+        "20 rows committed",
+        "return document.getElementById('run-summary').dataset.saved === '20' ? true : null;",
+        LONG,
+    );
     eprintln!("{test}: item 4 failed, 20 answered, accuracy {accuracy:.4}, {} worker restart", shown["restarts"]);
 }
 

@@ -24,7 +24,8 @@ fn run_selftest(test: &str, flags: &[&str], query: &str) -> Option<Value> {
     let outcome = browser.wait_for("the self-test to finish", SELFTEST_DONE, Duration::from_secs(180));
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
     assert_eq!(outcome["status"], json!("pass"), "self-test did not pass: {outcome:#}");
-    let report: Value = serde_json::from_str(outcome["report"].as_str().expect("report attached")).expect("report JSON");
+    let report: Value =
+        serde_json::from_str(outcome["report"].as_str().expect("report attached")).expect("report JSON");
     eprintln!("{test}: {}", serde_json::to_string(&report).unwrap_or_default());
     Some(report)
 }
@@ -32,7 +33,9 @@ fn run_selftest(test: &str, flags: &[&str], query: &str) -> Option<Value> {
 #[test]
 fn webgpu_selftest_passes_on_swiftshader() {
     // SwiftShader is a software adapter, which the page does not choose by itself: asked for.
-    let Some(report) = run_selftest("webgpu_selftest_passes_on_swiftshader", &[WEBGPU_FLAG], "?backend=wgpu") else { return };
+    let Some(report) = run_selftest("webgpu_selftest_passes_on_swiftshader", &[WEBGPU_FLAG], "?backend=wgpu") else {
+        return;
+    };
     assert_eq!(report["backend"]["backend"], json!("wgpu"));
     assert_eq!(report["backend"]["adapter"]["api"], json!("BrowserWebGpu"));
     assert_eq!(report["backend"]["adapter"]["architecture"], json!("swiftshader"));
@@ -66,9 +69,12 @@ fn cpu_fallback_selftest_passes_without_webgpu() {
 #[test]
 fn the_simd128_worker_build_passes_the_selftest_where_it_is_asked_for() {
     // ?simd=baseline: the worker build that browsers without relaxed SIMD get (SIMD128 only).
-    let Some(report) = run_selftest("the_simd128_worker_build_passes_the_selftest", &[], "?simd=baseline") else { return };
+    let Some(report) = run_selftest("the_simd128_worker_build_passes_the_selftest", &[], "?simd=baseline") else {
+        return;
+    };
     let checks = report["checks"].as_array().expect("checks");
-    let int8 = checks.iter().find(|c| c["name"].as_str().unwrap_or("").starts_with("int8 matmul")).expect("the int8 check");
+    let int8 =
+        checks.iter().find(|c| c["name"].as_str().unwrap_or("").starts_with("int8 matmul")).expect("the int8 check");
     assert!(int8["name"].as_str().unwrap_or("").contains("simd128 kernel"), "{int8}");
     assert_eq!(int8["passed"], json!(true), "{int8}");
     assert_eq!(report["backend"]["int8_kernel"], json!("simd128"), "{report:#}");
@@ -77,15 +83,22 @@ fn the_simd128_worker_build_passes_the_selftest_where_it_is_asked_for() {
 #[test]
 fn a_software_webgpu_adapter_is_not_chosen_over_the_cpu() {
     // --enable-unsafe-webgpu on a machine without a GPU: the adapter is SwiftShader.
-    let Some(report) = run_selftest("a_software_webgpu_adapter_is_not_chosen_over_the_cpu", &[WEBGPU_FLAG], "") else { return };
+    let Some(report) = run_selftest("a_software_webgpu_adapter_is_not_chosen_over_the_cpu", &[WEBGPU_FLAG], "") else {
+        return;
+    };
     assert_eq!(report["backend"]["backend"], json!("cpu"), "{report:#}");
     let reason = report["backend"]["fallback_reason"].as_str().unwrap_or("");
-    assert!(reason.contains("software") && reason.contains("swiftshader"), "the reason names the software adapter: {report:#}");
+    assert!(
+        reason.contains("software") && reason.contains("swiftshader"),
+        "the reason names the software adapter: {report:#}"
+    );
 }
 
 #[test]
 fn cpu_backend_can_be_chosen_in_the_url_even_with_webgpu() {
-    let Some(report) = run_selftest("cpu_backend_can_be_chosen_in_the_url", &[WEBGPU_FLAG], "?backend=cpu") else { return };
+    let Some(report) = run_selftest("cpu_backend_can_be_chosen_in_the_url", &[WEBGPU_FLAG], "?backend=cpu") else {
+        return;
+    };
     assert_eq!(report["backend"]["backend"], json!("cpu"));
     assert_eq!(report["backend"]["activations"], json!("f32"), "?backend=cpu is the exact path");
     assert_eq!(report["backend"]["fallback_reason"], Value::Null);
@@ -114,7 +127,10 @@ fn score_in_browser(test: &str, flags: &[&str], backend: &str) -> Option<Value> 
 
     let server = StaticServer::start_with_mounts(dist, vec![("fixtures".into(), models)]);
     let browser = Browser::start(flags);
-    let mut query = format!("index.html?backend={backend}&model=fixtures/llama3_tied/gguf/llama3_tied-Q4_0.gguf&context={}", common::url_encode(context));
+    let mut query = format!(
+        "index.html?backend={backend}&model=fixtures/llama3_tied/gguf/llama3_tied-Q4_0.gguf&context={}",
+        common::url_encode(context)
+    );
     for c in choices {
         query += &format!("&choice={}", common::url_encode(c));
     }
@@ -164,10 +180,8 @@ fn measure_times_webgpu_and_the_cpu_on_the_loaded_model_and_keeps_the_faster() {
     let Some(panel) = score_in_browser(test, &[WEBGPU_FLAG], "measure") else { return };
     assert_eq!(panel["label"], json!("cpu-int8"), "{panel:#}");
     let calibration = panel["calibration"].as_str().unwrap_or("");
-    let speeds: Vec<f64> = calibration
-        .split(" tokens/s")
-        .filter_map(|part| part.rsplit(' ').next()?.parse().ok())
-        .collect();
+    let speeds: Vec<f64> =
+        calibration.split(" tokens/s").filter_map(|part| part.rsplit(' ').next()?.parse().ok()).collect();
     assert!(calibration.contains("WebGPU") && calibration.contains("the CPU") && speeds.len() == 2, "{panel:#}");
     assert!(speeds[1] > speeds[0], "the CPU was kept, so it measured faster: {panel:#}");
     eprintln!("{test}: {calibration}");

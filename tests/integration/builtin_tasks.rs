@@ -43,8 +43,16 @@ fn prompts(test: &str) -> bool {
     let Some(shared) = shared(test) else { return false };
     DONE.get_or_init(|| {
         for (script, prompts, out) in [
-            ("datasets/tasks/proverbeval/make_overrides.py", "datasets/proverbeval-configs/PROMPTS.md", "datasets/tasks/proverbeval/overrides"),
-            ("datasets/tasks/kyrgyzllm/make_prompts.py", "datasets/kyrgyzllm-bench-configs/PROMPTS.md", "datasets/tasks/kyrgyzllm/prompts"),
+            (
+                "datasets/tasks/proverbeval/make_overrides.py",
+                "datasets/proverbeval-configs/PROMPTS.md",
+                "datasets/tasks/proverbeval/overrides",
+            ),
+            (
+                "datasets/tasks/kyrgyzllm/make_prompts.py",
+                "datasets/kyrgyzllm-bench-configs/PROMPTS.md",
+                "datasets/tasks/kyrgyzllm/prompts",
+            ),
         ] {
             let status = Command::new("python3")
                 .arg(repo().join(script))
@@ -81,7 +89,19 @@ fn csv_line(fields: &[&str]) -> String {
 
 /// A DZEN evaluation file (11 columns) and a few-shot file (26 columns), for grade 10 biology.
 fn dzen_files(dir: &Path) -> PathBuf {
-    let mut eval = csv_line(&["English Question", "Dzongkha Question", "A", "B", "C", "D", "A Dz .", "B Dz ", "C Dz", "D Dz", "Correct Answer"]);
+    let mut eval = csv_line(&[
+        "English Question",
+        "Dzongkha Question",
+        "A",
+        "B",
+        "C",
+        "D",
+        "A Dz .",
+        "B Dz ",
+        "C Dz",
+        "D Dz",
+        "Correct Answer",
+    ]);
     for (i, gold) in ["a", "c", "d"].iter().enumerate() {
         let q = format!("Which cell part number {i} holds the genes?");
         let qdz = format!("ཕྲ་རབ་ {i} གང་ཨིན?");
@@ -174,16 +194,51 @@ fn load_items(loader: &str, files: &[PathBuf]) -> Vec<Item> {
 
 /// The built-in tasks this change promises, by family (a missing or renamed file fails here).
 const EXPECTED: &[&str] = &[
-    "dzen_en", "dzen_dz", "dzen_dz_en", "dzen_cot_en", "dzen_cot_dz", "dzen_en_cloze", "dzen_dz_cloze", "dzen_dz_en_cloze",
-    "kyrgyz_mmlu", "kyrgyz_rc", "boolq_kg", "hellaswag_kg", "winogrande_kg", "winogrande_kg_partial", "truthfulqa_mc1_kg",
-    "amh_choice_english_1", "amh_choice_native_1", "amh_choice_native_p1_english", "amh_choice_native_p1_native",
-    "orm_choice_english_1", "orm_choice_native_1", "orm_choice_native_p1_english", "orm_choice_native_p1_native",
-    "tir_choice_english_1", "tir_choice_native_1", "tir_choice_native_p1_english", "tir_choice_native_p1_native",
-    "gez_choice_english_1", "gez_choice_native_1", "gez_choice_native_p1_english", "gez_choice_native_p1_native",
+    "dzen_en",
+    "dzen_dz",
+    "dzen_dz_en",
+    "dzen_cot_en",
+    "dzen_cot_dz",
+    "dzen_en_cloze",
+    "dzen_dz_cloze",
+    "dzen_dz_en_cloze",
+    "kyrgyz_mmlu",
+    "kyrgyz_rc",
+    "boolq_kg",
+    "hellaswag_kg",
+    "winogrande_kg",
+    "winogrande_kg_partial",
+    "truthfulqa_mc1_kg",
+    "amh_choice_english_1",
+    "amh_choice_native_1",
+    "amh_choice_native_p1_english",
+    "amh_choice_native_p1_native",
+    "orm_choice_english_1",
+    "orm_choice_native_1",
+    "orm_choice_native_p1_english",
+    "orm_choice_native_p1_native",
+    "tir_choice_english_1",
+    "tir_choice_native_1",
+    "tir_choice_native_p1_english",
+    "tir_choice_native_p1_native",
+    "gez_choice_english_1",
+    "gez_choice_native_1",
+    "gez_choice_native_p1_english",
+    "gez_choice_native_p1_native",
     "eng_choice_native_1",
-    "amh_fill_1", "orm_fill_1", "tir_fill_1", "gez_fill_1", "eng_fill_1",
-    "amh_generation_english", "amh_generation_native", "orm_generation_english", "orm_generation_native",
-    "tir_generation_english", "tir_generation_native", "gez_generation_english", "gez_generation_native",
+    "amh_fill_1",
+    "orm_fill_1",
+    "tir_fill_1",
+    "gez_fill_1",
+    "eng_fill_1",
+    "amh_generation_english",
+    "amh_generation_native",
+    "orm_generation_english",
+    "orm_generation_native",
+    "tir_generation_english",
+    "tir_generation_native",
+    "gez_generation_english",
+    "gez_generation_native",
     "eng_generation_native",
 ];
 
@@ -226,7 +281,10 @@ fn every_builtin_task_loads_and_renders() {
         assert!(!docs.is_empty() && !pool.is_empty(), "{name}: no documents");
         let renderer = spec.renderer().unwrap_or_else(|e| panic!("{name}: {e}"));
         for shots in [0, 1] {
-            for r in renderer.render_all(&docs, &lingualens::tasks::yaml::FewshotPool::Split(pool.clone()), Some(shots), 1234).unwrap_or_else(|e| panic!("{name}, {shots} shots: {e}")) {
+            for r in renderer
+                .render_all(&docs, &lingualens::tasks::yaml::FewshotPool::Split(pool.clone()), Some(shots), 1234)
+                .unwrap_or_else(|e| panic!("{name}, {shots} shots: {e}"))
+            {
                 assert!(!r.context.trim().is_empty(), "{name}: empty prompt");
                 if spec.output_type == OutputType::MultipleChoice {
                     assert!(r.choices.as_ref().is_some_and(|c| c.len() >= 2), "{name}: choices {:?}", r.choices);
@@ -246,7 +304,11 @@ fn no_builtin_task_copies_a_prompt_text() {
         let md = std::fs::read_to_string(shared.join(md)).unwrap();
         // Phrases of four or more words from the prompt lines.
         for line in md.lines().filter(|l| l.starts_with("    ") || l.contains("query") || l.contains("doc_to_text")) {
-            for phrase in line.split(['{', '}', '"', '\'', '`', '\\']).map(str::trim).filter(|p| p.split_whitespace().count() >= 4) {
+            for phrase in line
+                .split(['{', '}', '"', '\'', '`', '\\'])
+                .map(str::trim)
+                .filter(|p| p.split_whitespace().count() >= 4)
+            {
                 texts.push(phrase.to_string());
             }
         }
@@ -271,7 +333,11 @@ fn no_builtin_task_copies_a_prompt_text() {
         // aside, which name columns and answer values) have no Kyrgyz at all.
         if f.parent().is_some_and(|d| d.ends_with("kyrgyzllm")) {
             for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
-                assert!(!line.chars().any(|c| ('\u{0400}'..='\u{04FF}').contains(&c)), "{}: {line:?} has Kyrgyz text: a copied prompt?", f.display());
+                assert!(
+                    !line.chars().any(|c| ('\u{0400}'..='\u{04FF}').contains(&c)),
+                    "{}: {line:?} has Kyrgyz text: a copied prompt?",
+                    f.display()
+                );
             }
         }
     }
@@ -288,7 +354,11 @@ fn eval(task: &str, args: &[&str], out: &Path) -> Vec<Value> {
         .args(args)
         .output()
         .expect("run lingualens");
-    assert!(output.status.success(), "lingualens eval --task {task} {args:?}:\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "lingualens eval --task {task} {args:?}:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     std::fs::read_to_string(out.join(format!("samples_{task}.jsonl")))
         .unwrap()
         .lines()
@@ -348,7 +418,9 @@ fn dzen_tasks_over_the_real_csvs() {
     if !ready("dzen_tasks_over_the_real_csvs") {
         return;
     }
-    let Some(dzen) = common::shared("dzen_tasks_over_the_real_csvs", "datasets/dzen/DZEN").map(|d| d.parent().unwrap().to_path_buf()) else {
+    let Some(dzen) = common::shared("dzen_tasks_over_the_real_csvs", "datasets/dzen/DZEN")
+        .map(|d| d.parent().unwrap().to_path_buf())
+    else {
         return;
     };
     let dir = scratch("dzen-real");
@@ -369,7 +441,11 @@ fn dzen_tasks_over_the_real_csvs() {
     // Chain of thought with the real exemplars' worked answers.
     for s in eval("dzen_cot_en", &["--data", data, "--limit", "3", "--shots", "2"], &dir.join("cot-en")) {
         assert_eq!(context(&s).matches("Question:").count(), 3);
-        assert!(context(&s).matches("Answer").count() >= 5, "two worked answers end in an answer object: {}", context(&s));
+        assert!(
+            context(&s).matches("Answer").count() >= 5,
+            "two worked answers end in an answer object: {}",
+            context(&s)
+        );
         assert!(!context(&s).contains('\r'));
     }
     for s in eval("dzen_cot_dz", &["--data", data, "--limit", "3", "--shots", "1"], &dir.join("cot-dz")) {
@@ -386,7 +462,8 @@ fn proverbeval_tasks_on_written_files() {
     let dir = scratch("proverbeval");
     let test = write(&dir, "amh_native_test_1.csv", &proverb_csv("test", 4));
     // Native prompt: the Ethiopic letters are listed and scored.
-    let lines = eval("amh_choice_native_p1_native", &["--data", test.to_str().unwrap(), "--limit", "3"], &dir.join("native"));
+    let lines =
+        eval("amh_choice_native_p1_native", &["--data", test.to_str().unwrap(), "--limit", "3"], &dir.join("native"));
     assert_eq!(lines.len(), 3);
     for s in &lines {
         assert!(context(s).contains("ሀ: test meaning A") && context(s).contains("መ: test meaning D"), "{}", context(s));
@@ -401,7 +478,11 @@ fn proverbeval_tasks_on_written_files() {
     // Fill in the blank, 2 shots from the valid file given beside the test file.
     let fill = write(&dir, "amh_fill_1.csv", &proverb_csv("test", 4));
     let valid = write(&dir, "amh_fill_valid.csv", &proverb_csv("valid", 5));
-    let lines = eval("amh_fill_1", &["--data", fill.to_str().unwrap(), "--data", valid.to_str().unwrap(), "--limit", "3", "--shots", "2"], &dir.join("fill"));
+    let lines = eval(
+        "amh_fill_1",
+        &["--data", fill.to_str().unwrap(), "--data", valid.to_str().unwrap(), "--limit", "3", "--shots", "2"],
+        &dir.join("fill"),
+    );
     assert_eq!(lines.len(), 3, "the valid file is not evaluated");
     for s in &lines {
         assert_eq!(context(s).matches("valid proverb").count(), 2, "{}", context(s));
@@ -438,7 +519,20 @@ fn kyrgyzllm_tasks_on_written_files() {
         let t = write(&dir, &format!("{loader}/{test}.jsonl"), &kyrgyz_rows(loader, "evaluated", 4));
         let f = write(&dir, &format!("{loader}/{few}.jsonl"), &kyrgyz_rows(loader, "exemplar", 6));
         for k in [0, shots] {
-            let lines = eval(task, &["--data", t.to_str().unwrap(), "--data", f.to_str().unwrap(), "--limit", "3", "--shots", &k.to_string()], &dir.join(format!("{task}-{k}")));
+            let lines = eval(
+                task,
+                &[
+                    "--data",
+                    t.to_str().unwrap(),
+                    "--data",
+                    f.to_str().unwrap(),
+                    "--limit",
+                    "3",
+                    "--shots",
+                    &k.to_string(),
+                ],
+                &dir.join(format!("{task}-{k}")),
+            );
             assert_eq!(lines.len(), 3, "{task}: only the evaluated split");
             // The tag is in the passage and the question of RC and BoolQ rows, in one field of the others.
             let per_doc = if matches!(task, "kyrgyz_rc" | "boolq_kg") { 2 } else { 1 };

@@ -24,13 +24,27 @@ fn rust_link(html: &str, bin: &str) -> String {
 fn crate_graph(cargo_args: &[&str]) -> Vec<String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
-        .args(["tree", "--offline", "--target", "wasm32-unknown-unknown", "-e", "normal", "--prefix", "none", "--format", "{p}"])
+        .args([
+            "tree",
+            "--offline",
+            "--target",
+            "wasm32-unknown-unknown",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+            "--format",
+            "{p}",
+        ])
         .args(cargo_args)
         .current_dir(repo())
         .output()
         .expect("cargo tree runs");
     assert!(out.status.success(), "cargo tree failed: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).lines().map(|l| l.split_whitespace().next().unwrap_or("").to_string()).collect()
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
+        .collect()
 }
 
 fn engine_crates_in(graph: &[String]) -> Vec<&String> {
@@ -51,7 +65,8 @@ fn the_page_is_built_without_the_engine() {
     if page.contains("data-cargo-no-default-features") {
         args.push("--no-default-features");
     }
-    let features = page.split("data-cargo-features=\"").nth(1).and_then(|rest| rest.split('"').next()).map(str::to_string);
+    let features =
+        page.split("data-cargo-features=\"").nth(1).and_then(|rest| rest.split('"').next()).map(str::to_string);
     if let Some(features) = &features {
         args.extend(["--features", features]);
     }
@@ -100,7 +115,8 @@ fn every_integrity_digest_in_the_built_page_matches_its_file() {
     let html = std::fs::read_to_string(dist.join("index.html")).expect("dist/index.html");
     let mut checked = 0;
     for tag in html.split('<').filter(|t| t.contains("integrity=\"")) {
-        let attr = |name: &str| tag.split(&format!("{name}=\"")).nth(1).and_then(|r| r.split('"').next()).map(str::to_string);
+        let attr =
+            |name: &str| tag.split(&format!("{name}=\"")).nth(1).and_then(|r| r.split('"').next()).map(str::to_string);
         let (Some(href), Some(integrity)) = (attr("href"), attr("integrity")) else { continue };
         let bytes = std::fs::read(dist.join(href.trim_start_matches('/'))).unwrap_or_else(|e| panic!("{href}: {e}"));
         let actual = format!("sha384-{}", base64(&Sha384::digest(&bytes)));
@@ -125,17 +141,31 @@ fn the_built_page_has_a_strict_content_security_policy_and_no_inline_script() {
         .nth(1)
         .and_then(|r| r.split('"').next())
         .expect("a Content-Security-Policy <meta> in index.html");
-    let directive = |name: &str| policy.split(';').map(str::trim).find(|d| d.starts_with(&format!("{name} "))).unwrap_or_else(|| panic!("no {name} in {policy}")).to_string();
+    let directive = |name: &str| {
+        policy
+            .split(';')
+            .map(str::trim)
+            .find(|d| d.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no {name} in {policy}"))
+            .to_string()
+    };
     for name in ["script-src", "style-src", "connect-src", "default-src"] {
         let d = directive(name);
-        assert!(!d.contains("unsafe-inline") && !d.contains("'unsafe-eval'") && !d.contains('*') && !d.contains("http"), "{d}");
+        assert!(
+            !d.contains("unsafe-inline") && !d.contains("'unsafe-eval'") && !d.contains('*') && !d.contains("http"),
+            "{d}"
+        );
     }
     assert_eq!(directive("connect-src"), "connect-src 'self'");
     assert_eq!(directive("object-src"), "object-src 'none'");
     for tag in html.split("<script").skip(1) {
         let open = tag.split('>').next().unwrap_or("");
         let body = tag.split_once('>').map(|(_, rest)| rest.split("</script>").next().unwrap_or("")).unwrap_or("");
-        assert!(open.contains("src=") && body.trim().is_empty(), "an inline script in index.html: <script{}", &tag[..tag.len().min(200)]);
+        assert!(
+            open.contains("src=") && body.trim().is_empty(),
+            "an inline script in index.html: <script{}",
+            &tag[..tag.len().min(200)]
+        );
     }
     assert!(dist.join("start.js").is_file(), "start.js (trunk's start-up script, moved out of index.html)");
 }
@@ -156,7 +186,8 @@ fn the_relaxed_simd_probe_is_the_same_bytes_in_the_page_the_service_worker_and_t
             .nth(1)
             .and_then(|rest| rest.split("])").next())
             .unwrap_or_else(|| panic!("{file} has no RELAXED_SIMD_PROBE"));
-        let bytes: Vec<u8> = list.split(',').map(|b| b.trim().parse().unwrap_or_else(|e| panic!("{file}: {b:?}: {e}"))).collect();
+        let bytes: Vec<u8> =
+            list.split(',').map(|b| b.trim().parse().unwrap_or_else(|e| panic!("{file}: {b:?}: {e}"))).collect();
         assert_eq!(bytes, expected, "{file}");
     }
 }

@@ -81,7 +81,11 @@ fn the_interface_switches_between_seven_languages_and_remembers_the_choice() {
     for family in ["LL Ethiopic", "LL Sans", "LL Tibetan"] {
         assert!(fonts["loaded"].as_array().unwrap().contains(&json!(family)), "{test}: {family} not loaded: {fonts}");
     }
-    assert_eq!((&fonts["tibetan"], &fonts["ethiopic"], &fonts["cyrillic"]), (&json!(true), &json!(true), &json!(true)), "{test}: {fonts}");
+    assert_eq!(
+        (&fonts["tibetan"], &fonts["ethiopic"], &fonts["cyrillic"]),
+        (&json!(true), &json!(true), &json!(true)),
+        "{test}: {fonts}"
+    );
 }
 
 fn classroom(browser: &Browser) -> Value {
@@ -96,7 +100,10 @@ fn classroom(browser: &Browser) -> Value {
 }
 
 fn key(browser: &Browser, key: &str) {
-    browser.eval("document.dispatchEvent(new KeyboardEvent('keydown', { key: arguments[0], bubbles: true })); return true;", json!([key]));
+    browser.eval(
+        "document.dispatchEvent(new KeyboardEvent('keydown', { key: arguments[0], bubbles: true })); return true;",
+        json!([key]),
+    );
 }
 
 /// The run table's row for item `index`: the model's choice and the gold option.
@@ -116,10 +123,18 @@ fn classroom_mode_steps_through_question_class_model_and_gold_with_a_running_sco
     let browser = Browser::start(&[]);
     // ?mode=classroom starts the run by itself and shows its first question.
     goto_ready(&browser, &server.url("index.html?model=demo&task=demo&mode=classroom&lang=en"));
-    browser.wait_for("the first question", "const d = document.getElementById('classroom').dataset; return d.step === 'question' ? true : null;", LONG);
+    browser.wait_for(
+        "the first question",
+        "const d = document.getElementById('classroom').dataset; return d.step === 'question' ? true : null;",
+        LONG,
+    );
     let shown = classroom(&browser);
     assert_eq!((shown["hidden"].clone(), shown["index"].clone()), (json!(false), json!("0")), "{test}: {shown}");
-    assert_eq!((shown["class"].clone(), shown["model"].clone(), shown["gold"].clone()), (json!(""), json!(""), json!("")), "{test}: nothing revealed: {shown}");
+    assert_eq!(
+        (shown["class"].clone(), shown["model"].clone(), shown["gold"].clone()),
+        (json!(""), json!(""), json!("")),
+        "{test}: nothing revealed: {shown}"
+    );
     let hidden = browser.eval("return getComputedStyle(document.getElementById('setup')).display", json!([]));
     assert_eq!(hidden, json!("none"), "{test}: the setup is hidden in classroom mode");
 
@@ -143,7 +158,11 @@ fn classroom_mode_steps_through_question_class_model_and_gold_with_a_running_sco
             browser.click(&format!("#classroom-options li[data-option=\"{class_choice}\"] .label"));
         }
         let shown = classroom(&browser);
-        assert_eq!((shown["step"].clone(), shown["class"].clone()), (json!("class"), json!(class_choice.to_string())), "{test}: {shown}");
+        assert_eq!(
+            (shown["step"].clone(), shown["class"].clone()),
+            (json!("class"), json!(class_choice.to_string())),
+            "{test}: {shown}"
+        );
         key(&browser, " ");
         let shown = browser.wait_for(
             "the model's answer",
@@ -156,7 +175,11 @@ fn classroom_mode_steps_through_question_class_model_and_gold_with_a_running_sco
         assert_eq!(before["gold"], json!(""), "{test}: the gold answer waits for its step");
         key(&browser, "PageDown");
         let shown = classroom(&browser);
-        assert_eq!((shown["step"].clone(), shown["gold"].clone()), (json!("gold"), table["gold"].clone()), "{test}: {shown}");
+        assert_eq!(
+            (shown["step"].clone(), shown["gold"].clone()),
+            (json!("gold"), table["gold"].clone()),
+            "{test}: {shown}"
+        );
         class_right += (table["gold"] == json!(class_choice.to_string())) as usize;
         model_right += table["correct"].as_bool().unwrap() as usize;
         assert_eq!(
@@ -182,7 +205,11 @@ fn classroom_mode_steps_through_question_class_model_and_gold_with_a_running_sco
     // Back from a question goes to the previous one's answer; the score does not count it twice.
     key(&browser, "ArrowLeft");
     let shown = classroom(&browser);
-    assert_eq!((shown["index"].clone(), shown["step"].clone(), shown["revealed"].clone()), (json!("2"), json!("gold"), json!(3)), "{test}: {shown}");
+    assert_eq!(
+        (shown["index"].clone(), shown["step"].clone(), shown["revealed"].clone()),
+        (json!("2"), json!("gold"), json!(3)),
+        "{test}: {shown}"
+    );
     // In Dzongkha and Amharic, for the README.
     for lang in ["dz", "am"] {
         browser.eval(
@@ -225,7 +252,11 @@ fn token_marks_keep_dzongkha_and_amharic_prompts_shaped_as_plain_text() {
     let browser = Browser::start(&[]);
     browser.set_window_size(1366, 900);
     goto_ready(&browser, &server.url("index.html?model=demo&task=demo&run=1&lang=en"));
-    browser.wait_for("the demo run", "return document.getElementById('run').dataset.phase === 'done' ? true : null;", LONG);
+    browser.wait_for(
+        "the demo run",
+        "return document.getElementById('run').dataset.phase === 'done' ? true : null;",
+        LONG,
+    );
     let mut split_total = 0;
     for language in ["dz", "am"] {
         let index = browser.eval(
@@ -234,7 +265,11 @@ fn token_marks_keep_dzongkha_and_amharic_prompts_shaped_as_plain_text() {
         );
         assert!(index.is_u64(), "{test}: no {language} item in the demo");
         browser.click(&format!("#result-rows tr[data-index=\"{index}\"]"));
-        browser.wait_for("the token marks", "const p = document.getElementById('inspector-prompt'); return p.querySelector('span.tok') ? true : null;", LONG);
+        browser.wait_for(
+            "the token marks",
+            "const p = document.getElementById('inspector-prompt'); return p.querySelector('span.tok') ? true : null;",
+            LONG,
+        );
         // The marked prompt and the same text in a plain copy, both on unwrapped lines: the same
         // text, the same size (a mark shaped apart is drawn on a dotted circle, U+25CC, and widens
         // its line), and no run that is not whole characters.
@@ -257,7 +292,10 @@ fn token_marks_keep_dzongkha_and_amharic_prompts_shaped_as_plain_text() {
         assert!(measured["spans"].as_u64().unwrap() > 3, "{test}: {measured}");
         for d in 0..2 {
             let (a, b) = (measured["marked"][d].as_f64().unwrap(), measured["plain"][d].as_f64().unwrap());
-            assert!((a - b).abs() < 0.5, "{test}: {language}: the marked prompt is {a} px, the plain text {b} px ({measured})");
+            assert!(
+                (a - b).abs() < 0.5,
+                "{test}: {language}: the marked prompt is {a} px, the plain text {b} px ({measured})"
+            );
         }
         split_total += measured["split"].as_u64().unwrap();
         eprintln!("{test}: {language}: {measured}");
@@ -289,7 +327,10 @@ fn the_layout_holds_on_a_phone_a_laptop_and_a_projector() {
          return out;";
     for (width, height) in [(360, 740), (1366, 768), (1920, 1080)] {
         browser.set_window_size(width, height);
-        for (mode, query) in [("page", "index.html?model=demo&task=demo&run=1&lang=dz"), ("classroom", "index.html?model=demo&task=demo&mode=classroom&lang=am")] {
+        for (mode, query) in [
+            ("page", "index.html?model=demo&task=demo&run=1&lang=dz"),
+            ("classroom", "index.html?model=demo&task=demo&mode=classroom&lang=am"),
+        ] {
             goto_ready(&browser, &server.url(query));
             browser.wait_for("a finished row", "return document.querySelector('#result-rows tr') ? true : null;", LONG);
             if mode == "page" {
@@ -314,7 +355,11 @@ fn a_finished_run_prints_its_summary_alone_on_one_page() {
     let browser = Browser::start(&[]);
     browser.set_window_size(1366, 900);
     goto_ready(&browser, &server.url("index.html?model=demo&task=demo&run=1&lang=ky"));
-    browser.wait_for("the demo run", "return document.getElementById('run').dataset.phase === 'done' ? true : null;", LONG);
+    browser.wait_for(
+        "the demo run",
+        "return document.getElementById('run').dataset.phase === 'done' ? true : null;",
+        LONG,
+    );
     let summary = browser.wait_for(
         "the summary",
         "const s = document.getElementById('print-summary'); const svg = s.querySelector('svg');

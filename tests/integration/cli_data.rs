@@ -15,7 +15,11 @@ fn shared() -> Option<PathBuf> {
 
 fn lingualens(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_lingualens")).args(args).output().expect("run lingualens");
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -30,7 +34,9 @@ fn data_check_reports_the_dzen_release() {
     assert_eq!(rows, 3806, "SOURCE.md: 3,806 evaluation rows");
     // SOURCE.md names these anomalies by file and row.
     let anomalies = report["anomalies"].as_array().unwrap();
-    let mentions = |file: &str, row: u64| anomalies.iter().any(|a| a["file"].as_str().is_some_and(|f| f.ends_with(file)) && a["row"] == row);
+    let mentions = |file: &str, row: u64| {
+        anomalies.iter().any(|a| a["file"].as_str().is_some_and(|f| f.ends_with(file)) && a["row"] == row)
+    };
     assert!(mentions("10th-Physics.csv", 28), "uppercase gold");
     assert!(mentions("8th-Science.csv", 28) && mentions("8th-Science.csv", 145), "`*` gold");
 }
@@ -91,7 +97,11 @@ fn a_builtin_task_given_no_data_fetches_its_benchmark_continues_a_broken_downloa
     std::fs::create_dir_all(&root).unwrap();
     let release = shared.join("datasets/dzen-release");
     // The first download is cut after 100,000 of its 426,280 bytes, as a dropped connection would.
-    let standin = common::StandIn::start(&root, &[(common::DZEN_RELEASE_PATH, &release)], &["--truncate-once", "Material.zip=100000"]);
+    let standin = common::StandIn::start(
+        &root,
+        &[(common::DZEN_RELEASE_PATH, &release)],
+        &["--truncate-once", "Material.zip=100000"],
+    );
     let mirror = standin.url("");
     let cache = tmp.path.join("cache");
     let fetched = tmp.path.join("export-fetched");
@@ -106,12 +116,23 @@ fn a_builtin_task_given_no_data_fetches_its_benchmark_continues_a_broken_downloa
     assert!(ok, "the second try continues the download:\n{text}");
     let asked: Vec<_> = standin.requests().into_iter().filter(|(p, _, _)| p.ends_with("Material.zip")).collect();
     assert_eq!(asked.len(), 2, "{asked:?}");
-    assert_eq!((asked[1].1.as_deref(), asked[1].2), (Some("bytes=100000-"), 206), "the rest asked for with Range: {asked:?}");
+    assert_eq!(
+        (asked[1].1.as_deref(), asked[1].2),
+        (Some("bytes=100000-"), 206),
+        "the rest asked for with Range: {asked:?}"
+    );
 
     // The same documents as from the user's own copy of the CSVs.
     let given = tmp.path.join("export-given");
     let dzen = shared.join("datasets/dzen");
-    let (ok, _, text) = lingualens(&["export-task", "dzen_dz_cloze", "--data", dzen.to_str().unwrap(), "--out", given.to_str().unwrap()]);
+    let (ok, _, text) = lingualens(&[
+        "export-task",
+        "dzen_dz_cloze",
+        "--data",
+        dzen.to_str().unwrap(),
+        "--out",
+        given.to_str().unwrap(),
+    ]);
     assert!(ok, "{text}");
     for file in ["dzen_dz_cloze.test.jsonl", "dzen_dz_cloze.few_shot.jsonl"] {
         let (a, b) = (read(&fetched.join(file)), read(&given.join(file)));
@@ -123,7 +144,17 @@ fn a_builtin_task_given_no_data_fetches_its_benchmark_continues_a_broken_downloa
     drop(standin);
     let model = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/demo/lingualens-demo-Q8_0.gguf");
     let run = |data: Option<&Path>, out: &Path| {
-        let mut args = vec!["eval", "--model", model.to_str().unwrap(), "--task", "dzen_dz_cloze", "--limit", "5", "--out", out.to_str().unwrap()];
+        let mut args = vec![
+            "eval",
+            "--model",
+            model.to_str().unwrap(),
+            "--task",
+            "dzen_dz_cloze",
+            "--limit",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ];
         match data {
             Some(d) => args.extend(["--data", d.to_str().unwrap()]),
             None => args.push("--offline"),
@@ -161,7 +192,12 @@ fn offline_with_nothing_kept_a_wrong_file_and_a_missing_file_each_say_so_and_kee
 
     let (ok, text) = lingualens_fetching(&offline, "http://127.0.0.1:9/", &cache);
     assert!(!ok, "{text}");
-    assert!(text.contains("--offline") && text.contains("Supplementary%20Material.zip (426280 bytes)") && text.contains("--data"), "{text}");
+    assert!(
+        text.contains("--offline")
+            && text.contains("Supplementary%20Material.zip (426280 bytes)")
+            && text.contains("--data"),
+        "{text}"
+    );
 
     // A file of the right size that is not the release.
     let root = tmp.path.join("mirror");
@@ -226,7 +262,17 @@ fn proverbeval_amharic_tasks_run_from_the_authors_published_yaml_and_the_hub_fil
     let cache = tmp.path.join("cache");
     let model = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/demo/lingualens-demo-Q8_0.gguf");
     let run = |task: &str, out: &Path, extra: &[&str], mirror: &str| {
-        let mut args = vec!["eval", "--model", model.to_str().unwrap(), "--task", task, "--limit", "5", "--out", out.to_str().unwrap()];
+        let mut args = vec![
+            "eval",
+            "--model",
+            model.to_str().unwrap(),
+            "--task",
+            task,
+            "--limit",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ];
         args.extend(extra);
         let out = Command::new(env!("CARGO_BIN_EXE_lingualens"))
             .args(&args)
@@ -236,23 +282,50 @@ fn proverbeval_amharic_tasks_run_from_the_authors_published_yaml_and_the_hub_fil
             .env_remove("HF_ENDPOINT")
             .output()
             .expect("run lingualens");
-        (out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+        (
+            out.status.success(),
+            format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+        )
     };
-    assert_eq!(tasks, ["amh_choice_english_1", "amh_choice_native_1", "amh_fill_1", "amh_generation_english", "amh_generation_native"]);
+    assert_eq!(
+        tasks,
+        [
+            "amh_choice_english_1",
+            "amh_choice_native_1",
+            "amh_fill_1",
+            "amh_generation_english",
+            "amh_generation_native"
+        ]
+    );
     for task in &tasks {
         let out = tmp.path.join(format!("run-{task}"));
         let (ok, text) = run(task, &out, &[], &mirror);
         assert!(ok, "{task}:\n{text}");
-        assert!(text.contains("read from") && text.contains("utils.py as the template"), "{task}: the prompt function is read:\n{text}");
+        assert!(
+            text.contains("read from") && text.contains("utils.py as the template"),
+            "{task}: the prompt function is read:\n{text}"
+        );
         let samples = read(&out.join(format!("samples_{task}.jsonl")));
         assert_eq!(samples.lines().count(), 5, "{task}");
         let results: Value = serde_json::from_str(&read(&out.join(format!("results_{task}.json")))).unwrap();
         let sources = results["config"]["data_sources"].as_array().expect("config.data_sources");
-        assert!(sources.iter().any(|s| s["url"].as_str().unwrap().ends_with("/amh.yaml") && s["sha256"].is_string()), "{task}: {sources:?}");
-        assert!(sources.iter().any(|s| s["url"].as_str().unwrap().contains("/datasets/israel/ProverbEval/resolve/main/amh/")), "{task}: {sources:?}");
+        assert!(
+            sources.iter().any(|s| s["url"].as_str().unwrap().ends_with("/amh.yaml") && s["sha256"].is_string()),
+            "{task}: {sources:?}"
+        );
+        assert!(
+            sources
+                .iter()
+                .any(|s| s["url"].as_str().unwrap().contains("/datasets/israel/ProverbEval/resolve/main/amh/")),
+            "{task}: {sources:?}"
+        );
     }
     // The Hub's files came through its resolve redirect.
-    let redirected = standin.requests().into_iter().filter(|(p, _, status)| p.contains("/resolve/main/amh/") && *status == 302).count();
+    let redirected = standin
+        .requests()
+        .into_iter()
+        .filter(|(p, _, status)| p.contains("/resolve/main/amh/") && *status == 302)
+        .count();
     assert_eq!(redirected, 6, "each of the six Hub files fetched once");
 
     // The same published YAML run on the kept files given by hand scores the same.
@@ -262,13 +335,19 @@ fn proverbeval_amharic_tasks_run_from_the_authors_published_yaml_and_the_hub_fil
     let by_hand = tmp.path.join("by-hand");
     let (ok, text) = run(yaml.to_str().unwrap(), &by_hand, &["--data", csv.to_str().unwrap()], &mirror);
     assert!(ok, "{text}");
-    let a: Value = serde_json::from_str(&read(&tmp.path.join("run-amh_choice_english_1/results_amh_choice_english_1.json"))).unwrap();
+    let a: Value =
+        serde_json::from_str(&read(&tmp.path.join("run-amh_choice_english_1/results_amh_choice_english_1.json")))
+            .unwrap();
     let b: Value = serde_json::from_str(&read(&by_hand.join("results_amh_choice_english_1.json"))).unwrap();
     assert_eq!(a["results"], b["results"]);
-    assert_eq!(read(&tmp.path.join("run-amh_choice_english_1/items_amh_choice_english_1.csv")), read(&by_hand.join("items_amh_choice_english_1.csv")));
+    assert_eq!(
+        read(&tmp.path.join("run-amh_choice_english_1/items_amh_choice_english_1.csv")),
+        read(&by_hand.join("items_amh_choice_english_1.csv"))
+    );
 
     // Offline, with the stand-in gone, from what was kept (5 few-shot examples from `valid`).
     drop(standin);
-    let (ok, text) = run("amh_fill_1", &tmp.path.join("offline"), &["--offline", "--shots", "5"], "http://127.0.0.1:9/");
+    let (ok, text) =
+        run("amh_fill_1", &tmp.path.join("offline"), &["--offline", "--shots", "5"], "http://127.0.0.1:9/");
     assert!(ok, "--offline with the data kept:\n{text}");
 }

@@ -16,12 +16,14 @@ use serde_json::Value;
 use crate::common;
 
 fn model() -> Option<PathBuf> {
-    common::fixture("cli_eval", "models/llama3_tied/model.safetensors", "tools/fixtures/models.py").map(|f| f.parent().unwrap().to_path_buf())
+    common::fixture("cli_eval", "models/llama3_tied/model.safetensors", "tools/fixtures/models.py")
+        .map(|f| f.parent().unwrap().to_path_buf())
 }
 
 /// The fixtures folder, if it has the lm-eval fixtures.
 fn fixtures() -> Option<PathBuf> {
-    common::fixture("cli_eval", "lm_eval/tiny_mc.jsonl", "tools/fixtures/lm_eval_run.py").map(|f| f.parent().unwrap().parent().unwrap().to_path_buf())
+    common::fixture("cli_eval", "lm_eval/tiny_mc.jsonl", "tools/fixtures/lm_eval_run.py")
+        .map(|f| f.parent().unwrap().parent().unwrap().to_path_buf())
 }
 
 fn dzen() -> Option<PathBuf> {
@@ -31,7 +33,11 @@ fn dzen() -> Option<PathBuf> {
 /// Runs `lingualens eval ARGS`: (success, stdout, stderr).
 fn eval(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_lingualens")).arg("eval").args(args).output().expect("run lingualens");
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn eval_ok(args: &[&str]) -> String {
@@ -63,7 +69,20 @@ fn a_builtin_dzen_task_by_name_over_the_real_csvs() {
     let Some(model) = model() else { return };
     let Some(dzen) = dzen() else { return };
     let out = out_dir("dzen");
-    let printed = eval_ok(&["--model", s(&model), "--task", "dzen_en", "--data", s(&dzen), "--limit", "10", "--shots", "2", "--out", s(&out)]);
+    let printed = eval_ok(&[
+        "--model",
+        s(&model),
+        "--task",
+        "dzen_en",
+        "--data",
+        s(&dzen),
+        "--limit",
+        "10",
+        "--shots",
+        "2",
+        "--out",
+        s(&out),
+    ]);
 
     let lines = samples(&out.join("samples_dzen_en.jsonl"));
     assert_eq!(lines.len(), 10);
@@ -73,7 +92,8 @@ fn a_builtin_dzen_task_by_name_over_the_real_csvs() {
         .iter()
         .filter(|i| i.language == "en" && !i.metadata.contains_key("split"))
         .count();
-    let results: Value = serde_json::from_str(&std::fs::read_to_string(out.join("results_dzen_en.json")).unwrap()).unwrap();
+    let results: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results_dzen_en.json")).unwrap()).unwrap();
     assert_eq!(results["n-samples"]["dzen_en"]["original"], english_test_items);
     assert_eq!(results["n-samples"]["dzen_en"]["effective"], 10);
     assert_eq!(results["n-shot"]["dzen_en"], 2);
@@ -86,7 +106,9 @@ fn a_builtin_dzen_task_by_name_over_the_real_csvs() {
     assert!((results["results"]["dzen_en"]["acc,none"].as_f64().unwrap() - acc).abs() < 1e-12);
 
     // The summary: every metadata field, the position bias, fertility for English.
-    for expected in ["acc,none", "by subject:", "by grade:", "by language:", "position bias", "tokenizer fertility", "  en "] {
+    for expected in
+        ["acc,none", "by subject:", "by grade:", "by language:", "position bias", "tokenizer fertility", "  en "]
+    {
         assert!(printed.contains(expected), "{expected:?} not in:\n{printed}");
     }
     let csv = std::fs::read_to_string(out.join("items_dzen_en.csv")).unwrap();
@@ -100,9 +122,33 @@ fn gold_first_and_rotations_move_the_listed_options_on_dzen() {
     let Some(model) = model() else { return };
     let Some(dzen) = dzen() else { return };
     let out = out_dir("gold-first");
-    eval_ok(&["--model", s(&model), "--task", "dzen_dz_en", "--data", s(&dzen), "--limit", "6", "--order", "gold-first", "--out", s(&out)]);
+    eval_ok(&[
+        "--model",
+        s(&model),
+        "--task",
+        "dzen_dz_en",
+        "--data",
+        s(&dzen),
+        "--limit",
+        "6",
+        "--order",
+        "gold-first",
+        "--out",
+        s(&out),
+    ]);
     let given_dir = out_dir("given");
-    eval_ok(&["--model", s(&model), "--task", "dzen_dz_en", "--data", s(&dzen), "--limit", "6", "--out", s(&given_dir)]);
+    eval_ok(&[
+        "--model",
+        s(&model),
+        "--task",
+        "dzen_dz_en",
+        "--data",
+        s(&dzen),
+        "--limit",
+        "6",
+        "--out",
+        s(&given_dir),
+    ]);
     let given = samples(&given_dir.join("samples_dzen_dz_en.jsonl"));
     let moved = samples(&out.join("samples_dzen_dz_en.jsonl"));
     assert_eq!(moved.len(), 6);
@@ -115,14 +161,30 @@ fn gold_first_and_rotations_move_the_listed_options_on_dzen() {
         // The prompt lists the gold option (Dzongkha and its English translation) as A.
         let context = m["arguments"]["gen_args_0"]["arg_0"].as_str().unwrap();
         assert!(context.contains(&format!("A. {gold_text}\n")), "{context:?}");
-        assert!(context.contains(&format!("English translation:")) && context.contains(&format!("A. {gold_en}\n")), "{context:?}");
+        assert!(
+            context.contains(&format!("English translation:")) && context.contains(&format!("A. {gold_en}\n")),
+            "{context:?}"
+        );
         assert_eq!(m["permutation"][0], gold);
         assert_eq!(m["variant"], 0);
     }
 
     // Rotations: one run per option; the gold visits every position once.
     let rot = out_dir("rotations");
-    let args = ["--model", s(&model), "--task", "dzen_en", "--data", s(&dzen), "--limit", "3", "--order", "rotations", "--out", s(&rot)];
+    let args = [
+        "--model",
+        s(&model),
+        "--task",
+        "dzen_en",
+        "--data",
+        s(&dzen),
+        "--limit",
+        "3",
+        "--order",
+        "rotations",
+        "--out",
+        s(&rot),
+    ];
     let printed = eval_ok(&args);
     assert!(printed.contains("right in every choice order"), "{printed}");
     let lines = samples(&rot.join("samples_dzen_en.jsonl"));
@@ -158,16 +220,31 @@ fn seeded_shuffles_are_reproducible_and_differ_across_seeds() {
         let _ = std::fs::remove_dir_all(&out);
         lines
             .iter()
-            .map(|l| (l["doc_id"].as_u64().unwrap(), l["variant"].as_u64().unwrap(), l["permutation"].clone(), l["arguments"].clone()))
+            .map(|l| {
+                (
+                    l["doc_id"].as_u64().unwrap(),
+                    l["variant"].as_u64().unwrap(),
+                    l["permutation"].clone(),
+                    l["arguments"].clone(),
+                )
+            })
             .collect()
     };
     let a = run("7", "shuffle-a");
     assert_eq!(a.len(), 8 * 3, "three shuffles of each of the 8 items");
     assert_eq!(a, run("7", "shuffle-b"), "the same seed gives the same orders and requests");
     let c = run("8", "shuffle-c");
-    assert_ne!(a.iter().map(|x| &x.2).collect::<Vec<_>>(), c.iter().map(|x| &x.2).collect::<Vec<_>>(), "another seed, other orders");
+    assert_ne!(
+        a.iter().map(|x| &x.2).collect::<Vec<_>>(),
+        c.iter().map(|x| &x.2).collect::<Vec<_>>(),
+        "another seed, other orders"
+    );
     // The scored continuations follow the permutation.
-    let given: Vec<Value> = std::fs::read_to_string(dir.join("lm_eval/tiny_mc.jsonl")).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let given: Vec<Value> = std::fs::read_to_string(dir.join("lm_eval/tiny_mc.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     for (doc_id, _, perm, args) in &a {
         let choices = given[*doc_id as usize]["choices"].as_array().unwrap();
         for (pos, original) in perm.as_array().unwrap().iter().enumerate() {
@@ -188,7 +265,18 @@ fn bad_input_gets_a_message_naming_what_is_wrong() {
     // fetched: tests/integration/cli_data.rs) needs its files.
     let (ok, _, err) = eval(&["--model", no_model, "--task", "kyrgyz_mmlu", "--out", "/tmp/x"]);
     assert!(!ok && err.contains("give their files with --data"), "{err}");
-    let (ok, _, err) = eval(&["--model", no_model, "--task", "amh_generation_native", "--order", "rotations", "--data", "x.csv", "--out", "/tmp/x"]);
+    let (ok, _, err) = eval(&[
+        "--model",
+        no_model,
+        "--task",
+        "amh_generation_native",
+        "--order",
+        "rotations",
+        "--data",
+        "x.csv",
+        "--out",
+        "/tmp/x",
+    ]);
     assert!(!ok && err.contains("choice orders apply to multiple-choice tasks"), "{err}");
     let empty = std::env::temp_dir().join(format!("lingualens-cli-empty-{}.jsonl", std::process::id()));
     std::fs::write(&empty, "").unwrap();
@@ -196,7 +284,16 @@ fn bad_input_gets_a_message_naming_what_is_wrong() {
     assert!(!ok && err.contains("no documents to evaluate in the `test` split"), "{err}");
     let _ = std::fs::remove_file(&empty);
     if let Some(dzen) = dzen() {
-        let (ok, _, err) = eval(&["--model", no_model, "--task", "dzen_en", "--data", s(&dzen), "--out", &std::env::temp_dir().join("lingualens-cli-nomodel").display().to_string()]);
+        let (ok, _, err) = eval(&[
+            "--model",
+            no_model,
+            "--task",
+            "dzen_en",
+            "--data",
+            s(&dzen),
+            "--out",
+            &std::env::temp_dir().join("lingualens-cli-nomodel").display().to_string(),
+        ]);
         assert!(!ok && err.contains("/nonexistent/model"), "{err}");
     }
 }
@@ -216,14 +313,29 @@ fn kyrgyz_mmlu_table_files_with_a_validation_split_for_shots() {
     std::fs::write(cfg.join("validation.csv"), format!("{header}Күн кайсы?,Жылдыз,Планета,Ай,Комета,а,9\n")).unwrap();
     let out = out_dir("kg");
     let printed = eval_ok(&[
-        "--model", s(&model), "--task", "kyrgyz_mmlu", "--data", s(&cfg.join("test.csv")), "--data", s(&cfg.join("validation.csv")),
-        "--shots", "1", "--order", "gold-last", "--out", s(&out),
+        "--model",
+        s(&model),
+        "--task",
+        "kyrgyz_mmlu",
+        "--data",
+        s(&cfg.join("test.csv")),
+        "--data",
+        s(&cfg.join("validation.csv")),
+        "--shots",
+        "1",
+        "--order",
+        "gold-last",
+        "--out",
+        s(&out),
     ]);
     let lines = samples(&out.join("samples_kyrgyz_mmlu.jsonl"));
     assert_eq!(lines.len(), 3, "the test split only");
     for l in &lines {
         let context = l["arguments"]["gen_args_0"]["arg_0"].as_str().unwrap();
-        assert!(context.starts_with("Суроо: Күн кайсы?\n\nА. Жылдыз\n"), "the validation item is the exemplar: {context:?}");
+        assert!(
+            context.starts_with("Суроо: Күн кайсы?\n\nА. Жылдыз\n"),
+            "the validation item is the exemplar: {context:?}"
+        );
         let n = l["doc"]["choices"].as_array().unwrap().len();
         assert_eq!(l["target"], (n - 1).to_string(), "gold last");
     }
@@ -253,12 +365,24 @@ fn a_hub_tasks_few_shot_split_comes_from_fewshot_data_or_the_run_is_refused() {
     let test = dir.join("test.jsonl");
     std::fs::write(&test, "{\"question\": \"2 + 2?\", \"choices\": [\"3\", \"4\"], \"answer\": 1}\n{\"question\": \"Sky?\", \"choices\": [\"blue\", \"red\"], \"answer\": 0}\n").unwrap();
     let train = dir.join("train.jsonl");
-    std::fs::write(&train, "{\"question\": \"Fish live in?\", \"choices\": [\"air\", \"water\"], \"answer\": 1}\n").unwrap();
+    std::fs::write(&train, "{\"question\": \"Fish live in?\", \"choices\": [\"air\", \"water\"], \"answer\": 1}\n")
+        .unwrap();
     let out = out_dir("hub-fewshot-out");
     let (ok, _, err) = eval(&["--model", s(&model), "--task", s(&task), "--data", s(&test), "--out", s(&out)]);
     assert!(!ok && err.contains("split `train`") && err.contains("--fewshot-data"), "{err}");
     let _ = std::fs::remove_dir_all(&out);
-    eval_ok(&["--model", s(&model), "--task", s(&task), "--data", s(&test), "--fewshot-data", s(&train), "--out", s(&out)]);
+    eval_ok(&[
+        "--model",
+        s(&model),
+        "--task",
+        s(&task),
+        "--data",
+        s(&test),
+        "--fewshot-data",
+        s(&train),
+        "--out",
+        s(&out),
+    ]);
     let lines = samples(&out.join("samples_hub_mc.jsonl"));
     assert_eq!(lines.len(), 2, "the test split only");
     for l in &lines {
@@ -270,7 +394,18 @@ fn a_hub_tasks_few_shot_split_comes_from_fewshot_data_or_the_run_is_refused() {
     let _ = std::fs::remove_dir_all(&out);
     eval_ok(&["--model", s(&model), "--task", s(&task), "--data", s(&test), "--shots", "0", "--out", s(&out)]);
     // A bad --gen_kwargs is refused with lm-eval's syntax named.
-    let (ok, _, err) = eval(&["--model", s(&model), "--task", s(&task), "--data", s(&test), "--gen_kwargs", "max_gen_toks", "--out", s(&out)]);
+    let (ok, _, err) = eval(&[
+        "--model",
+        s(&model),
+        "--task",
+        s(&task),
+        "--data",
+        s(&test),
+        "--gen_kwargs",
+        "max_gen_toks",
+        "--out",
+        s(&out),
+    ]);
     assert!(!ok && err.contains("expected `key=value`"), "{err}");
     for d in [dir, out] {
         let _ = std::fs::remove_dir_all(d);

@@ -13,7 +13,8 @@ const SEQ_TEXT: &str = "The quick brown fox jumps over the lazy dog. 12345 café
 
 /// `$LINGUALENS_FIXTURES/models`.
 fn fixtures() -> Option<PathBuf> {
-    common::fixture("cli_model", "models/index.json", "tools/fixtures/models.py").map(|f| f.parent().unwrap().to_path_buf())
+    common::fixture("cli_model", "models/index.json", "tools/fixtures/models.py")
+        .map(|f| f.parent().unwrap().to_path_buf())
 }
 
 fn run(args: &[&str]) -> String {
@@ -33,7 +34,8 @@ fn tokenize_matches_the_reference_tokenizer_for_folder_and_gguf() {
     let folder = dir.join("qwen2");
     let gguf = dir.join("qwen2/gguf/qwen2-Q4_0.gguf");
     for model in [folder, gguf] {
-        let ids: Value = serde_json::from_str(&run(&["tokenize", "--model", model.to_str().unwrap(), "--text", SEQ_TEXT])).unwrap();
+        let ids: Value =
+            serde_json::from_str(&run(&["tokenize", "--model", model.to_str().unwrap(), "--text", SEQ_TEXT])).unwrap();
         assert_eq!(ids, expected, "{}", model.display());
     }
 }
@@ -73,7 +75,15 @@ fn score_gives_lm_eval_log_likelihoods_on_both_backends() {
 fn logits_writes_an_npy_file_equal_to_transformers() {
     let Some(dir) = fixtures() else { return };
     let out = std::env::temp_dir().join(format!("lingualens-logits-{}.npy", std::process::id()));
-    run(&["logits", "--model", dir.join("gemma3").to_str().unwrap(), "--text", SEQ_TEXT, "--out", out.to_str().unwrap()]);
+    run(&[
+        "logits",
+        "--model",
+        dir.join("gemma3").to_str().unwrap(),
+        "--text",
+        SEQ_TEXT,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     let ours = std::fs::read(&out).unwrap();
     let theirs = std::fs::read(dir.join("gemma3/ref/text.f32.npy")).unwrap();
     let _ = std::fs::remove_file(&out);
@@ -113,7 +123,9 @@ fn logits_of_a_sharded_folder_equal_transformers() {
 #[test]
 fn model_info_describes_a_hf_folder_one_file_or_sharded() {
     let Some(dir) = fixtures() else { return };
-    let info = |folder: &PathBuf| -> Value { serde_json::from_str(&run(&["model-info", "--json", folder.to_str().unwrap()])).unwrap() };
+    let info = |folder: &PathBuf| -> Value {
+        serde_json::from_str(&run(&["model-info", "--json", folder.to_str().unwrap()])).unwrap()
+    };
     let (single, sharded) = (info(&dir.join("qwen3")), info(&dir.join("qwen3/sharded")));
     assert_eq!(single["format"], "safetensors");
     assert_eq!(sharded["format"], "safetensors, 4 shards");
@@ -142,7 +154,10 @@ fn model_info_describes_a_hf_folder_one_file_or_sharded() {
         .sum();
     assert_eq!(sharded["file_bytes"], shard_bytes);
     let text = run(&["model-info", dir.join("qwen3/sharded").to_str().unwrap()]);
-    assert!(text.contains("architecture  qwen3  (Qwen3ForCausalLM)") && text.contains("safetensors, 4 shards"), "{text}");
+    assert!(
+        text.contains("architecture  qwen3  (Qwen3ForCausalLM)") && text.contains("safetensors, 4 shards"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -42,11 +42,7 @@ fn base(file: &str) -> &str {
 
 /// (file base name, row) of the anomalies of one kind.
 fn rows_of(set: &DzenSet, kind: AnomalyKind) -> Vec<(String, usize)> {
-    set.anomalies
-        .iter()
-        .filter(|a| a.kind == kind)
-        .map(|a| (base(&a.file).to_string(), a.row.unwrap_or(0)))
-        .collect()
+    set.anomalies.iter().filter(|a| a.kind == kind).map(|a| (base(&a.file).to_string(), a.row.unwrap_or(0))).collect()
 }
 
 fn pairs(v: &[(&str, usize)]) -> Vec<(String, usize)> {
@@ -100,51 +96,30 @@ fn dzen_rows_per_file_grade_and_subject_match_source_md() {
     let Some(set) = load_real_dzen("dzen_rows_per_file_grade_and_subject_match_source_md") else {
         return;
     };
-    let eval: Vec<_> = set
-        .files
-        .iter()
-        .filter(|f| f.kind == dzen::DzenFileKind::Eval)
-        .collect();
+    let eval: Vec<_> = set.files.iter().filter(|f| f.kind == dzen::DzenFileKind::Eval).collect();
     assert_eq!(eval.len(), 15);
     let mut total = 0;
     let mut by_grade: BTreeMap<u32, usize> = BTreeMap::new();
     let mut by_subject: BTreeMap<String, usize> = BTreeMap::new();
     for (stem, rows, grade, subject) in SOURCE_TABLE {
-        let f = eval
-            .iter()
-            .find(|f| base(&f.file) == format!("{stem}.csv"))
-            .unwrap_or_else(|| panic!("{stem} not loaded"));
+        let f =
+            eval.iter().find(|f| base(&f.file) == format!("{stem}.csv")).unwrap_or_else(|| panic!("{stem} not loaded"));
         assert_eq!(f.rows, rows, "{stem}");
         let name = dzen::parse_file_name(&f.file);
-        assert_eq!(
-            (name.grade, name.subject.as_deref()),
-            (Some(grade), Some(subject)),
-            "{stem}"
-        );
+        assert_eq!((name.grade, name.subject.as_deref()), (Some(grade), Some(subject)), "{stem}");
         total += rows;
         *by_grade.entry(grade).or_default() += rows;
         *by_subject.entry(subject.to_string()).or_default() += rows;
     }
     assert_eq!(total, 3806);
     assert_eq!(by_grade, BTreeMap::from([(8, 338), (10, 1416), (12, 2052)]));
-    let subjects: BTreeMap<&str, usize> =
-        by_subject.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    let subjects: BTreeMap<&str, usize> = by_subject.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     assert_eq!(
         subjects,
-        BTreeMap::from([
-            ("Biology", 724),
-            ("Chemistry", 864),
-            ("Math", 1286),
-            ("Physics", 744),
-            ("Science", 188)
-        ])
+        BTreeMap::from([("Biology", 724), ("Chemistry", 864), ("Math", 1286), ("Physics", 744), ("Science", 188)])
     );
 
-    let few: Vec<_> = set
-        .files
-        .iter()
-        .filter(|f| f.kind == dzen::DzenFileKind::FewShot)
-        .collect();
+    let few: Vec<_> = set.files.iter().filter(|f| f.kind == dzen::DzenFileKind::FewShot).collect();
     assert_eq!(few.len(), 15);
     assert!(few.iter().all(|f| f.rows == 5));
     assert_eq!(few.iter().map(|f| f.rows).sum::<usize>(), 75);
@@ -158,35 +133,16 @@ fn dzen_anomalies_documented_in_source_md() {
     };
 
     // Gold: upper-case `B` in 10th-Physics record 28 (repaired); `*` in 8th-Science 28 and 145 (skipped).
-    assert_eq!(
-        rows_of(&set, AnomalyKind::GoldCase),
-        pairs(&[("10th-Physics.csv", 28)])
-    );
-    let gold_case = set
-        .anomalies
-        .iter()
-        .find(|a| a.kind == AnomalyKind::GoldCase)
-        .unwrap();
+    assert_eq!(rows_of(&set, AnomalyKind::GoldCase), pairs(&[("10th-Physics.csv", 28)]));
+    let gold_case = set.anomalies.iter().find(|a| a.kind == AnomalyKind::GoldCase).unwrap();
     assert_eq!(gold_case.action, Action::Repaired);
-    let repaired = set
-        .items
-        .iter()
-        .find(|i| i.id == "dzen/10th-Physics/28/en")
-        .expect("the repaired row is loaded");
-    assert_eq!(
-        repaired.as_multiple_choice().unwrap().gold,
-        1,
-        "`B` is option b"
-    );
-    assert_eq!(
-        rows_of(&set, AnomalyKind::MissingGold),
-        pairs(&[("8th-Science.csv", 28), ("8th-Science.csv", 145)])
-    );
+    let repaired = set.items.iter().find(|i| i.id == "dzen/10th-Physics/28/en").expect("the repaired row is loaded");
+    assert_eq!(repaired.as_multiple_choice().unwrap().gold, 1, "`B` is option b");
+    assert_eq!(rows_of(&set, AnomalyKind::MissingGold), pairs(&[("8th-Science.csv", 28), ("8th-Science.csv", 145)]));
     assert!(set
         .items
         .iter()
-        .all(|i| !i.id.starts_with("dzen/8th-Science/28/")
-            && !i.id.starts_with("dzen/8th-Science/145/")));
+        .all(|i| !i.id.starts_with("dzen/8th-Science/28/") && !i.id.starts_with("dzen/8th-Science/145/")));
     assert!(rows_of(&set, AnomalyKind::BadGold).is_empty());
 
     // Empty cells: 10th-Chemistry one row with empty C and C Dz; 12th-Physics-II one row with empty D.
@@ -194,14 +150,7 @@ fn dzen_anomalies_documented_in_source_md() {
         .anomalies
         .iter()
         .filter(|a| a.kind == AnomalyKind::EmptyOption)
-        .map(|a| {
-            (
-                base(&a.file).to_string(),
-                a.row.unwrap(),
-                a.column.clone().unwrap(),
-                a.language.clone().unwrap(),
-            )
-        })
+        .map(|a| (base(&a.file).to_string(), a.row.unwrap(), a.column.clone().unwrap(), a.language.clone().unwrap()))
         .collect();
     let expected: BTreeSet<(String, usize, String, String)> = [
         ("10th-Chemistry.csv", 152, "C", "en"),
@@ -214,13 +163,7 @@ fn dzen_anomalies_documented_in_source_md() {
     assert_eq!(empty, expected);
     // The empty option is left out: 12th-Physics-II 170 in English has 3 options, in Dzongkha 4.
     let mc = |id: &str| {
-        set.items
-            .iter()
-            .find(|i| i.id == id)
-            .unwrap_or_else(|| panic!("{id}"))
-            .as_multiple_choice()
-            .unwrap()
-            .clone()
+        set.items.iter().find(|i| i.id == id).unwrap_or_else(|| panic!("{id}")).as_multiple_choice().unwrap().clone()
     };
     assert_eq!(mc("dzen/12th-Physics-II/170/en").choices.len(), 3);
     assert_eq!(mc("dzen/12th-Physics-II/170/dz").choices.len(), 4);
@@ -250,43 +193,22 @@ fn dzen_anomalies_documented_in_source_md() {
         .iter()
         .filter(|a| a.kind == AnomalyKind::DuplicateRow)
         .all(|a| a.action == Action::SkippedRow));
-    let repeated: Vec<&Anomaly> = set
-        .anomalies
-        .iter()
-        .filter(|a| a.kind == AnomalyKind::RepeatedQuestion)
-        .collect();
+    let repeated: Vec<&Anomaly> = set.anomalies.iter().filter(|a| a.kind == AnomalyKind::RepeatedQuestion).collect();
     assert_eq!(repeated.len(), 51);
-    assert!(repeated
-        .iter()
-        .all(|a| a.action == Action::Kept && a.file.starts_with("DZEN/")));
+    assert!(repeated.iter().all(|a| a.action == Action::Kept && a.file.starts_with("DZEN/")));
     // Group the 62 surplus rows by the English question text they repeat (read back from the
     // loaded items of the first occurrence each anomaly names).
     let first_of = |a: &Anomaly| -> String {
-        let (file, row) = a
-            .reason
-            .split(" row ")
-            .next()
-            .zip(a.reason.split(" row ").nth(1))
-            .unwrap();
+        let (file, row) = a.reason.split(" row ").next().zip(a.reason.split(" row ").nth(1)).unwrap();
         let file = base(file.rsplit(' ').next().unwrap());
-        let row: usize = row
-            .split(|c: char| !c.is_ascii_digit())
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let row: usize = row.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap();
         let stem = file.trim_end_matches(".csv");
         mc(&format!("dzen/{stem}/{row}/en")).question
     };
     let texts: BTreeSet<String> = set
         .anomalies
         .iter()
-        .filter(|a| {
-            matches!(
-                a.kind,
-                AnomalyKind::DuplicateRow | AnomalyKind::RepeatedQuestion
-            )
-        })
+        .filter(|a| matches!(a.kind, AnomalyKind::DuplicateRow | AnomalyKind::RepeatedQuestion))
         .map(first_of)
         .collect();
     assert_eq!(repeated.len() + dups.len(), 62);
@@ -295,23 +217,11 @@ fn dzen_anomalies_documented_in_source_md() {
     // 10th-Physics-few_shot.csv: every row shifted one column left from `Diagram Bn`; repaired.
     assert_eq!(
         rows_of(&set, AnomalyKind::ShiftedColumns),
-        (1..=5)
-            .map(|r| ("10th-Physics-few_shot.csv".to_string(), r))
-            .collect::<Vec<_>>()
+        (1..=5).map(|r| ("10th-Physics-few_shot.csv".to_string(), r)).collect::<Vec<_>>()
     );
     for e in set.exemplars_for("10th-Physics", "en") {
-        assert!(
-            CATEGORIES.contains(&e.metadata["category"].as_str()),
-            "{}: {:?}",
-            e.id,
-            e.metadata
-        );
-        let r = e
-            .as_multiple_choice()
-            .unwrap()
-            .rationale
-            .as_deref()
-            .unwrap();
+        assert!(CATEGORIES.contains(&e.metadata["category"].as_str()), "{}: {:?}", e.id, e.metadata);
+        let r = e.as_multiple_choice().unwrap().rationale.as_deref().unwrap();
         assert!(
             !lingualens::tasks::text::has_tibetan(r),
             "{}: the English chain of thought is English after the repair",
@@ -320,13 +230,7 @@ fn dzen_anomalies_documented_in_source_md() {
     }
     for e in set.exemplars_for("10th-Physics", "dz") {
         assert!(
-            lingualens::tasks::text::has_tibetan(
-                e.as_multiple_choice()
-                    .unwrap()
-                    .rationale
-                    .as_deref()
-                    .unwrap()
-            ),
+            lingualens::tasks::text::has_tibetan(e.as_multiple_choice().unwrap().rationale.as_deref().unwrap()),
             "{}",
             e.id
         );
@@ -339,16 +243,9 @@ fn dzen_anomalies_documented_in_source_md() {
     }
     assert_eq!(
         cats,
-        BTreeMap::from([
-            ("Factual Knowledge", 32),
-            ("Procedural and Application", 33),
-            ("Reasoning", 10)
-        ])
+        BTreeMap::from([("Factual Knowledge", 32), ("Procedural and Application", 33), ("Reasoning", 10)])
     );
-    assert!(set
-        .items
-        .iter()
-        .all(|i| !i.metadata.contains_key("category")));
+    assert!(set.items.iter().all(|i| !i.metadata.contains_key("category")));
 }
 
 #[test]
@@ -358,37 +255,20 @@ fn dzen_anomalies_found_beyond_source_md() {
     };
     // The Dzongkha columns of the three files below hold `?` where every Tibetan character was
     // (an encoding loss); their Dzongkha items are skipped, once per file.
-    let lost: Vec<&Anomaly> = set
-        .anomalies
-        .iter()
-        .filter(|a| a.kind == AnomalyKind::LostText)
-        .collect();
+    let lost: Vec<&Anomaly> = set.anomalies.iter().filter(|a| a.kind == AnomalyKind::LostText).collect();
     assert_eq!(
-        lost.iter()
-            .map(|a| (base(&a.file), a.row))
-            .collect::<Vec<_>>(),
-        [
-            ("10th-Math-II.csv", None),
-            ("12th-Math-I.csv", None),
-            ("12th-Math-II.csv", None)
-        ]
+        lost.iter().map(|a| (base(&a.file), a.row)).collect::<Vec<_>>(),
+        [("10th-Math-II.csv", None), ("12th-Math-I.csv", None), ("12th-Math-II.csv", None)]
     );
     for stem in ["10th-Math-II", "12th-Math-I", "12th-Math-II"] {
-        assert!(
-            !set.items
-                .iter()
-                .any(|i| i.language == "dz" && i.id.starts_with(&format!("dzen/{stem}/"))),
-            "{stem}"
-        );
+        assert!(!set.items.iter().any(|i| i.language == "dz" && i.id.starts_with(&format!("dzen/{stem}/"))), "{stem}");
     }
     // Spreadsheet error values (`#NAME?`, `#ERROR!`, …) stand where option text was lost:
     // 32 English and 43 Dzongkha cells (outside the three files above).
     let cells = |lang: &str| {
         set.anomalies
             .iter()
-            .filter(|a| {
-                a.kind == AnomalyKind::SpreadsheetError && a.language.as_deref() == Some(lang)
-            })
+            .filter(|a| a.kind == AnomalyKind::SpreadsheetError && a.language.as_deref() == Some(lang))
             .count()
     };
     assert_eq!((cells("en"), cells("dz")), (32, 43));
@@ -408,9 +288,7 @@ fn dzen_anomalies_found_beyond_source_md() {
     let ident = |lang: &str| {
         set.anomalies
             .iter()
-            .filter(|a| {
-                a.kind == AnomalyKind::IdenticalOptions && a.language.as_deref() == Some(lang)
-            })
+            .filter(|a| a.kind == AnomalyKind::IdenticalOptions && a.language.as_deref() == Some(lang))
             .count()
     };
     assert_eq!((ident("en"), ident("dz")), (16, 63));
@@ -419,13 +297,7 @@ fn dzen_anomalies_found_beyond_source_md() {
         .anomalies
         .iter()
         .filter(|a| a.kind == AnomalyKind::RationaleAnswer)
-        .map(|a| {
-            (
-                base(&a.file).to_string(),
-                a.row.unwrap(),
-                a.language.clone().unwrap(),
-            )
-        })
+        .map(|a| (base(&a.file).to_string(), a.row.unwrap(), a.language.clone().unwrap()))
         .collect();
     cot.sort();
     let expected: Vec<(String, usize, String)> = [
@@ -440,33 +312,12 @@ fn dzen_anomalies_found_beyond_source_md() {
     .collect();
     assert_eq!(cot, expected);
     // Bengali script left from the source: 4 evaluation items, 8 Dzongkha exemplars.
-    let bengali = set
-        .anomalies
-        .iter()
-        .filter(|a| a.kind == AnomalyKind::ForeignScript)
-        .collect::<Vec<_>>();
-    assert_eq!(
-        bengali
-            .iter()
-            .filter(|a| a.file.starts_with("DZEN/"))
-            .count(),
-        4
-    );
-    assert_eq!(
-        bengali
-            .iter()
-            .filter(|a| a.file.starts_with("DZEN-Few_Shots/"))
-            .count(),
-        8
-    );
+    let bengali = set.anomalies.iter().filter(|a| a.kind == AnomalyKind::ForeignScript).collect::<Vec<_>>();
+    assert_eq!(bengali.iter().filter(|a| a.file.starts_with("DZEN/")).count(), 4);
+    assert_eq!(bengali.iter().filter(|a| a.file.starts_with("DZEN-Few_Shots/")).count(), 8);
     assert_eq!(
         rows_of(&set, AnomalyKind::Untranslated),
-        pairs(&[
-            ("10th-Math.csv", 164),
-            ("8th-Math.csv", 73),
-            ("8th-Math.csv", 101),
-            ("8th-Math.csv", 108)
-        ])
+        pairs(&[("10th-Math.csv", 164), ("8th-Math.csv", 73), ("8th-Math.csv", 101), ("8th-Math.csv", 108)])
     );
     // Nothing else.
     let kinds: BTreeSet<&str> = set.anomalies.iter().map(|a| a.kind.as_str()).collect();
@@ -498,45 +349,22 @@ fn dzen_items_pairs_and_exemplars() {
     let dz = set.items.iter().filter(|i| i.language == "dz").count();
     assert_eq!((en, dz), (3786, 2961));
     for (stem, n) in ITEMS_PER_FILE {
-        let f = set
-            .files
-            .iter()
-            .find(|f| base(&f.file) == format!("{stem}.csv"))
-            .unwrap();
+        let f = set.files.iter().find(|f| base(&f.file) == format!("{stem}.csv")).unwrap();
         assert_eq!(f.items, n, "{stem}");
     }
-    let ids: BTreeSet<&str> = set
-        .items
-        .iter()
-        .chain(&set.exemplars)
-        .map(|i| i.id.as_str())
-        .collect();
-    assert_eq!(
-        ids.len(),
-        set.items.len() + set.exemplars.len(),
-        "ids are unique"
-    );
+    let ids: BTreeSet<&str> = set.items.iter().chain(&set.exemplars).map(|i| i.id.as_str()).collect();
+    assert_eq!(ids.len(), set.items.len() + set.exemplars.len(), "ids are unique");
     let by_id: BTreeMap<&str, &Item> = set.items.iter().map(|i| (i.id.as_str(), i)).collect();
     let mut linked = 0;
     for item in &set.items {
         item.validate().unwrap();
         let mc = item.as_multiple_choice().unwrap();
         assert!((2..=4).contains(&mc.choices.len()), "{}", item.id);
-        assert!(
-            mc.choices.iter().all(|c| !c.trim().is_empty()),
-            "{}",
-            item.id
-        );
-        let (file, row) = (
-            base(&item.source.file).trim_end_matches(".csv"),
-            item.source.row,
-        );
+        assert!(mc.choices.iter().all(|c| !c.trim().is_empty()), "{}", item.id);
+        let (file, row) = (base(&item.source.file).trim_end_matches(".csv"), item.source.row);
         assert_eq!(item.id, format!("dzen/{file}/{row}/{}", item.language));
         let name = dzen::parse_file_name(&item.source.file);
-        assert_eq!(
-            item.metadata.get("grade"),
-            name.grade.map(|g| g.to_string()).as_ref()
-        );
+        assert_eq!(item.metadata.get("grade"), name.grade.map(|g| g.to_string()).as_ref());
         assert_eq!(item.metadata.get("subject"), name.subject.as_ref());
         assert_eq!(item.metadata.get("part"), name.part.as_ref());
         if let Some(other) = &item.parallel {
@@ -545,11 +373,7 @@ fn dzen_items_pairs_and_exemplars() {
             assert_ne!(o.language, item.language);
             let other_mc = o.as_multiple_choice().unwrap();
             if other_mc.choices.len() == mc.choices.len() {
-                assert_eq!(
-                    other_mc.gold, mc.gold,
-                    "{}: the pair shares its gold when no option was dropped",
-                    item.id
-                );
+                assert_eq!(other_mc.gold, mc.gold, "{}: the pair shares its gold when no option was dropped", item.id);
             }
             linked += 1;
         }
@@ -566,23 +390,12 @@ fn dzen_items_pairs_and_exemplars() {
     for e in &set.exemplars {
         e.validate().unwrap();
         assert_eq!(e.metadata["split"], "few_shot");
-        assert!(
-            !e.as_multiple_choice()
-                .unwrap()
-                .rationale
-                .as_deref()
-                .unwrap_or("")
-                .is_empty(),
-            "{}",
-            e.id
-        );
+        assert!(!e.as_multiple_choice().unwrap().rationale.as_deref().unwrap_or("").is_empty(), "{}", e.id);
     }
     let item = by_id["dzen/10th-Biology/28/dz"];
     let shots = set.exemplars_for_item(item);
     assert_eq!(shots.len(), 5);
-    assert!(shots
-        .iter()
-        .all(|s| s.language == "dz" && s.id.starts_with("dzen-few-shot/10th-Biology/")));
+    assert!(shots.iter().all(|s| s.language == "dz" && s.id.starts_with("dzen-few-shot/10th-Biology/")));
     // Serialises for postMessage and back.
     let json = serde_json::to_string(&shots[0]).unwrap();
     assert_eq!(&serde_json::from_str::<Item>(&json).unwrap(), shots[0]);
@@ -611,18 +424,14 @@ fn expected_items_follow_from_the_documented_skips() {
             .filter(|a| a.action == Action::SkippedItem && a.row.is_some())
             .map(|a| (a.row.unwrap(), a.language.clone().unwrap()))
             .collect();
-        let whole_file_dz = set
-            .anomalies
-            .iter()
-            .filter(of_file)
-            .any(|a| a.row.is_none() && a.action == Action::SkippedItem);
+        let whole_file_dz =
+            set.anomalies.iter().filter(of_file).any(|a| a.row.is_none() && a.action == Action::SkippedItem);
         let dz_rows = if whole_file_dz {
             0
         } else {
             rows - skipped_rows.len() - skipped_items.iter().filter(|(_, l)| l == "dz").count()
         };
-        let en_rows =
-            rows - skipped_rows.len() - skipped_items.iter().filter(|(_, l)| l == "en").count();
+        let en_rows = rows - skipped_rows.len() - skipped_items.iter().filter(|(_, l)| l == "en").count();
         let expected = ITEMS_PER_FILE.iter().find(|(s, _)| *s == stem).unwrap().1;
         assert_eq!(en_rows + dz_rows, expected, "{stem}");
     }
@@ -634,16 +443,9 @@ fn data_check_report_on_the_dzen_folder() {
         return;
     };
     let report = check_files(&[&dir]).unwrap();
-    assert_eq!(
-        report.files.len(),
-        30,
-        "15 evaluation + 15 few-shot CSVs; SOURCE.md and the zip are not tables"
-    );
+    assert_eq!(report.files.len(), 30, "15 evaluation + 15 few-shot CSVs; SOURCE.md and the zip are not tables");
     assert_eq!(report.items, 3786 + 2961 + 150);
-    assert_eq!(
-        report.files.iter().map(|f| f.rows).sum::<usize>(),
-        3806 + 75
-    );
+    assert_eq!(report.files.iter().map(|f| f.rows).sum::<usize>(), 3806 + 75);
     assert_eq!(report.by_language["en"], 3786 + 75);
     assert_eq!(
         report.by_metadata["grade"]["8"],
@@ -653,48 +455,24 @@ fn data_check_report_on_the_dzen_folder() {
     assert_eq!(report.by_metadata["category"].values().sum::<usize>(), 150);
     assert_eq!(report.anomalies_by_kind["missing_gold"], 2);
     assert_eq!(report.anomalies_by_kind["duplicate_row"], 11);
-    let f = report
-        .files
-        .iter()
-        .find(|f| f.file.ends_with("DZEN/10th-Physics.csv"))
-        .unwrap();
+    let f = report.files.iter().find(|f| f.file.ends_with("DZEN/10th-Physics.csv")).unwrap();
     assert_eq!((f.format.as_str(), f.rows, f.items), ("dzen", 252, 504));
-    let few = report
-        .files
-        .iter()
-        .find(|f| f.file.ends_with("10th-Physics-few_shot.csv"))
-        .unwrap();
-    assert_eq!(
-        (few.format.as_str(), few.rows, few.items),
-        ("dzen-few-shot", 5, 10)
-    );
-    let shown: Vec<String> = report
-        .anomalies
-        .iter()
-        .filter(|a| a.kind == AnomalyKind::GoldCase)
-        .map(|a| a.to_string())
-        .collect();
+    let few = report.files.iter().find(|f| f.file.ends_with("10th-Physics-few_shot.csv")).unwrap();
+    assert_eq!((few.format.as_str(), few.rows, few.items), ("dzen-few-shot", 5, 10));
+    let shown: Vec<String> =
+        report.anomalies.iter().filter(|a| a.kind == AnomalyKind::GoldCase).map(|a| a.to_string()).collect();
     assert_eq!(shown.len(), 1);
-    assert!(
-        shown[0].contains("DZEN/10th-Physics.csv:28: column Correct Answer:"),
-        "{}",
-        shown[0]
-    );
+    assert!(shown[0].contains("DZEN/10th-Physics.csv:28: column Correct Answer:"), "{}", shown[0]);
     let json = serde_json::to_string(&report).unwrap();
     assert!(json.contains(r#""kind":"shifted_columns""#));
-    println!(
-        "data check: {} items, anomalies {:?}",
-        report.items, report.anomalies_by_kind
-    );
+    println!("data check: {} items, anomalies {:?}", report.items, report.anomalies_by_kind);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Written fixtures: ProverbEval and KyrgyzLLM-Bench schemas
 
 fn fixture_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("datasets-fixtures")
-        .join(name);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("datasets-fixtures").join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -736,10 +514,7 @@ fn parquet_file(columns: &[PqCol], compression: parquet::basic::Compression) -> 
         .map(|c| match c {
             PqCol::Text(n, _) => text(n),
             PqCol::Int(n, _) => Arc::new(
-                Type::primitive_type_builder(n, Physical::INT64)
-                    .with_repetition(Repetition::OPTIONAL)
-                    .build()
-                    .unwrap(),
+                Type::primitive_type_builder(n, Physical::INT64).with_repetition(Repetition::OPTIONAL).build().unwrap(),
             ),
             PqCol::TextList(n, _) => {
                 let list = Type::group_type_builder("list")
@@ -758,17 +533,8 @@ fn parquet_file(columns: &[PqCol], compression: parquet::basic::Compression) -> 
             }
         })
         .collect();
-    let schema = Arc::new(
-        Type::group_type_builder("schema")
-            .with_fields(fields)
-            .build()
-            .unwrap(),
-    );
-    let props = Arc::new(
-        WriterProperties::builder()
-            .set_compression(compression)
-            .build(),
-    );
+    let schema = Arc::new(Type::group_type_builder("schema").with_fields(fields).build().unwrap());
+    let props = Arc::new(WriterProperties::builder().set_compression(compression).build());
     let mut buf = Vec::new();
     let mut writer = SerializedFileWriter::new(&mut buf, schema, props).unwrap();
     let mut rg = writer.next_row_group().unwrap();
@@ -776,19 +542,14 @@ fn parquet_file(columns: &[PqCol], compression: parquet::basic::Compression) -> 
     while let Some(mut col) = rg.next_column().unwrap() {
         match &columns[i] {
             PqCol::Text(_, vals) => {
-                let values: Vec<ByteArray> =
-                    vals.iter().flatten().map(|s| ByteArray::from(*s)).collect();
+                let values: Vec<ByteArray> = vals.iter().flatten().map(|s| ByteArray::from(*s)).collect();
                 let defs: Vec<i16> = vals.iter().map(|v| i16::from(v.is_some())).collect();
-                col.typed::<ByteArrayType>()
-                    .write_batch(&values, Some(&defs), None)
-                    .unwrap();
+                col.typed::<ByteArrayType>().write_batch(&values, Some(&defs), None).unwrap();
             }
             PqCol::Int(_, vals) => {
                 let values: Vec<i64> = vals.iter().flatten().copied().collect();
                 let defs: Vec<i16> = vals.iter().map(|v| i16::from(v.is_some())).collect();
-                col.typed::<Int64Type>()
-                    .write_batch(&values, Some(&defs), None)
-                    .unwrap();
+                col.typed::<Int64Type>().write_batch(&values, Some(&defs), None).unwrap();
             }
             PqCol::TextList(_, rows) => {
                 let (mut values, mut defs, mut reps) = (Vec::new(), Vec::new(), Vec::new());
@@ -803,9 +564,7 @@ fn parquet_file(columns: &[PqCol], compression: parquet::basic::Compression) -> 
                         reps.push(i16::from(k > 0));
                     }
                 }
-                col.typed::<ByteArrayType>()
-                    .write_batch(&values, Some(&defs), Some(&reps))
-                    .unwrap();
+                col.typed::<ByteArrayType>().write_batch(&values, Some(&defs), Some(&reps)).unwrap();
             }
         }
         col.close().unwrap();
@@ -817,16 +576,7 @@ fn parquet_file(columns: &[PqCol], compression: parquet::basic::Compression) -> 
 }
 
 fn located(anomalies: &[Anomaly]) -> Vec<String> {
-    anomalies
-        .iter()
-        .map(|a| {
-            format!(
-                "{}:{}",
-                a.location().rsplit('/').next().unwrap(),
-                a.kind.as_str()
-            )
-        })
-        .collect()
+    anomalies.iter().map(|a| format!("{}:{}", a.location().rsplit('/').next().unwrap(), a.kind.as_str())).collect()
 }
 
 fn load(path: &Path, mapping: Option<&str>) -> lingualens::tasks::anomaly::Loaded {
@@ -835,10 +585,7 @@ fn load(path: &Path, mapping: Option<&str>) -> lingualens::tasks::anomaly::Loade
     load_table(
         &name,
         &bytes,
-        &TableOptions {
-            mapping: mapping.map(|m| builtin(m).unwrap()),
-            ..TableOptions::default()
-        },
+        &TableOptions { mapping: mapping.map(|m| builtin(m).unwrap()), ..TableOptions::default() },
     )
 }
 
@@ -868,13 +615,7 @@ fn proverbeval_meaning_choice_csv_with_malformed_rows() {
             "amh_native_test_1.csv:6:missing_gold"
         ]
     );
-    assert!(
-        out.anomalies[2]
-            .reason
-            .contains("5 fields, but the header has 6 columns"),
-        "{}",
-        out.anomalies[2].reason
-    );
+    assert!(out.anomalies[2].reason.contains("5 fields, but the header has 6 columns"), "{}", out.anomalies[2].reason);
     let rows: Vec<usize> = out.items.iter().map(|i| i.source.row).collect();
     assert_eq!(rows, [1, 2, 7]);
     let first = &out.items[0];
@@ -902,19 +643,10 @@ fn proverbeval_fill_blank_jsonl_and_generation_json_with_splits() {
     );
     let p = write(&dir, "orm/orm_fill_1.jsonl", jsonl.as_bytes());
     let out = load(&p, Some("proverbeval-fill-blank"));
-    assert_eq!(
-        located(&out.anomalies),
-        [
-            "orm_fill_1.jsonl:2:missing_column",
-            "orm_fill_1.jsonl:3:malformed"
-        ]
-    );
+    assert_eq!(located(&out.anomalies), ["orm_fill_1.jsonl:2:missing_column", "orm_fill_1.jsonl:3:malformed"]);
     assert_eq!(out.anomalies[0].column.as_deref(), Some("Answer"));
     assert_eq!(
-        out.items
-            .iter()
-            .map(|i| (i.source.row, i.as_multiple_choice().unwrap().gold))
-            .collect::<Vec<_>>(),
+        out.items.iter().map(|i| (i.source.row, i.as_multiple_choice().unwrap().gold)).collect::<Vec<_>>(),
         [(1, 0), (5, 3)]
     );
     assert_eq!(out.items[0].language, "om");
@@ -935,18 +667,12 @@ fn proverbeval_fill_blank_jsonl_and_generation_json_with_splits() {
         ]
     );
     let g = out.items[1].as_generation().unwrap();
-    assert_eq!(
-        (g.input.as_str(), g.references.as_slice()),
-        ("ፈተና መግለጺ", &["ፈተና ምሳሌ ሓደ".to_string()][..])
-    );
+    assert_eq!((g.input.as_str(), g.references.as_slice()), ("ፈተና መግለጺ", &["ፈተና ምሳሌ ሓደ".to_string()][..]));
     assert_eq!(out.items[1].metadata["split"], "native");
     assert_eq!(out.items[0].language, "ti");
     assert_eq!(
         located(&out.anomalies),
-        [
-            "tir_meaining_generation.json[english]:2:empty_text",
-            "tir_meaining_generation.json[native]:2:missing_column"
-        ]
+        ["tir_meaining_generation.json[english]:2:empty_text", "tir_meaining_generation.json[native]:2:missing_column"]
     );
 }
 
@@ -967,49 +693,13 @@ fn kyrgyz_mmlu_parquet_snappy() {
             ),
             PqCol::Text(
                 "А (KG)",
-                vec![
-                    Some("биринчи"),
-                    Some("биринчи"),
-                    Some("биринчи"),
-                    Some("биринчи"),
-                    Some("биринчи"),
-                ],
+                vec![Some("биринчи"), Some("биринчи"), Some("биринчи"), Some("биринчи"), Some("биринчи")],
             ),
-            PqCol::Text(
-                "Б (KG)",
-                vec![
-                    Some("экинчи"),
-                    Some("экинчи"),
-                    Some("экинчи"),
-                    Some("экинчи"),
-                    Some("экинчи"),
-                ],
-            ),
-            PqCol::Text(
-                "В (KG)",
-                vec![
-                    Some("үчүнчү"),
-                    Some(""),
-                    Some("үчүнчү"),
-                    None,
-                    Some("үчүнчү"),
-                ],
-            ),
-            PqCol::Text(
-                "Г (KG)",
-                vec![
-                    Some("төртүнчү"),
-                    None,
-                    Some("төртүнчү"),
-                    None,
-                    Some("төртүнчү"),
-                ],
-            ),
+            PqCol::Text("Б (KG)", vec![Some("экинчи"), Some("экинчи"), Some("экинчи"), Some("экинчи"), Some("экинчи")]),
+            PqCol::Text("В (KG)", vec![Some("үчүнчү"), Some(""), Some("үчүнчү"), None, Some("үчүнчү")]),
+            PqCol::Text("Г (KG)", vec![Some("төртүнчү"), None, Some("төртүнчү"), None, Some("төртүнчү")]),
             PqCol::Text("Д (KG)", vec![None, None, Some("бешинчи"), None, None]),
-            PqCol::Text(
-                "Туура жооп",
-                vec![Some("В"), Some("б"), Some("Д"), Some("е"), Some("a")],
-            ),
+            PqCol::Text("Туура жооп", vec![Some("В"), Some("б"), Some("Д"), Some("е"), Some("a")]),
         ],
         parquet::basic::Compression::SNAPPY,
     );
@@ -1017,18 +707,12 @@ fn kyrgyz_mmlu_parquet_snappy() {
     let report = check_files(&[&dir]).unwrap();
     assert_eq!(report.files.len(), 1);
     let f = &report.files[0];
-    assert_eq!(
-        (f.format.as_str(), f.mapping.as_deref(), f.rows, f.items),
-        ("parquet", Some("kyrgyz-mmlu"), 5, 4)
-    );
+    assert_eq!((f.format.as_str(), f.mapping.as_deref(), f.rows, f.items), ("parquet", Some("kyrgyz-mmlu"), 5, 4));
     assert_eq!(f.by_metadata["subject"]["history"], 4);
     assert_eq!(f.by_metadata["split"]["test"], 4);
     assert_eq!(f.by_language["ky"], 4);
     // Row 4: `е` is no option letter (lighteval would silently take option 0); row 5: Latin `a`.
-    assert_eq!(
-        located(&report.anomalies),
-        ["test.parquet:4:bad_gold", "test.parquet:5:gold_case"]
-    );
+    assert_eq!(located(&report.anomalies), ["test.parquet:4:bad_gold", "test.parquet:5:gold_case"]);
 
     let out = load(&p, None);
     let got: Vec<(usize, usize, usize)> = out
@@ -1049,13 +733,7 @@ fn kyrgyz_rc_and_hellaswag_parquet_uncompressed_with_a_list_column() {
     let rc = parquet_file(
         &[
             PqCol::Text("Класс", vec![Some("9"), Some("9")]),
-            PqCol::Text(
-                "Текст (KG)",
-                vec![
-                    Some("Сыноо текст: бир шаарда эки көчө бар."),
-                    Some("Сыноо текст экинчи."),
-                ],
-            ),
+            PqCol::Text("Текст (KG)", vec![Some("Сыноо текст: бир шаарда эки көчө бар."), Some("Сыноо текст экинчи.")]),
             PqCol::Text("Суроо (KG)", vec![Some("Шаарда канча көчө бар?"), Some("")]),
             PqCol::Text("А (KG)", vec![Some("бир"), Some("x")]),
             PqCol::Text("Б (KG)", vec![Some("эки"), Some("y")]),
@@ -1069,52 +747,31 @@ fn kyrgyz_rc_and_hellaswag_parquet_uncompressed_with_a_list_column() {
     let hs = parquet_file(
         &[
             PqCol::Text("activity_label_kg", vec![Some("Ашкана"), Some("Спорт")]),
-            PqCol::Text(
-                "ctx_a_kg",
-                vec![Some("Ал идиш жууйт."), Some("Бала топ тебет.")],
-            ),
+            PqCol::Text("ctx_a_kg", vec![Some("Ал идиш жууйт."), Some("Бала топ тебет.")]),
             PqCol::Text("ctx_b_kg", vec![Some("андан кийин"), Some("ал")]),
-            PqCol::TextList(
-                "endings_kg",
-                vec![vec!["аяктайт", "ырдайт", "учат", "уктайт"], vec!["жалгыз"]],
-            ),
+            PqCol::TextList("endings_kg", vec![vec!["аяктайт", "ырдайт", "учат", "уктайт"], vec!["жалгыз"]]),
             PqCol::Int("label", vec![Some(0), Some(0)]),
         ],
         parquet::basic::Compression::UNCOMPRESSED,
     );
     write(&dir, "hellaswag_kg/validation.parquet", &hs);
     let report = check_files(&[&dir]).unwrap();
-    let names: Vec<(&str, Option<&str>, usize)> = report
-        .files
-        .iter()
-        .map(|f| (base(&f.file), f.mapping.as_deref(), f.items))
-        .collect();
+    let names: Vec<(&str, Option<&str>, usize)> =
+        report.files.iter().map(|f| (base(&f.file), f.mapping.as_deref(), f.items)).collect();
     assert_eq!(
         names,
-        [
-            ("validation.parquet", Some("hellaswag-kg"), 1),
-            ("test-00000-of-00001.parquet", Some("kyrgyz-rc"), 1)
-        ]
+        [("validation.parquet", Some("hellaswag-kg"), 1), ("test-00000-of-00001.parquet", Some("kyrgyz-rc"), 1)]
     );
     assert_eq!(
         located(&report.anomalies),
-        [
-            "validation.parquet:2:too_few_options",
-            "test-00000-of-00001.parquet:2:empty_text"
-        ]
+        ["validation.parquet:2:too_few_options", "test-00000-of-00001.parquet:2:empty_text"]
     );
     assert_eq!(report.by_metadata["source_type"]["news"], 1);
     assert_eq!(report.by_metadata["grade"]["9"], 1);
 
-    let rc_items = load(
-        &dir.join("kyrgyz_rc_news/test-00000-of-00001.parquet"),
-        None,
-    );
+    let rc_items = load(&dir.join("kyrgyz_rc_news/test-00000-of-00001.parquet"), None);
     let mc = rc_items.items[0].as_multiple_choice().unwrap();
-    assert_eq!(
-        mc.passage.as_deref(),
-        Some("Сыноо текст: бир шаарда эки көчө бар.")
-    );
+    assert_eq!(mc.passage.as_deref(), Some("Сыноо текст: бир шаарда эки көчө бар."));
     assert_eq!((mc.choices.len(), mc.gold), (4, 1));
     let hs_items = load(&dir.join("hellaswag_kg/validation.parquet"), None);
     let mc = hs_items.items[0].as_multiple_choice().unwrap();
@@ -1149,22 +806,13 @@ fn kg_winogrande_boolq_truthfulqa_gsm8k() {
     write(&dir, "gsm8k_kg/test.jsonl", gsm.as_bytes());
     // A file with none of the known columns, and one that lacks the gold column of its mapping.
     write(&dir, "other/unknown.csv", b"x,y\n1,2\n");
-    write(
-        &dir,
-        "amh/amh_english_test_2.csv",
-        "Proverb,A,B,C,D\nምሳሌ,ሀ,ለ,ሐ,መ\n".as_bytes(),
-    );
+    write(&dir, "amh/amh_english_test_2.csv", "Proverb,A,B,C,D\nምሳሌ,ሀ,ለ,ሐ,መ\n".as_bytes());
 
     let report = check_files(&[&dir]).unwrap();
     let files: BTreeMap<&str, (Option<&str>, usize, usize)> = report
         .files
         .iter()
-        .map(|f| {
-            (
-                f.file.rsplit_once("kg-sets/").unwrap().1,
-                (f.mapping.as_deref(), f.rows, f.items),
-            )
-        })
+        .map(|f| (f.file.rsplit_once("kg-sets/").unwrap().1, (f.mapping.as_deref(), f.rows, f.items)))
         .collect();
     assert_eq!(
         files,
@@ -1174,10 +822,7 @@ fn kg_winogrande_boolq_truthfulqa_gsm8k() {
             ("gsm8k_kg/test.jsonl", (Some("gsm8k-kg"), 2, 1)),
             ("other/unknown.csv", (None, 1, 0)),
             ("truthfulqa_kg/test.jsonl", (Some("truthfulqa-mc-kg"), 1, 2)),
-            (
-                "winogrande_kg/winogrande.json",
-                (Some("winogrande-kg"), 5, 1)
-            ),
+            ("winogrande_kg/winogrande.json", (Some("winogrande-kg"), 5, 1)),
         ])
     );
     let mut seen = located(&report.anomalies);
@@ -1197,23 +842,13 @@ fn kg_winogrande_boolq_truthfulqa_gsm8k() {
     );
     assert_eq!(
         report.by_kind,
-        BTreeMap::from([
-            ("cloze".to_string(), 1),
-            ("generation".to_string(), 1),
-            ("multiple_choice".to_string(), 4)
-        ])
+        BTreeMap::from([("cloze".to_string(), 1), ("generation".to_string(), 1), ("multiple_choice".to_string(), 4)])
     );
-    assert_eq!(
-        report.by_metadata["subtask"],
-        BTreeMap::from([("mc1".to_string(), 1), ("mc2".to_string(), 1)])
-    );
+    assert_eq!(report.by_metadata["subtask"], BTreeMap::from([("mc1".to_string(), 1), ("mc2".to_string(), 1)]));
 
     let w = load(&dir.join("winogrande_kg/winogrande.json"), None);
     let c = w.items[0].as_cloze().unwrap();
-    assert_eq!(
-        (c.options.as_slice(), c.gold),
-        (&["сумка".to_string(), "китеп".to_string()][..], 0)
-    );
+    assert_eq!((c.options.as_slice(), c.gold), (&["сумка".to_string(), "китеп".to_string()][..], 0));
     assert_eq!(c.split().unwrap().1, " чоң эле.");
     assert_eq!(w.items[0].metadata["split"], "dev");
     let b = load(&dir.join("boolq_kg/val.csv"), None);
@@ -1223,31 +858,13 @@ fn kg_winogrande_boolq_truthfulqa_gsm8k() {
         (&["ооба".to_string(), "жок".to_string()][..], 1),
         "`Жок` matches `жок`"
     );
-    assert_eq!(
-        b.items[0].as_multiple_choice().unwrap().passage.as_deref(),
-        Some("Сыноо текст, үтүр менен.")
-    );
+    assert_eq!(b.items[0].as_multiple_choice().unwrap().passage.as_deref(), Some("Сыноо текст, үтүр менен."));
     let g = load(&dir.join("gsm8k_kg/test.jsonl"), None);
-    assert_eq!(
-        g.items[0].as_generation().unwrap().references,
-        ["2 + 3 = 5\n#### 5"]
-    );
-    let unknown = report
-        .anomalies
-        .iter()
-        .find(|a| a.kind == AnomalyKind::UnreadableFile)
-        .unwrap();
+    assert_eq!(g.items[0].as_generation().unwrap().references, ["2 + 3 = 5\n#### 5"]);
+    let unknown = report.anomalies.iter().find(|a| a.kind == AnomalyKind::UnreadableFile).unwrap();
     assert!(unknown.reason.contains("`x`, `y`"), "{}", unknown.reason);
-    let missing = report
-        .anomalies
-        .iter()
-        .find(|a| a.file.ends_with("amh_english_test_2.csv"))
-        .unwrap();
-    assert!(
-        missing.reason.contains("`Answer_Letter`"),
-        "{}",
-        missing.reason
-    );
+    let missing = report.anomalies.iter().find(|a| a.file.ends_with("amh_english_test_2.csv")).unwrap();
+    assert!(missing.reason.contains("`Answer_Letter`"), "{}", missing.reason);
 }
 
 #[test]
@@ -1256,16 +873,9 @@ fn bad_files_do_not_stop_the_check() {
     write(&dir, "broken.parquet", b"PAR1 this is not parquet PAR1");
     write(&dir, "broken.json", b"[{\"Proverb\": ");
     write(&dir, "empty.csv", b"");
-    write(
-        &dir,
-        "not-utf8.csv",
-        b"Proverb,A,B,C,D,Answer_Letter\n\xff\xfe,a,b,c,d,A\nfine,a,b,c,d,A\n",
-    );
+    write(&dir, "not-utf8.csv", b"Proverb,A,B,C,D,Answer_Letter\n\xff\xfe,a,b,c,d,A\nfine,a,b,c,d,A\n");
     let ok = parquet_file(
-        &[
-            PqCol::Text("question_kg", vec![Some("q")]),
-            PqCol::Text("answer_kg", vec![Some("a")]),
-        ],
+        &[PqCol::Text("question_kg", vec![Some("q")]), PqCol::Text("answer_kg", vec![Some("a")])],
         parquet::basic::Compression::UNCOMPRESSED,
     );
     write(&dir, "ok.parquet", &ok);
@@ -1282,25 +892,16 @@ fn bad_files_do_not_stop_the_check() {
             "not-utf8.csv:unknown_language"
         ]
     );
-    assert_eq!(
-        report.items, 2,
-        "the good row of not-utf8.csv and ok.parquet"
-    );
+    assert_eq!(report.items, 2, "the good row of not-utf8.csv and ok.parquet");
     // A path that does not exist is the only error.
-    assert!(check_files(&[dir.join("nope.csv")])
-        .unwrap_err()
-        .message()
-        .contains("nope.csv"));
+    assert!(check_files(&[dir.join("nope.csv")]).unwrap_err().message().contains("nope.csv"));
 }
 
 #[test]
 fn corrupted_parquet_never_panics() {
     let good = parquet_file(
         &[
-            PqCol::Text(
-                "question_kg",
-                vec![Some("Суроо бир?"), Some("Суроо эки?"), None],
-            ),
+            PqCol::Text("question_kg", vec![Some("Суроо бир?"), Some("Суроо эки?"), None]),
             PqCol::Text("answer_kg", vec![Some("бир"), Some("эки"), Some("үч")]),
             PqCol::TextList("extra", vec![vec!["a", "b"], vec![], vec!["c"]]),
         ],
@@ -1327,11 +928,7 @@ fn corrupted_parquet_never_panics() {
         }
         let out = load_table("bad.parquet", &bad, &options);
         assert!(out.items.len() <= 3);
-        failed += out
-            .anomalies
-            .iter()
-            .filter(|a| a.reason.contains("decoder failed"))
-            .count();
+        failed += out.anomalies.iter().filter(|a| a.reason.contains("decoder failed")).count();
     }
     println!("{failed} of 300 corrupted files made the parquet crate panic (caught, reported)");
 }

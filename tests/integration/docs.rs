@@ -82,13 +82,27 @@ fn every_command_and_flag_in_the_readme_is_one_the_binary_takes() {
     for command in commands {
         let words: Vec<&str> = command.split_whitespace().collect();
         // The subcommand: the words after `lingualens` up to the first argument.
-        let sub: Vec<&str> = words[1..].iter().take_while(|w| !w.starts_with('-') && w.chars().all(|c| c.is_ascii_lowercase() || c == '-')).copied().collect();
+        let sub: Vec<&str> = words[1..]
+            .iter()
+            .take_while(|w| !w.starts_with('-') && w.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+            .copied()
+            .collect();
         let out = Command::new(env!("CARGO_BIN_EXE_lingualens")).args(&sub).arg("--help").output().unwrap();
         let help = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "`lingualens {} --help` failed: {}", sub.join(" "), String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "`lingualens {} --help` failed: {}",
+            sub.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        );
         for flag in words.iter().filter(|w| w.trim_start_matches('[').starts_with("--")) {
-            let flag = flag.trim_start_matches('[').split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')).next().unwrap();
-            assert!(help.contains(flag), "the README shows `{command}` but `lingualens {}` has no {flag}:\n{help}", sub.join(" "));
+            let flag =
+                flag.trim_start_matches('[').split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')).next().unwrap();
+            assert!(
+                help.contains(flag),
+                "the README shows `{command}` but `lingualens {}` has no {flag}:\n{help}",
+                sub.join(" ")
+            );
         }
     }
 }
@@ -114,7 +128,11 @@ fn stated_gzip_sizes(readme: &str) -> Vec<(String, f64)> {
         .map(|l| {
             let cells: Vec<&str> = l.split('|').map(str::trim).collect();
             let name = cells[1].trim_matches('`').to_string();
-            let gzip = cells[3].trim_end_matches(" KB").replace(',', "").parse::<f64>().unwrap_or_else(|_| panic!("gzip size in {l}"));
+            let gzip = cells[3]
+                .trim_end_matches(" KB")
+                .replace(',', "")
+                .parse::<f64>()
+                .unwrap_or_else(|_| panic!("gzip size in {l}"));
             (name, gzip)
         })
         .collect()
@@ -142,7 +160,13 @@ fn the_readme_states_the_bundle_sizes_of_this_build() {
 
 fn gzip9(bytes: &[u8]) -> usize {
     use std::io::Write;
-    let mut child = Command::new("gzip").arg("-9").arg("-c").stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    let mut child = Command::new("gzip")
+        .arg("-9")
+        .arg("-c")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let data = bytes.to_vec();
     let writer = std::thread::spawn(move || stdin.write_all(&data));

@@ -20,19 +20,32 @@ use crate::common::samples::by_doc as samples;
 
 /// The fixtures folder, if it has the lm-eval run.
 fn fixtures() -> Option<PathBuf> {
-    common::fixture("eval_parity", "lm_eval/samples_tiny_mc.jsonl", "tools/fixtures/lm_eval_run.py").map(|f| f.parent().unwrap().parent().unwrap().to_path_buf())
+    common::fixture("eval_parity", "lm_eval/samples_tiny_mc.jsonl", "tools/fixtures/lm_eval_run.py")
+        .map(|f| f.parent().unwrap().parent().unwrap().to_path_buf())
 }
 
 /// The data file given with --data (the other tasks read the `data_files` of their YAML).
 fn eval(dir: &std::path::Path, out: &std::path::Path) -> String {
-    eval_task_with(dir, "llama3_tied", "tiny_mc", out, &["--data".as_ref(), dir.join("lm_eval/tiny_mc.jsonl").as_os_str()])
+    eval_task_with(
+        dir,
+        "llama3_tied",
+        "tiny_mc",
+        out,
+        &["--data".as_ref(), dir.join("lm_eval/tiny_mc.jsonl").as_os_str()],
+    )
 }
 
 fn eval_task(dir: &std::path::Path, model: &str, task: &str, out: &std::path::Path) -> String {
     eval_task_with(dir, model, task, out, &[])
 }
 
-fn eval_task_with(dir: &std::path::Path, model: &str, task: &str, out: &std::path::Path, extra: &[&std::ffi::OsStr]) -> String {
+fn eval_task_with(
+    dir: &std::path::Path,
+    model: &str,
+    task: &str,
+    out: &std::path::Path,
+    extra: &[&std::ffi::OsStr],
+) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_lingualens"))
         .args(["eval", "--model"])
         .arg(dir.join("models").join(model))
@@ -66,7 +79,8 @@ fn eval_matches_lm_eval_sample_by_sample_and_resumes() {
         // The document logged as lm-eval logs it: its fields in the data file's column order.
         assert_eq!(o["doc_hash"], t["doc_hash"], "doc {id}: doc_hash");
         for (a, b) in o["filtered_resps"].as_array().unwrap().iter().zip(t["filtered_resps"].as_array().unwrap()) {
-            let (la, lb): (f64, f64) = (a[0].as_str().unwrap().parse().unwrap(), b[0].as_str().unwrap().parse().unwrap());
+            let (la, lb): (f64, f64) =
+                (a[0].as_str().unwrap().parse().unwrap(), b[0].as_str().unwrap().parse().unwrap());
             worst = worst.max((la - lb).abs());
             assert!((la - lb).abs() < 1e-4, "doc {id}: {la} vs {lb}");
             assert_eq!(a[1], b[1], "doc {id}: is_greedy");
@@ -74,7 +88,8 @@ fn eval_matches_lm_eval_sample_by_sample_and_resumes() {
         assert_eq!(o["acc"], t["acc"], "doc {id}: acc");
         assert_eq!(o["acc_norm"], t["acc_norm"], "doc {id}: acc_norm");
     }
-    let results: Value = serde_json::from_str(&std::fs::read_to_string(out.join("results_tiny_mc.json")).unwrap()).unwrap();
+    let results: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results_tiny_mc.json")).unwrap()).unwrap();
     let mean = theirs.values().map(|s| s["acc"].as_f64().unwrap()).sum::<f64>() / theirs.len() as f64;
     assert!((results["results"]["tiny_mc"]["acc,none"].as_f64().unwrap() - mean).abs() < 1e-12);
     println!("lingualens eval vs lm-eval: {} samples, max |Δ log-likelihood| {worst:.1e}, acc {mean}", theirs.len());
@@ -146,13 +161,27 @@ fn generate_until_matches_lm_eval_text_filters_and_metrics() {
     assert_eq!(ours.keys().collect::<Vec<_>>(), theirs.keys().collect::<Vec<_>>());
     for (key, t) in &theirs {
         let o = &ours[key];
-        for field in ["doc", "target", "arguments", "resps", "filtered_resps", "metrics", "exact_match", "chrf", "bleu", "ter", "doc_hash", "prompt_hash"] {
+        for field in [
+            "doc",
+            "target",
+            "arguments",
+            "resps",
+            "filtered_resps",
+            "metrics",
+            "exact_match",
+            "chrf",
+            "bleu",
+            "ter",
+            "doc_hash",
+            "prompt_hash",
+        ] {
             assert_eq!(o[field], t[field], "{key:?}: {field}");
         }
     }
     assert!(theirs.values().any(|t| t["exact_match"] == 1.0), "no exact match: the test would not see a wrong 1");
 
-    let results = |p: &std::path::Path| -> Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
+    let results =
+        |p: &std::path::Path| -> Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
     let theirs_r = results(&dir.join("lm_eval/results_tiny_gen.json"))["results"]["tiny_gen"].clone();
     let ours_r = results(&out.join("results_tiny_gen.json"))["results"]["tiny_gen"].clone();
     let mut compared = 0;
@@ -164,7 +193,10 @@ fn generate_until_matches_lm_eval_text_filters_and_metrics() {
         compared += 1;
     }
     assert_eq!(compared, 17, "sample_len and 8 metrics with 8 stderrs");
-    println!("generate_until vs lm-eval: {} samples (7 documents × 2 filters), {compared} result values equal", theirs.len());
+    println!(
+        "generate_until vs lm-eval: {} samples (7 documents × 2 filters), {compared} result values equal",
+        theirs.len()
+    );
 
     // Resuming a generation run generates nothing again and reports the same.
     let again = eval_task(&dir, "llama3_untied", "tiny_gen", &out);
@@ -194,7 +226,8 @@ fn loglikelihood_output_type_matches_lm_eval_perplexity_and_acc() {
         assert_eq!(o["filtered_resps"][0][1], t["filtered_resps"][0][1], "doc {id}: is_greedy");
         worst = worst.max(d);
     }
-    let results = |p: &std::path::Path| -> Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
+    let results =
+        |p: &std::path::Path| -> Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
     let theirs_r = results(&dir.join("lm_eval/results_tiny_ll.json"))["results"]["tiny_ll"].clone();
     let ours_r = results(&out.join("results_tiny_ll.json"))["results"]["tiny_ll"].clone();
     for k in ["perplexity,none", "acc,none", "acc_stderr,none", "perplexity_stderr,none"] {
@@ -202,7 +235,12 @@ fn loglikelihood_output_type_matches_lm_eval_perplexity_and_acc() {
         // perplexity is exp(-mean ll): the 1e-4 per-sample tolerance, relative.
         assert!((x - y).abs() <= 1e-3 * x.abs().max(1.0), "{k}: lm-eval {x}, lingualens {y}");
     }
-    println!("loglikelihood vs lm-eval: {} samples, max |Δ ll| {worst:.2e}, perplexity {} vs {}", theirs.len(), ours_r["perplexity,none"], theirs_r["perplexity,none"]);
+    println!(
+        "loglikelihood vs lm-eval: {} samples, max |Δ ll| {worst:.2e}, perplexity {} vs {}",
+        theirs.len(),
+        ours_r["perplexity,none"],
+        theirs_r["perplexity,none"]
+    );
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -242,15 +280,30 @@ fn gen_prefix_filters_and_gen_kwargs_match_lm_eval() {
     let out = out_dir("gen-prefix");
     // The --gen_kwargs string lm-eval was run with, passed the same way.
     let gen_kwargs = std::fs::read_to_string(dir.join("lm_eval/tiny_gen_prefix.gen_kwargs")).unwrap();
-    let printed = eval_task_with(&dir, "llama3_untied", "tiny_gen_prefix", &out, &["--gen_kwargs".as_ref(), gen_kwargs.as_ref()]);
+    let printed =
+        eval_task_with(&dir, "llama3_untied", "tiny_gen_prefix", &out, &["--gen_kwargs".as_ref(), gen_kwargs.as_ref()]);
     let theirs = samples(&dir.join("lm_eval/samples_tiny_gen_prefix.jsonl"));
     let ours = samples(&out.join("samples_tiny_gen_prefix.jsonl"));
     assert_eq!(ours.keys().collect::<Vec<_>>(), theirs.keys().collect::<Vec<_>>(), "{printed}");
     for (id, t) in &theirs {
         let o = &ours[id];
-        assert!(t["arguments"]["gen_args_0"]["arg_0"].as_str().unwrap().ends_with(" So:"), "gen_prefix after the prompt");
+        assert!(
+            t["arguments"]["gen_args_0"]["arg_0"].as_str().unwrap().ends_with(" So:"),
+            "gen_prefix after the prompt"
+        );
         // arguments holds the generation settings as lm-eval logs them: the task's, --gen_kwargs merged in.
-        for field in ["doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics", "exact_match", "doc_hash", "prompt_hash"] {
+        for field in [
+            "doc",
+            "target",
+            "arguments",
+            "resps",
+            "filtered_resps",
+            "filter",
+            "metrics",
+            "exact_match",
+            "doc_hash",
+            "prompt_hash",
+        ] {
             assert_eq!(o[field], t[field], "doc {id}: {field}");
         }
     }
@@ -289,12 +342,17 @@ fn a_run_exported_from_the_page_and_the_same_run_from_the_cli_report_the_same() 
         let page: Value = serde_json::from_str(&run.results_json("cpu", 0.0, 1.0).unwrap()).unwrap();
         assert_eq!(metric_entries(&page, task), expected, "{task}: the page's results file");
         let again = Run::from_samples_jsonl(&samples_name, &run.samples_jsonl()).unwrap();
-        assert_eq!(again.results_json("cpu", 0.0, 1.0).unwrap(), run.results_json("cpu", 0.0, 1.0).unwrap(), "{task}: export, import, export");
+        assert_eq!(
+            again.results_json("cpu", 0.0, 1.0).unwrap(),
+            run.results_json("cpu", 0.0, 1.0).unwrap(),
+            "{task}: export, import, export"
+        );
         // The CSV is the CLI's, row for row (the CLI breaks down by language only, the page by
         // every short field, so the metadata columns differ).
         let cli_csv = read(&format!("items_{task}.csv"));
         let page_csv = run.csv().unwrap();
-        let cut = |csv: &str| -> Vec<String> { csv.lines().map(|l| l.split(",meta.").next().unwrap().to_string()).collect() };
+        let cut =
+            |csv: &str| -> Vec<String> { csv.lines().map(|l| l.split(",meta.").next().unwrap().to_string()).collect() };
         assert_eq!(page_csv.lines().count(), cli_csv.lines().count(), "{task}");
         assert_eq!(cut(&page_csv)[0], cut(&cli_csv)[0], "{task}: the columns before the metadata");
         println!("{task}: the page's results equal the CLI's: {expected:?}");

@@ -59,17 +59,27 @@ fn compare(name: &str, task: &str, data: &[&Path], shots: usize, limit: usize) {
         .args(["-m", "lm_eval", "run", "--model", "hf", "--model_args"])
         .arg(format!("pretrained={},dtype=float32", model.display()))
         .args(["--tasks", task, "--include_path", s(&exported), "--device", "cpu", "--batch_size", "1"])
-        .args(["--num_fewshot", &shots.to_string(), "--limit", &limit.to_string(), "--log_samples", "--output_path", s(&run)])
+        .args([
+            "--num_fewshot",
+            &shots.to_string(),
+            "--limit",
+            &limit.to_string(),
+            "--log_samples",
+            "--output_path",
+            s(&run),
+        ])
         .envs([("HF_HUB_OFFLINE", "1"), ("HF_DATASETS_OFFLINE", "1"), ("TRANSFORMERS_OFFLINE", "1")])
         .stdout(std::process::Stdio::null())
         .status()
         .expect("run lm-eval");
     assert!(status.success(), "lm-eval on the exported {task} failed");
-    let theirs_path = find(&run, &format!("samples_{task}_")).unwrap_or_else(|| panic!("lm-eval wrote no samples for {task}"));
+    let theirs_path =
+        find(&run, &format!("samples_{task}_")).unwrap_or_else(|| panic!("lm-eval wrote no samples for {task}"));
 
     let ours_dir = dir.join("lingualens");
     let (shots, limit) = (shots.to_string(), limit.to_string());
-    let mut args = vec!["eval", "--model", s(&model), "--task", task, "--shots", &shots, "--limit", &limit, "--out", s(&ours_dir)];
+    let mut args =
+        vec!["eval", "--model", s(&model), "--task", task, "--shots", &shots, "--limit", &limit, "--out", s(&ours_dir)];
     for d in data {
         args.extend(["--data", s(d)]);
     }
@@ -92,9 +102,16 @@ fn compare(name: &str, task: &str, data: &[&Path], shots: usize, limit: usize) {
             assert_eq!(o[m], t[m], "{task} doc {id}: {m}");
         }
     }
-    let shown = theirs.values().next().map(|t| t["arguments"]["gen_args_0"]["arg_0"].as_str().unwrap_or("").to_string());
-    assert!(shots == "0" || shown.is_some_and(|c| c.matches("Answer:").count() + c.matches("Жооп:").count() > 1), "the examples are in the prompt");
-    println!("{task}: exported and run by lm-eval: {} samples equal to lingualens eval, max |Δ log-likelihood| {worst:.1e}", theirs.len());
+    let shown =
+        theirs.values().next().map(|t| t["arguments"]["gen_args_0"]["arg_0"].as_str().unwrap_or("").to_string());
+    assert!(
+        shots == "0" || shown.is_some_and(|c| c.matches("Answer:").count() + c.matches("Жооп:").count() > 1),
+        "the examples are in the prompt"
+    );
+    println!(
+        "{task}: exported and run by lm-eval: {} samples equal to lingualens eval, max |Δ log-likelihood| {worst:.1e}",
+        theirs.len()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -129,7 +146,11 @@ fn exported_kyrgyz_mmlu_runs_in_lm_eval_as_in_lingualens() {
         format!("{header}Кыргызстандын борбору кайсы?,Ош,Бишкек,Нарын,Талас,б,9\n2 + 2 = ?,3,4,5,6,Б,10\nСуу кайсы?,H2O,CO2,O2,N2,а,10\nКүн кайсы?,Жылдыз,Планета,Ай,Комета,а,9\n"),
     )
     .unwrap();
-    std::fs::write(cfg.join("validation.csv"), format!("{header}Ай эмне?,Жылдыз,Спутник,Планета,Комета,б,9\nТоо кайсы?,Хан-Теңири,Ысык-Көл,Чүй,Нарын,а,9\n")).unwrap();
+    std::fs::write(
+        cfg.join("validation.csv"),
+        format!("{header}Ай эмне?,Жылдыз,Спутник,Планета,Комета,б,9\nТоо кайсы?,Хан-Теңири,Ысык-Көл,Чүй,Нарын,а,9\n"),
+    )
+    .unwrap();
     compare("kg", "kyrgyz_mmlu", &[&cfg.join("test.csv"), &cfg.join("validation.csv")], 1, 4);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -32,12 +32,41 @@ impl Rng {
         z ^ (z >> 31)
     }
     fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
     }
 }
 
 /// Values that break size arithmetic and bounds checks.
-const BOUNDARY: &[u64] = &[0, 1, 2, 3, 7, 8, 31, 32, 63, 64, 255, 256, 4095, 4096, 65535, 65536, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0x1_0000_0000, 0x7fff_ffff_ffff_ffff, 0x8000_0000_0000_0000, u64::MAX, u64::MAX - 1];
+const BOUNDARY: &[u64] = &[
+    0,
+    1,
+    2,
+    3,
+    7,
+    8,
+    31,
+    32,
+    63,
+    64,
+    255,
+    256,
+    4095,
+    4096,
+    65535,
+    65536,
+    0x7fff_ffff,
+    0x8000_0000,
+    0xffff_ffff,
+    0x1_0000_0000,
+    0x7fff_ffff_ffff_ffff,
+    0x8000_0000_0000_0000,
+    u64::MAX,
+    u64::MAX - 1,
+];
 
 fn mutate(rng: &mut Rng, seed: &[u8], other: &[u8]) -> Vec<u8> {
     let mut data = seed.to_vec();
@@ -90,7 +119,9 @@ fn mutate(rng: &mut Rng, seed: &[u8], other: &[u8]) -> Vec<u8> {
             _ if len > 0 => {
                 // A decimal number in text formats replaced by a boundary value.
                 let i = rng.below(len);
-                let text = ["0", "-1", "4294967296", "18446744073709551615", "1e308", "NaN", "99999999999999999999", "-0"][rng.below(8)];
+                let text =
+                    ["0", "-1", "4294967296", "18446744073709551615", "1e308", "NaN", "99999999999999999999", "-0"]
+                        [rng.below(8)];
                 data.splice(i..i, text.bytes());
             }
             _ => data.push(rng.next() as u8),
@@ -114,7 +145,10 @@ fn safetensors(tensors: &[(&str, &str, &[usize], Vec<u8>)]) -> Vec<u8> {
     for (name, dtype, shape, bytes) in tensors {
         let start = data.len();
         data.extend_from_slice(bytes);
-        header.insert(name.to_string(), serde_json::json!({"dtype": dtype, "shape": shape, "data_offsets": [start, data.len()]}));
+        header.insert(
+            name.to_string(),
+            serde_json::json!({"dtype": dtype, "shape": shape, "data_offsets": [start, data.len()]}),
+        );
     }
     header.insert("__metadata__".into(), serde_json::json!({"format": "pt"}));
     let json = serde_json::to_vec(&header).unwrap();
@@ -136,7 +170,11 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
         "safetensors" => {
             let f32s: Vec<u8> = (0..12).flat_map(|i| (i as f32 * 0.5).to_le_bytes()).collect();
             let f16s: Vec<u8> = (0..6).flat_map(|i| half_bits(i as f32)).collect();
-            seeds.push(safetensors(&[("a", "F32", &[3, 4], f32s.clone()), ("b", "F16", &[2, 3], f16s.clone()), ("c", "BF16", &[3], vec![0x80, 0x3f, 0, 0x40, 0x40, 0x40])]));
+            seeds.push(safetensors(&[
+                ("a", "F32", &[3, 4], f32s.clone()),
+                ("b", "F16", &[2, 3], f16s.clone()),
+                ("c", "BF16", &[3], vec![0x80, 0x3f, 0, 0x40, 0x40, 0x40]),
+            ]));
             seeds.push(safetensors(&[("model.embed_tokens.weight", "F32", &[2, 6], f32s)]));
         }
         "tokenizer_json" => {
@@ -171,9 +209,15 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
             seeds.push(with_config);
         }
         "tables" => {
-            seeds.push(b"id,question,A,B,C,D,answer\n1,\"What is 2+2?\",3,4,5,6,B\n2,\"multi\nline\",a,b,c,d,A\r\n".to_vec());
-            seeds.push(b"[{\"question\": \"q\", \"choices\": [\"a\", \"b\"], \"answer\": 1}, {\"question\": null}]".to_vec());
-            seeds.push(b"{\"question\": \"q\", \"choices\": [\"a\", \"b\"], \"label\": 0}\n{\"text\": \"\\u0f40\"}\n".to_vec());
+            seeds.push(
+                b"id,question,A,B,C,D,answer\n1,\"What is 2+2?\",3,4,5,6,B\n2,\"multi\nline\",a,b,c,d,A\r\n".to_vec(),
+            );
+            seeds.push(
+                b"[{\"question\": \"q\", \"choices\": [\"a\", \"b\"], \"answer\": 1}, {\"question\": null}]".to_vec(),
+            );
+            seeds.push(
+                b"{\"question\": \"q\", \"choices\": [\"a\", \"b\"], \"label\": 0}\n{\"text\": \"\\u0f40\"}\n".to_vec(),
+            );
             let dzen = common::shared_root().join("datasets/dzen/DZEN");
             if let Ok(entries) = std::fs::read_dir(&dzen) {
                 let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
@@ -186,14 +230,20 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
                 }
             }
             if let Some(dir) = std::env::var_os("LINGUALENS_FIXTURES") {
-                for p in walk(Path::new(&dir)).into_iter().filter(|p| p.extension().is_some_and(|e| e == "parquet")).take(2) {
+                for p in
+                    walk(Path::new(&dir)).into_iter().filter(|p| p.extension().is_some_and(|e| e == "parquet")).take(2)
+                {
                     seeds.extend(read_if(&p).filter(|b| b.len() < 200_000));
                 }
             }
         }
         "task_yaml" => {
             let data = b"\0{\"question\": \"2 + 2?\", \"choices\": [\"3\", \"4\"], \"answer\": 1, \"label\": \"B\", \"id\": \"x/en\"}\n";
-            for rel in ["datasets/tasks/demo/demo.yaml", "datasets/tasks/generic/multiple_choice.yaml", "datasets/tasks/kyrgyzllm/kyrgyz_mmlu.yaml"] {
+            for rel in [
+                "datasets/tasks/demo/demo.yaml",
+                "datasets/tasks/generic/multiple_choice.yaml",
+                "datasets/tasks/kyrgyzllm/kyrgyz_mmlu.yaml",
+            ] {
                 if let Some(mut yaml) = read_if(&repo().join(rel)) {
                     yaml.extend_from_slice(data);
                     seeds.push(yaml);
@@ -262,7 +312,8 @@ fn fuzz(target: &Target, iterations: u64, rng_seed: u64, limit: Duration) -> Out
     let progress = Arc::new(AtomicU64::new(0));
     let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let watchdog = {
-        let (current, progress, done, failures_dir) = (current.clone(), progress.clone(), done.clone(), failures_dir.clone());
+        let (current, progress, done, failures_dir) =
+            (current.clone(), progress.clone(), done.clone(), failures_dir.clone());
         std::thread::spawn(move || {
             let (mut last, mut since) = (u64::MAX, Instant::now());
             while !done.load(Ordering::Relaxed) {
@@ -292,7 +343,11 @@ fn fuzz(target: &Target, iterations: u64, rng_seed: u64, limit: Duration) -> Out
         };
         current.lock().unwrap().clone_from(&input);
         if let Err(panic) = catch_unwind(AssertUnwindSafe(|| run(&input))) {
-            let message = panic.downcast_ref::<String>().cloned().or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
             let path = failures_dir.join(format!("{name}-seed{rng_seed}-{}.bin", failures.len()));
             std::fs::write(&path, &input).unwrap();
             failures.push(format!("{name}: panicked ({message}) on the input saved at {}", path.display()));
@@ -325,7 +380,8 @@ fn quiet_panics_on_this_thread(quiet: bool) {
 
 #[test]
 fn every_parser_survives_mutated_input() {
-    let iterations: u64 = std::env::var("LINGUALENS_FUZZ_ITERATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(3_000);
+    let iterations: u64 =
+        std::env::var("LINGUALENS_FUZZ_ITERATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(3_000);
     let rng_seed: u64 = std::env::var("LINGUALENS_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(1234);
     let only = std::env::var("LINGUALENS_FUZZ_TARGET").ok();
     // Panics are expected to be caught and reported here, not printed as they happen.

@@ -16,9 +16,9 @@ const MODELS: [&str; 6] = ["llama3_tied", "llama3_untied", "qwen2", "qwen3", "ge
 
 /// The fixtures folder, if it has the generation references.
 fn fixtures() -> Option<PathBuf> {
-    common::fixture("generation_parity", "generation/qwen3.json", "tools/fixtures/generation.py").map(|f| f.parent().unwrap().parent().unwrap().to_path_buf())
+    common::fixture("generation_parity", "generation/qwen3.json", "tools/fixtures/generation.py")
+        .map(|f| f.parent().unwrap().parent().unwrap().to_path_buf())
 }
-
 
 fn ids(v: &Value) -> Vec<u32> {
     v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as u32).collect()
@@ -30,8 +30,10 @@ fn check(device: &ComputeDevice) -> Option<(usize, usize, usize)> {
     let (mut prompts, mut tokens, mut eos_stops) = (0, 0, 0);
     for model in MODELS {
         let reference: Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join(format!("generation/{model}.json"))).unwrap()).unwrap();
-        let lm = pollster::block_on(engine::load(&dir.join("models").join(model), device)).unwrap_or_else(|e| panic!("{model}: {e}"));
+            serde_json::from_str(&std::fs::read_to_string(dir.join(format!("generation/{model}.json"))).unwrap())
+                .unwrap();
+        let lm = pollster::block_on(engine::load(&dir.join("models").join(model), device))
+            .unwrap_or_else(|e| panic!("{model}: {e}"));
         let backend = device.info.backend.name();
         for case in reference["cases"].as_array().unwrap() {
             let prompt = case["prompt"].as_str().unwrap();
@@ -61,9 +63,14 @@ fn check(device: &ComputeDevice) -> Option<(usize, usize, usize)> {
                 eos_stops += 1;
             }
             if let Some(until) = case.get("until") {
-                let terms: Vec<String> = until["until"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect();
+                let terms: Vec<String> =
+                    until["until"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect();
                 let g = pollster::block_on(lm.generate(prompt, &terms, max)).unwrap();
-                assert_eq!(g.text, until["text"].as_str().unwrap(), "{model} on {backend}, {prompt:?}: until {terms:?}");
+                assert_eq!(
+                    g.text,
+                    until["text"].as_str().unwrap(),
+                    "{model} on {backend}, {prompt:?}: until {terms:?}"
+                );
                 assert_eq!(g.stop, StopReason::Until(terms[0].clone()), "{model} {prompt:?}");
                 // Generation stopped as soon as the stop string was there, not at max_tokens.
                 assert!(g.tokens.len() < want.len(), "{model} {prompt:?}: {} tokens", g.tokens.len());

@@ -74,12 +74,21 @@ fn run(case: &Case) -> Outcome {
         std::thread::sleep(Duration::from_millis(10));
     };
     let stderr = reader.join().unwrap_or_default();
-    let tail: String = stderr.lines().rev().take(3).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join(" | ");
-    let what = format!("{}: lingualens {}", case.name, case.args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" "));
+    let tail: String =
+        stderr.lines().rev().take(3).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join(" | ");
+    let what = format!(
+        "{}: lingualens {}",
+        case.name,
+        case.args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ")
+    );
     match status {
         None => Outcome::Failure(format!("{what}: still running after {TIMEOUT:?}")),
-        Some(s) if stderr.contains("panicked") => Outcome::Failure(format!("{what}: panicked ({:?}): {tail}", s.code())),
-        Some(s) if s.code() == Some(0) && case.must_refuse => Outcome::Failure(format!("{what}: a corrupt file was accepted")),
+        Some(s) if stderr.contains("panicked") => {
+            Outcome::Failure(format!("{what}: panicked ({:?}): {tail}", s.code()))
+        }
+        Some(s) if s.code() == Some(0) && case.must_refuse => {
+            Outcome::Failure(format!("{what}: a corrupt file was accepted"))
+        }
         Some(s) if s.code() == Some(0) => Outcome::Success,
         Some(s) if s.code() == Some(1) && !stderr.trim().is_empty() => Outcome::CleanError,
         Some(s) => Outcome::Failure(format!("{what}: ended with {s} and {tail:?}")),
@@ -163,7 +172,12 @@ impl Gguf {
             tensors: file
                 .tensors
                 .iter()
-                .map(|t| Tensor { name: t.name.clone(), dims: t.dims.clone(), type_id: type_id(t.ggml_type), offset: t.offset })
+                .map(|t| Tensor {
+                    name: t.name.clone(),
+                    dims: t.dims.clone(),
+                    type_id: type_id(t.ggml_type),
+                    offset: t.offset,
+                })
                 .collect(),
             data: bytes[file.data_offset as usize..].to_vec(),
             tensor_count: None,
@@ -222,7 +236,11 @@ impl Gguf {
     }
 
     fn arch(&self) -> String {
-        self.metadata.iter().find(|(k, _)| k == "general.architecture").and_then(|(_, v)| v.as_str().map(String::from)).unwrap()
+        self.metadata
+            .iter()
+            .find(|(k, _)| k == "general.architecture")
+            .and_then(|(_, v)| v.as_str().map(String::from))
+            .unwrap()
     }
 }
 
@@ -232,10 +250,22 @@ fn gguf_cases(dir: &Path) -> Vec<Case> {
     let demo = Gguf::parse(&demo_bytes);
     // The writer is faithful: the demo model written back (its keys in another order) reads as the
     // same metadata, tensor infos and data, so every case below differs from it only where it says.
-    let (original, rewritten) = (GgufFile::parse("demo.gguf", &demo_bytes).unwrap(), GgufFile::parse("rewritten.gguf", &demo.bytes()).unwrap());
-    assert_eq!(format!("{:?}", original.metadata), format!("{:?}", rewritten.metadata), "the test's GGUF writer changes the metadata");
-    assert_eq!(format!("{:?}", original.tensors), format!("{:?}", rewritten.tensors), "the test's GGUF writer changes the tensor infos");
-    assert!(demo.bytes().ends_with(&demo_bytes[original.data_offset as usize..]), "the test's GGUF writer changes the tensor data");
+    let (original, rewritten) =
+        (GgufFile::parse("demo.gguf", &demo_bytes).unwrap(), GgufFile::parse("rewritten.gguf", &demo.bytes()).unwrap());
+    assert_eq!(
+        format!("{:?}", original.metadata),
+        format!("{:?}", rewritten.metadata),
+        "the test's GGUF writer changes the metadata"
+    );
+    assert_eq!(
+        format!("{:?}", original.tensors),
+        format!("{:?}", rewritten.tensors),
+        "the test's GGUF writer changes the tensor infos"
+    );
+    assert!(
+        demo.bytes().ends_with(&demo_bytes[original.data_offset as usize..]),
+        "the test's GGUF writer changes the tensor data"
+    );
     let a = demo.arch();
     let key = |k: &str| format!("{a}.{k}");
     let first = demo.tensors[0].name.clone();
@@ -274,9 +304,15 @@ fn gguf_cases(dir: &Path) -> Vec<Case> {
         ("eos-huge", demo.clone().set("tokenizer.ggml.eos_token_id", Value::U32(u32::MAX))),
         ("tokens-empty", demo.clone().set("tokenizer.ggml.tokens", Value::Array(vec![]))),
         ("tokens-numbers", demo.clone().set("tokenizer.ggml.tokens", Value::Array(vec![Value::U32(1); 64]))),
-        ("scores-strings", demo.clone().set("tokenizer.ggml.scores", Value::Array(vec![Value::String("x".into()); 64]))),
+        (
+            "scores-strings",
+            demo.clone().set("tokenizer.ggml.scores", Value::Array(vec![Value::String("x".into()); 64])),
+        ),
         ("token-types-short", demo.clone().set("tokenizer.ggml.token_type", Value::Array(vec![Value::I32(1); 3]))),
-        ("merges-garbage", demo.clone().set("tokenizer.ggml.merges", Value::Array(vec![Value::String("no-space-here".into()); 10]))),
+        (
+            "merges-garbage",
+            demo.clone().set("tokenizer.ggml.merges", Value::Array(vec![Value::String("no-space-here".into()); 10])),
+        ),
         ("tokenizer-model-unknown", demo.clone().set("tokenizer.ggml.model", Value::String("nonsense".into()))),
         ("tokenizer-model-bert", demo.clone().set("tokenizer.ggml.model", Value::String("bert".into()))),
         ("tokenizer-pre-unknown", demo.clone().set("tokenizer.ggml.pre", Value::String("nonsense".into()))),
@@ -310,14 +346,36 @@ fn gguf_cases(dir: &Path) -> Vec<Case> {
         variant(&format!("{name}-offset-past-end"), demo.clone().tensor(name, |t| t.offset = 1 << 40));
     }
     variant("token-embd-rows-plus-one", demo.clone().tensor("token_embd.weight", |t| t.dims[1] += 1));
-    for (name, tensors, kvs) in [("tensor-count-lies", Some(demo.tensors.len() as u64 + 5), None), ("kv-count-lies", None, Some(demo.metadata.len() as u64 + 5)), ("tensor-count-huge", Some(u64::MAX), None), ("kv-count-huge", None, Some(1 << 40))] {
+    for (name, tensors, kvs) in [
+        ("tensor-count-lies", Some(demo.tensors.len() as u64 + 5), None),
+        ("kv-count-lies", None, Some(demo.metadata.len() as u64 + 5)),
+        ("tensor-count-huge", Some(u64::MAX), None),
+        ("kv-count-huge", None, Some(1 << 40)),
+    ] {
         let mut g = demo.clone();
         (g.tensor_count, g.kv_count) = (tensors, kvs);
         variant(name, g);
     }
     // Truncations and bit flips of the real file.
     let header_end = demo_bytes.len() - demo.data.len();
-    for cut in [0, 3, 4, 7, 8, 16, 23, 24, 40, 64, header_end / 4, header_end / 2, header_end - 1, header_end, header_end + 100, demo_bytes.len() - 1] {
+    for cut in [
+        0,
+        3,
+        4,
+        7,
+        8,
+        16,
+        23,
+        24,
+        40,
+        64,
+        header_end / 4,
+        header_end / 2,
+        header_end - 1,
+        header_end,
+        header_end + 100,
+        demo_bytes.len() - 1,
+    ] {
         files.push((format!("truncated-{cut}"), demo_bytes[..cut.min(demo_bytes.len())].to_vec()));
     }
     let mut rng = 0x2545_f491_4f6c_dd1du64;
@@ -332,14 +390,25 @@ fn gguf_cases(dir: &Path) -> Vec<Case> {
     }
 
     // Files whose tensor data cannot be what their header says: loading one must fail.
-    let two_d: Vec<&String> = demo.tensors.iter().filter(|t| t.dims.len() == 2 && t.dims[0] != t.dims[1]).map(|t| &t.name).collect();
+    let two_d: Vec<&String> =
+        demo.tensors.iter().filter(|t| t.dims.len() == 2 && t.dims[0] != t.dims[1]).map(|t| &t.name).collect();
     let corrupt = |name: &str| {
         name.starts_with("duplicate-")
             || name.starts_with("truncated-")
             || name.contains("-count-")
             || name == "offsets-all-zero"
             || name == "token-embd-rows-plus-one"
-            || ["-type-f16", "-type-99", "-dim-plus-32", "-dims-5", "-dims-huge", "-offset-misaligned", "-offset-past-end"].iter().any(|s| name.ends_with(s))
+            || [
+                "-type-f16",
+                "-type-99",
+                "-dim-plus-32",
+                "-dims-5",
+                "-dims-huge",
+                "-offset-misaligned",
+                "-offset-past-end",
+            ]
+            .iter()
+            .any(|s| name.ends_with(s))
             || two_d.iter().any(|t| name == format!("{t}-dims-swapped"))
     };
     let mut cases = Vec::new();
@@ -348,7 +417,10 @@ fn gguf_cases(dir: &Path) -> Vec<Case> {
         std::fs::write(&path, bytes).unwrap();
         cases.push(case(format!("gguf {name}"), &[&"model-info", &path]));
         cases.push(case(format!("gguf {name}"), &[&"tokenize", &"--model", &path, &"--text", &"Hello ཀ་ཁ ሰላም"]));
-        let mut score = case(format!("gguf {name}"), &[&"score", &"--model", &path, &"--context", &"Q: 2 + 2 =", &"--choice", &" 4", &"--choice", &" 5"]);
+        let mut score = case(
+            format!("gguf {name}"),
+            &[&"score", &"--model", &path, &"--context", &"Q: 2 + 2 =", &"--choice", &" 4", &"--choice", &" 5"],
+        );
         score.must_refuse = corrupt(&name);
         cases.push(score);
     }
@@ -370,8 +442,11 @@ fn copy_dir(from: &Path, to: &Path) {
 
 fn hf_cases(dir: &Path) -> Vec<Case> {
     let test = "the_hostile_battery_ends_cleanly (its Hugging Face folder cases)";
-    let Some(model) = common::fixture(test, "models/llama3_tied", "tools/fixtures/models.py") else { return Vec::new() };
-    let config: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(model.join("config.json")).unwrap()).unwrap();
+    let Some(model) = common::fixture(test, "models/llama3_tied", "tools/fixtures/models.py") else {
+        return Vec::new();
+    };
+    let config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(model.join("config.json")).unwrap()).unwrap();
     let weights = std::fs::read(model.join("model.safetensors")).unwrap();
     let mut folders: Vec<(String, Box<dyn Fn(&Path)>)> = Vec::new();
     for (field, value) in [
@@ -388,14 +463,20 @@ fn hf_cases(dir: &Path) -> Vec<Case> {
         ("head_dim", serde_json::json!(7)),
         ("max_position_embeddings", serde_json::json!(0)),
         ("rope_theta", serde_json::json!(-1.0)),
-        ("rope_scaling", serde_json::json!({"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 4.0, "high_freq_factor": 4.0})),
+        (
+            "rope_scaling",
+            serde_json::json!({"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 4.0, "high_freq_factor": 4.0}),
+        ),
         ("architectures", serde_json::json!([])),
         ("architectures", serde_json::json!("LlamaForCausalLM")),
     ] {
         let mut c = config.clone();
         c[field] = value.clone();
         let text = c.to_string();
-        folders.push((format!("config-{field}-{value}"), Box::new(move |d: &Path| std::fs::write(d.join("config.json"), &text).unwrap())));
+        folders.push((
+            format!("config-{field}-{value}"),
+            Box::new(move |d: &Path| std::fs::write(d.join("config.json"), &text).unwrap()),
+        ));
     }
     let broken_weights = |edit: Box<dyn Fn(&mut Vec<u8>)>| -> Box<dyn Fn(&Path)> {
         let mut w = weights.clone();
@@ -418,8 +499,23 @@ fn hf_cases(dir: &Path) -> Vec<Case> {
     };
     let first = header.as_object().unwrap().keys().find(|k| *k != "__metadata__").unwrap().clone();
     let headers: Vec<(&str, Vec<u8>)> = vec![
-        ("offsets-overlap", rewrite(&|h| h.as_object_mut().unwrap().values_mut().filter(|v| v.get("data_offsets").is_some()).for_each(|v| v["data_offsets"] = serde_json::json!([0, 64])))),
-        ("shape-swapped", rewrite(&|h| { let s = h[&first]["shape"].as_array().unwrap().clone(); h[&first]["shape"] = serde_json::Value::Array(s.into_iter().rev().collect()); })),
+        (
+            "offsets-overlap",
+            rewrite(&|h| {
+                h.as_object_mut()
+                    .unwrap()
+                    .values_mut()
+                    .filter(|v| v.get("data_offsets").is_some())
+                    .for_each(|v| v["data_offsets"] = serde_json::json!([0, 64]))
+            }),
+        ),
+        (
+            "shape-swapped",
+            rewrite(&|h| {
+                let s = h[&first]["shape"].as_array().unwrap().clone();
+                h[&first]["shape"] = serde_json::Value::Array(s.into_iter().rev().collect());
+            }),
+        ),
         ("shape-huge", rewrite(&|h| h[&first]["shape"] = serde_json::json!([4294967296u64, 4294967296u64]))),
         ("dtype-i64", rewrite(&|h| h[&first]["dtype"] = serde_json::json!("I64"))),
         ("dtype-unknown", rewrite(&|h| h[&first]["dtype"] = serde_json::json!("F7"))),
@@ -427,32 +523,67 @@ fn hf_cases(dir: &Path) -> Vec<Case> {
         ("not-an-object", rewrite(&|h| *h = serde_json::json!([1, 2, 3]))),
     ];
     for (name, bytes) in headers {
-        folders.push((format!("weights-{name}"), Box::new(move |d: &Path| std::fs::write(d.join("model.safetensors"), &bytes).unwrap())));
+        folders.push((
+            format!("weights-{name}"),
+            Box::new(move |d: &Path| std::fs::write(d.join("model.safetensors"), &bytes).unwrap()),
+        ));
     }
-    folders.push(("weights-header-length-max".into(), broken_weights(Box::new(|w| w[..8].copy_from_slice(&u64::MAX.to_le_bytes())))));
-    folders.push(("weights-header-length-past-end".into(), broken_weights(Box::new(|w| { let n = w.len() as u64; w[..8].copy_from_slice(&n.to_le_bytes()) }))));
+    folders.push((
+        "weights-header-length-max".into(),
+        broken_weights(Box::new(|w| w[..8].copy_from_slice(&u64::MAX.to_le_bytes()))),
+    ));
+    folders.push((
+        "weights-header-length-past-end".into(),
+        broken_weights(Box::new(|w| {
+            let n = w.len() as u64;
+            w[..8].copy_from_slice(&n.to_le_bytes())
+        })),
+    ));
     folders.push(("weights-truncated".into(), broken_weights(Box::new(|w| w.truncate(w.len() / 2)))));
-    folders.push(("weights-header-garbage".into(), broken_weights(Box::new(|w| w[8..24].copy_from_slice(b"}{][\"\\\x00\xff\xfe!!!!!!!")))));
+    folders.push((
+        "weights-header-garbage".into(),
+        broken_weights(Box::new(|w| w[8..24].copy_from_slice(b"}{][\"\\\x00\xff\xfe!!!!!!!"))),
+    ));
     folders.push(("weights-empty".into(), broken_weights(Box::new(|w| w.clear()))));
     for (name, text) in [
         ("tokenizer-not-json", "{{{"),
         ("tokenizer-empty-object", "{}"),
         ("tokenizer-model-unknown", r#"{"model": {"type": "Nonsense"}}"#),
         ("tokenizer-vocab-huge-id", r#"{"model": {"type": "BPE", "vocab": {"a": 4000000000, "b": 0}, "merges": []}}"#),
-        ("tokenizer-added-huge-id", r#"{"added_tokens": [{"id": 999999999, "content": "<x>", "special": true}], "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}}"#),
-        ("tokenizer-wordpiece-long-words", r###"{"normalizer": null, "pre_tokenizer": {"type": "WhitespaceSplit"}, "model": {"type": "WordPiece", "unk_token": "a", "continuing_subword_prefix": "##", "max_input_chars_per_word": 1000000000, "vocab": {"a": 0, "##a": 1}}}"###),
-        ("tokenizer-bad-regex", r#"{"pre_tokenizer": {"type": "Split", "pattern": {"Regex": "(((("}, "behavior": "Isolated", "invert": false}, "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}}"#),
+        (
+            "tokenizer-added-huge-id",
+            r#"{"added_tokens": [{"id": 999999999, "content": "<x>", "special": true}], "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}}"#,
+        ),
+        (
+            "tokenizer-wordpiece-long-words",
+            r###"{"normalizer": null, "pre_tokenizer": {"type": "WhitespaceSplit"}, "model": {"type": "WordPiece", "unk_token": "a", "continuing_subword_prefix": "##", "max_input_chars_per_word": 1000000000, "vocab": {"a": 0, "##a": 1}}}"###,
+        ),
+        (
+            "tokenizer-bad-regex",
+            r#"{"pre_tokenizer": {"type": "Split", "pattern": {"Regex": "(((("}, "behavior": "Isolated", "invert": false}, "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}}"#,
+        ),
     ] {
         let text = text.to_string();
         folders.push((name.into(), Box::new(move |d: &Path| std::fs::write(d.join("tokenizer.json"), &text).unwrap())));
     }
     folders.push(("config-missing".into(), Box::new(|d: &Path| std::fs::remove_file(d.join("config.json")).unwrap())));
-    folders.push(("config-not-json".into(), Box::new(|d: &Path| std::fs::write(d.join("config.json"), "[1, 2").unwrap())));
-    folders.push(("tokenizer-missing".into(), Box::new(|d: &Path| std::fs::remove_file(d.join("tokenizer.json")).unwrap())));
-    folders.push(("index-names-missing-shard".into(), Box::new(|d: &Path| {
-        std::fs::write(d.join("model.safetensors.index.json"), r#"{"weight_map": {"lm_head.weight": "model-00002-of-00002.safetensors"}}"#).unwrap();
-        std::fs::remove_file(d.join("model.safetensors")).unwrap();
-    })));
+    folders
+        .push(("config-not-json".into(), Box::new(|d: &Path| std::fs::write(d.join("config.json"), "[1, 2").unwrap())));
+    folders.push((
+        "tokenizer-missing".into(),
+        Box::new(|d: &Path| std::fs::remove_file(d.join("tokenizer.json")).unwrap()),
+    ));
+    folders.push((
+        "index-names-missing-shard".into(),
+        Box::new(|d: &Path| {
+            std::fs::write(
+                d.join("model.safetensors.index.json"),
+                r#"{"weight_map": {"lm_head.weight": "model-00002-of-00002.safetensors"}}"#,
+            )
+            .unwrap();
+            std::fs::remove_file(d.join("model.safetensors")).unwrap();
+        }),
+    ));
 
     let mut cases = Vec::new();
     for (name, edit) in folders {
@@ -461,7 +592,10 @@ fn hf_cases(dir: &Path) -> Vec<Case> {
         edit(&folder);
         cases.push(case(format!("hf {name}"), &[&"model-info", &folder]));
         cases.push(case(format!("hf {name}"), &[&"tokenize", &"--model", &folder, &"--text", &"aaaa".repeat(5000)]));
-        cases.push(case(format!("hf {name}"), &[&"score", &"--model", &folder, &"--context", &"Q: 2 + 2 =", &"--choice", &" 4"]));
+        cases.push(case(
+            format!("hf {name}"),
+            &[&"score", &"--model", &folder, &"--context", &"Q: 2 + 2 =", &"--choice", &" 4"],
+        ));
     }
     cases
 }
@@ -470,7 +604,8 @@ fn hf_cases(dir: &Path) -> Vec<Case> {
 
 fn data_files() -> Vec<(&'static str, Vec<u8>)> {
     let deep_json = format!("{}1{}", "[".repeat(100_000), "]".repeat(100_000));
-    let wide_csv = format!("{}\n{}\n", (0..50_000).map(|i| format!("c{i}")).collect::<Vec<_>>().join(","), "x,".repeat(50_000));
+    let wide_csv =
+        format!("{}\n{}\n", (0..50_000).map(|i| format!("c{i}")).collect::<Vec<_>>().join(","), "x,".repeat(50_000));
     vec![
         ("empty.csv", Vec::new()),
         ("header-only.csv", b"question,A,B,answer\n".to_vec()),
@@ -480,7 +615,10 @@ fn data_files() -> Vec<(&'static str, Vec<u8>)> {
         ("bom-only.csv", b"\xef\xbb\xbf".to_vec()),
         ("ragged.csv", b"question,A,B,answer\n1\n1,2,3,4,5,6,7\n".to_vec()),
         ("wide.csv", wide_csv.into_bytes()),
-        ("torn.jsonl", b"{\"question\": \"q\", \"choices\": [\"a\", \"b\"], \"answer\": 1}\n{\"question\": \"\xe0\xbd".to_vec()),
+        (
+            "torn.jsonl",
+            b"{\"question\": \"q\", \"choices\": [\"a\", \"b\"], \"answer\": 1}\n{\"question\": \"\xe0\xbd".to_vec(),
+        ),
         ("deep.json", deep_json.clone().into_bytes()),
         ("deep.jsonl", deep_json.into_bytes()),
         ("number.json", b"42".to_vec()),
@@ -529,21 +667,77 @@ fn data_and_task_cases(dir: &Path) -> Vec<Case> {
         std::fs::write(&path, bytes).unwrap();
         cases.push(case(format!("data {name}"), &[&"data", &"check", &path]));
         let generic = repo().join("datasets/tasks/generic/multiple_choice.yaml");
-        cases.push(case(format!("data {name}"), &[&"eval", &"--model", &demo, &"--task", &generic, &"--data", &path, &"--out", &out.join(name)]));
+        cases.push(case(
+            format!("data {name}"),
+            &[&"eval", &"--model", &demo, &"--task", &generic, &"--data", &path, &"--out", &out.join(name)],
+        ));
     }
     for (name, text) in task_files() {
         let path = dir.join(format!("{name}.yaml"));
         std::fs::write(&path, text).unwrap();
-        cases.push(case(format!("task {name}"), &[&"eval", &"--model", &demo, &"--task", &path, &"--data", &good, &"--limit", &"2", &"--out", &out.join(name)]));
+        cases.push(case(
+            format!("task {name}"),
+            &[
+                &"eval",
+                &"--model",
+                &demo,
+                &"--task",
+                &path,
+                &"--data",
+                &good,
+                &"--limit",
+                &"2",
+                &"--out",
+                &out.join(name),
+            ],
+        ));
     }
     // Overrides that are hostile templates, and a hostile override sidecar.
     let generic = repo().join("datasets/tasks/generic/multiple_choice.yaml");
-    for (i, o) in ["doc_to_text={% for a in range(100000) %}{% for b in range(100000) %}x{% endfor %}{% endfor %}", "doc_to_text={{ 'x' * 4000000000 }}", "doc_to_choice={{ 1 / 0 }}", "no_equals_sign"].iter().enumerate() {
-        cases.push(case(format!("override {i}"), &[&"eval", &"--model", &demo, &"--task", &generic, &"--data", &good, &"--override", o, &"--out", &out.join(format!("override-{i}"))]));
+    for (i, o) in [
+        "doc_to_text={% for a in range(100000) %}{% for b in range(100000) %}x{% endfor %}{% endfor %}",
+        "doc_to_text={{ 'x' * 4000000000 }}",
+        "doc_to_choice={{ 1 / 0 }}",
+        "no_equals_sign",
+    ]
+    .iter()
+    .enumerate()
+    {
+        cases.push(case(
+            format!("override {i}"),
+            &[
+                &"eval",
+                &"--model",
+                &demo,
+                &"--task",
+                &generic,
+                &"--data",
+                &good,
+                &"--override",
+                o,
+                &"--out",
+                &out.join(format!("override-{i}")),
+            ],
+        ));
     }
     let sidecar = dir.join("sidecar.yaml");
     std::fs::write(&sidecar, "doc_to_text: \"{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}\"\n").unwrap();
-    cases.push(case("override file", &[&"eval", &"--model", &demo, &"--task", &generic, &"--data", &good, &"--override-file", &sidecar, &"--out", &out.join("sidecar")]));
+    cases.push(case(
+        "override file",
+        &[
+            &"eval",
+            &"--model",
+            &demo,
+            &"--task",
+            &generic,
+            &"--data",
+            &good,
+            &"--override-file",
+            &sidecar,
+            &"--out",
+            &out.join("sidecar"),
+        ],
+    ));
     cases
 }
 
@@ -567,12 +761,62 @@ fn odd_path_cases(dir: &Path) -> Vec<Case> {
         case("data check of /dev/zero", &[&"data", &"check", &"/dev/zero"]),
         case("data check of a missing file", &[&"data", &"check", &missing]),
         case("data with a newline in its name", &[&"data", &"check", &odd_name]),
-        case("eval with /dev/zero as data", &[&"eval", &"--model", &demo, &"--task", &generic, &"--data", &"/dev/zero", &"--out", &dir.join("out-zero")]),
-        case("eval with a fifo as data", &[&"eval", &"--model", &demo, &"--task", &generic, &"--data", &fifo, &"--out", &dir.join("out-fifo")]),
-        case("eval with /dev/zero as task", &[&"eval", &"--model", &demo, &"--task", &"/dev/zero", &"--data", &odd_name, &"--out", &dir.join("out-zero-task")]),
-        case("eval with a folder as task", &[&"eval", &"--model", &demo, &"--task", &dir, &"--data", &odd_name, &"--out", &dir.join("out-dir-task")]),
-        case("eval with /dev/zero as override file", &[&"eval", &"--model", &demo, &"--task", &generic, &"--data", &odd_name, &"--override-file", &"/dev/zero", &"--out", &dir.join("out-zero-sidecar")]),
-        case("eval writing into a file", &[&"eval", &"--model", &demo, &"--task", &generic, &"--data", &odd_name, &"--out", &demo]),
+        case(
+            "eval with /dev/zero as data",
+            &[
+                &"eval",
+                &"--model",
+                &demo,
+                &"--task",
+                &generic,
+                &"--data",
+                &"/dev/zero",
+                &"--out",
+                &dir.join("out-zero"),
+            ],
+        ),
+        case(
+            "eval with a fifo as data",
+            &[&"eval", &"--model", &demo, &"--task", &generic, &"--data", &fifo, &"--out", &dir.join("out-fifo")],
+        ),
+        case(
+            "eval with /dev/zero as task",
+            &[
+                &"eval",
+                &"--model",
+                &demo,
+                &"--task",
+                &"/dev/zero",
+                &"--data",
+                &odd_name,
+                &"--out",
+                &dir.join("out-zero-task"),
+            ],
+        ),
+        case(
+            "eval with a folder as task",
+            &[&"eval", &"--model", &demo, &"--task", &dir, &"--data", &odd_name, &"--out", &dir.join("out-dir-task")],
+        ),
+        case(
+            "eval with /dev/zero as override file",
+            &[
+                &"eval",
+                &"--model",
+                &demo,
+                &"--task",
+                &generic,
+                &"--data",
+                &odd_name,
+                &"--override-file",
+                &"/dev/zero",
+                &"--out",
+                &dir.join("out-zero-sidecar"),
+            ],
+        ),
+        case(
+            "eval writing into a file",
+            &[&"eval", &"--model", &demo, &"--task", &generic, &"--data", &odd_name, &"--out", &demo],
+        ),
     ];
     for model in [&empty as &dyn AsRef<std::ffi::OsStr>, &missing, &"/dev/zero", &dir, &fifo] {
         cases.push(case("odd model path", &[&"model-info", model]));
@@ -598,7 +842,12 @@ fn the_hostile_battery_ends_cleanly() {
             Outcome::Failure(f) => failures.push(f),
         }
     }
-    eprintln!("hostile battery: {} cases in {:.0} s: {counts:?}, {} failures", cases.len(), started.elapsed().as_secs_f64(), failures.len());
+    eprintln!(
+        "hostile battery: {} cases in {:.0} s: {counts:?}, {} failures",
+        cases.len(),
+        started.elapsed().as_secs_f64(),
+        failures.len()
+    );
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
 }
@@ -639,10 +888,14 @@ fn a_gguf_declaring_a_huge_metadata_array_is_refused_by_name_not_allocated() {
     std::io::Write::write_all(&mut &file, &header).unwrap();
     file.set_len(header.len() as u64 + n).unwrap(); // sparse: the test writes 60 bytes, not 134 MB
     let started = Instant::now();
-    let output = Command::new(env!("CARGO_BIN_EXE_lingualens")).args(["model-info", path.to_str().unwrap()]).output().unwrap();
+    let output =
+        Command::new(env!("CARGO_BIN_EXE_lingualens")).args(["model-info", path.to_str().unwrap()]).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("huge-array.gguf") && stderr.contains("general.hostile") && stderr.contains("at most 2097152"), "{stderr}");
+    assert!(
+        stderr.contains("huge-array.gguf") && stderr.contains("general.hostile") && stderr.contains("at most 2097152"),
+        "{stderr}"
+    );
     assert!(started.elapsed() < Duration::from_secs(5), "refused in {:?}", started.elapsed());
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -653,7 +906,9 @@ fn a_gguf_declaring_a_huge_metadata_array_is_refused_by_name_not_allocated() {
 #[test]
 fn a_qk_norm_set_that_does_not_fit_the_architecture_is_refused_by_the_tensor() {
     let test = "a_qk_norm_set_that_does_not_fit_the_architecture_is_refused_by_the_tensor";
-    let Some(path) = common::fixture(test, "models/qwen3/gguf/qwen3-F32.gguf", "tools/fixtures/models.py") else { return };
+    let Some(path) = common::fixture(test, "models/qwen3/gguf/qwen3-F32.gguf", "tools/fixtures/models.py") else {
+        return;
+    };
     let qwen3 = Gguf::parse(&std::fs::read(&path).unwrap());
     assert_eq!(qwen3.arch(), "qwen3");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("hostile-qk-{}", std::process::id())).tap_mkdir();
@@ -668,7 +923,8 @@ fn a_qk_norm_set_that_does_not_fit_the_architecture_is_refused_by_the_tensor() {
         (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
     };
     assert_eq!(logits("whole.gguf", &qwen3).0, Some(0), "the fixture itself runs");
-    let without_k_norm = qwen3.clone().tensor("blk.0.attn_k_norm.weight", |t| t.name = "blk.0.attn_k_nrm.weight".into());
+    let without_k_norm =
+        qwen3.clone().tensor("blk.0.attn_k_norm.weight", |t| t.name = "blk.0.attn_k_nrm.weight".into());
     let (code, stderr) = logits("no-k-norm.gguf", &without_k_norm);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("no-k-norm.gguf") && stderr.contains("blk.0.attn_k_norm.weight is missing"), "{stderr}");

@@ -50,7 +50,8 @@ fn variables_of_inline(inline: &InlineExpression<&str>, out: &mut BTreeSet<Strin
 /// Each message id of a catalogue with the variables it uses.
 fn messages(code: &str) -> BTreeMap<String, BTreeSet<String>> {
     let (_, source) = CATALOGUES.iter().find(|(c, _)| *c == code).unwrap();
-    let resource = fluent_syntax::parser::parse(*source).unwrap_or_else(|(_, errors)| panic!("www/i18n/{code}.ftl: {errors:?}"));
+    let resource =
+        fluent_syntax::parser::parse(*source).unwrap_or_else(|(_, errors)| panic!("www/i18n/{code}.ftl: {errors:?}"));
     let mut out = BTreeMap::new();
     for entry in &resource.body {
         if let Entry::Message(m) = entry {
@@ -77,7 +78,9 @@ fn every_language_has_every_message_with_the_same_variables_and_formats_every_pl
         for (key, vars) in &english {
             match ours.get(key) {
                 None => problems.push(format!("{}: `{key}` is missing", language.code)),
-                Some(v) if v != vars => problems.push(format!("{}: `{key}` uses {v:?}, English {vars:?}", language.code)),
+                Some(v) if v != vars => {
+                    problems.push(format!("{}: `{key}` uses {v:?}, English {vars:?}", language.code))
+                }
                 Some(_) => {}
             }
         }
@@ -91,7 +94,9 @@ fn every_language_has_every_message_with_the_same_variables_and_formats_every_pl
             for n in [0u64, 1, 2, 5, 21, 22, 111] {
                 let args: Vec<(&str, Arg)> = vars.iter().map(|v| (v.as_str(), Arg::Count(n))).collect();
                 match catalogue.text_checked(key, &args) {
-                    Ok(text) if text.trim().is_empty() || (text == *key && language.code != "en") => problems.push(format!("{}: `{key}` gives {text:?}", language.code)),
+                    Ok(text) if text.trim().is_empty() || (text == *key && language.code != "en") => {
+                        problems.push(format!("{}: `{key}` gives {text:?}", language.code))
+                    }
                     Ok(_) => {}
                     Err(e) => problems.push(e),
                 }
@@ -115,7 +120,10 @@ fn every_message_the_page_asks_for_exists_and_every_message_is_used() {
         code += &read(&file.unwrap().path());
     }
     let attribute = regex::Regex::new(r#"data-i18n(?:-placeholder|-label)?="([^"]+)""#).unwrap();
-    let call = regex::Regex::new(r#"\b(?:key|key_with|t|t_with)\(\s*(?:if [^{]*\{\s*)?"([a-z0-9-]+)"(?:\s*\}\s*else\s*\{\s*"([a-z0-9-]+)")?"#).unwrap();
+    let call = regex::Regex::new(
+        r#"\b(?:key|key_with|t|t_with)\(\s*(?:if [^{]*\{\s*)?"([a-z0-9-]+)"(?:\s*\}\s*else\s*\{\s*"([a-z0-9-]+)")?"#,
+    )
+    .unwrap();
     let mut asked = BTreeSet::new();
     for c in attribute.captures_iter(&html) {
         asked.insert(c[1].to_string());
@@ -130,7 +138,8 @@ fn every_message_the_page_asks_for_exists_and_every_message_is_used() {
     let missing: Vec<&String> = asked.iter().filter(|k| !english.contains_key(*k)).collect();
     assert!(missing.is_empty(), "asked for but not in www/i18n/en.ftl: {missing:?}");
     // Every message appears as a literal somewhere (directly, or chosen through a variable).
-    let unused: Vec<&String> = english.keys().filter(|k| !html.contains(&format!("\"{k}\"")) && !code.contains(&format!("\"{k}\""))).collect();
+    let unused: Vec<&String> =
+        english.keys().filter(|k| !html.contains(&format!("\"{k}\"")) && !code.contains(&format!("\"{k}\""))).collect();
     assert!(unused.is_empty(), "in www/i18n/en.ftl but never used: {unused:?}");
 }
 

@@ -70,7 +70,10 @@ fn difference(spec: &yaml::TaskSpec, out: &[yaml::Rendered], want: &[Json]) -> O
 #[test]
 fn lm_eval_catalogue_sample_renders_as_lm_eval_or_is_refused() {
     let test = "lm_eval_catalogue_sample_renders_as_lm_eval_or_is_refused";
-    let Some(file) = common::fixture(test, "lm_eval_catalogue/cases.json", "tools/fixtures/lm_eval_catalogue.py") else { return };
+    let Some(file) = common::fixture(test, "lm_eval_catalogue/cases.json", "tools/fixtures/lm_eval_catalogue.py")
+    else {
+        return;
+    };
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
     let fx: Json = serde_json::from_str(&text).unwrap();
     let (mut same, mut refused, mut not_compared) = (Vec::new(), Vec::new(), Vec::new());
@@ -98,12 +101,8 @@ fn lm_eval_catalogue_sample_renders_as_lm_eval_or_is_refused() {
             not_compared.push(path);
             continue;
         }
-        let splits: BTreeMap<String, Vec<Json>> = lm["splits"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .map(|(k, v)| (k.clone(), v.as_array().unwrap().clone()))
-            .collect();
+        let splits: BTreeMap<String, Vec<Json>> =
+            lm["splits"].as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.as_array().unwrap().clone())).collect();
         let rendered = (|| -> lingualens::Result<Vec<yaml::Rendered>> {
             let docs = splits.get(spec.eval_split().unwrap_or("test")).cloned().unwrap_or_default();
             let pool = spec.fewshot_pool(&docs, |s| Ok(splits.get(s).cloned()), "")?;

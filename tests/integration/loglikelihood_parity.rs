@@ -16,7 +16,8 @@ const TOLERANCE: f64 = 1e-4;
 
 /// `$LINGUALENS_FIXTURES/models`.
 fn fixtures() -> Option<PathBuf> {
-    common::fixture("loglikelihood_parity", "models/index.json", "tools/fixtures/models.py").map(|f| f.parent().unwrap().to_path_buf())
+    common::fixture("loglikelihood_parity", "models/index.json", "tools/fixtures/models.py")
+        .map(|f| f.parent().unwrap().to_path_buf())
 }
 
 fn check(model_path: &std::path::Path, reference: &Value, device: &ComputeDevice) -> f64 {
@@ -30,7 +31,8 @@ fn check(model_path: &std::path::Path, reference: &Value, device: &ComputeDevice
                 requests.iter().map(|r| r["request_continuation"].as_str().unwrap().to_string()).collect();
             let ours = pollster::block_on(lm.log_likelihoods(context, &continuations)).unwrap();
             for (r, o) in requests.iter().zip(&ours) {
-                let ids = |v: &Value| v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as u32).collect::<Vec<_>>();
+                let ids =
+                    |v: &Value| v.as_array().unwrap().iter().map(|x| x.as_u64().unwrap() as u32).collect::<Vec<_>>();
                 let what = format!("{} {set}[{i}] {:?}", model_path.display(), o.continuation);
                 assert_eq!(o.context_tokens, ids(&r["ctx_tokens"]), "{what}: context tokens");
                 assert_eq!(o.continuation_tokens, ids(&r["cont_tokens"]), "{what}: continuation tokens");
@@ -50,7 +52,8 @@ fn log_likelihoods_equal_lm_eval_definition() {
     let cpu = ComputeDevice::cpu();
     let mut report = Vec::new();
     for model in ["llama3_tied", "llama3_untied", "qwen2", "qwen3", "gemma3", "gemma3_qpas"] {
-        let reference: Value = serde_json::from_str(&std::fs::read_to_string(dir.join(model).join("ref/ref.json")).unwrap()).unwrap();
+        let reference: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(model).join("ref/ref.json")).unwrap()).unwrap();
         let hf = check(&dir.join(model), &reference, &cpu);
         report.push(format!("{model} (HF folder) {hf:.1e}"));
         if model != "gemma3_qpas" {

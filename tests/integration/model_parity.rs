@@ -28,7 +28,6 @@ use crate::common::npy::{model_fixtures, read_npy, sequences};
 const TOLERANCE: f32 = 1e-3;
 const MODELS: [&str; 7] = ["llama3_tied", "llama3_untied", "qwen2", "qwen3", "gemma3", "gemma3_qpas", "llama3_h256"];
 
-
 enum Source<'a> {
     HfFolder,
     /// `<model>/sharded`: the same weights in shards with `model.safetensors.index.json`.
@@ -145,7 +144,8 @@ fn sharded_weights_from_a_list_of_named_sources() {
     let index = std::fs::read_to_string(folder.join("model.safetensors.index.json")).unwrap();
     let config = std::fs::read_to_string(folder.join("config.json")).unwrap();
     let device = ComputeDevice::cpu();
-    let shards = pollster::block_on(SafetensorsShards::from_index("model.safetensors.index.json", &index, files)).unwrap();
+    let shards =
+        pollster::block_on(SafetensorsShards::from_index("model.safetensors.index.json", &index, files)).unwrap();
     assert_eq!(shards.sources().count(), 4);
     let (m, _) = pollster::block_on(Model::from_safetensors(&config, shards, &device)).unwrap();
     let (native, _) = pollster::block_on(Model::from_hf_folder(&folder, &device)).unwrap();
@@ -185,13 +185,22 @@ fn edit_index(folder: &Path, edit: impl FnOnce(&mut Value)) {
 #[test]
 fn a_broken_sharded_folder_is_refused_with_the_file_and_tensor_named() {
     const INDEX: &str = "model.safetensors.index.json";
-    let Some(m) = broken_folder_message("json", |f| std::fs::write(f.join(INDEX), "{\"weight_map\": {").unwrap()) else { return };
+    let Some(m) = broken_folder_message("json", |f| std::fs::write(f.join(INDEX), "{\"weight_map\": {").unwrap())
+    else {
+        return;
+    };
     assert!(m.contains(INDEX) && m.contains("not valid JSON"), "{m}");
 
-    let m = broken_folder_message("no-map", |f| edit_index(f, |i| i.as_object_mut().unwrap().retain(|k, _| k != "weight_map"))).unwrap();
+    let m = broken_folder_message("no-map", |f| {
+        edit_index(f, |i| i.as_object_mut().unwrap().retain(|k, _| k != "weight_map"))
+    })
+    .unwrap();
     assert!(m.contains(INDEX) && m.contains("no \"weight_map\""), "{m}");
 
-    let m = broken_folder_message("missing-shard", |f| std::fs::remove_file(f.join("model-00003-of-00004.safetensors")).unwrap()).unwrap();
+    let m = broken_folder_message("missing-shard", |f| {
+        std::fs::remove_file(f.join("model-00003-of-00004.safetensors")).unwrap()
+    })
+    .unwrap();
     assert!(m.contains(INDEX) && m.contains("shard model-00003-of-00004.safetensors is missing"), "{m}");
 
     // The index says model.norm.weight is in the first shard, which does not hold it.
@@ -199,13 +208,22 @@ fn a_broken_sharded_folder_is_refused_with_the_file_and_tensor_named() {
         edit_index(f, |i| i["weight_map"]["model.norm.weight"] = "model-00001-of-00004.safetensors".into())
     })
     .unwrap();
-    assert!(m.contains("model-00001-of-00004.safetensors: no tensor model.norm.weight, which") && m.contains(INDEX), "{m}");
+    assert!(
+        m.contains("model-00001-of-00004.safetensors: no tensor model.norm.weight, which") && m.contains(INDEX),
+        "{m}"
+    );
 
-    let m = broken_folder_message("outside", |f| edit_index(f, |i| i["weight_map"]["model.norm.weight"] = "../model.safetensors".into())).unwrap();
+    let m = broken_folder_message("outside", |f| {
+        edit_index(f, |i| i["weight_map"]["model.norm.weight"] = "../model.safetensors".into())
+    })
+    .unwrap();
     assert!(m.contains(INDEX) && m.contains("../model.safetensors, which is not a file name in this folder"), "{m}");
 
     // A shard that is not safetensors is named.
-    let m = broken_folder_message("bad-shard", |f| std::fs::write(f.join("model-00002-of-00004.safetensors"), [0xff; 16]).unwrap()).unwrap();
+    let m = broken_folder_message("bad-shard", |f| {
+        std::fs::write(f.join("model-00002-of-00004.safetensors"), [0xff; 16]).unwrap()
+    })
+    .unwrap();
     assert!(m.contains("model-00002-of-00004.safetensors: header length"), "{m}");
 
     let m = broken_folder_message("no-weights", |f| std::fs::remove_file(f.join(INDEX)).unwrap()).unwrap();
@@ -255,7 +273,9 @@ fn gguf_k_quants_on_wgpu_match_dequantized_transformers() {
 
 /// Positions where both rows have the same argmax, and max |Δ| over all values, of `[T, V]` logits.
 fn agreement(a: &[f32], b: &[f32], vocab: usize) -> (usize, f32) {
-    let argmax = |row: &[f32]| row.iter().enumerate().fold((0, f32::NEG_INFINITY), |m, (i, &v)| if v > m.1 { (i, v) } else { m }).0;
+    let argmax = |row: &[f32]| {
+        row.iter().enumerate().fold((0, f32::NEG_INFINITY), |m, (i, &v)| if v > m.1 { (i, v) } else { m }).0
+    };
     let same = a.chunks(vocab).zip(b.chunks(vocab)).filter(|(x, y)| argmax(x) == argmax(y)).count();
     let d = a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0f32, f32::max);
     (same, d)
@@ -381,7 +401,12 @@ fn int8_activations_stay_within_llamacpps_own_deviation() {
                 stats[1].1
             );
             assert!(mean(0) > mean(2), "{model} {t}: the int8 path gave the exact path's logits: was it taken?");
-            assert!(mean(0) <= 1.1 * mean(1), "{model} {t}: int8 activations mean |Δ| {} > 1.1 x llama.cpp's {}", mean(0), mean(1));
+            assert!(
+                mean(0) <= 1.1 * mean(1),
+                "{model} {t}: int8 activations mean |Δ| {} > 1.1 x llama.cpp's {}",
+                mean(0),
+                mean(1)
+            );
         }
     }
 }

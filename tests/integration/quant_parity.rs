@@ -82,9 +82,17 @@ impl Fixtures {
                 let file = |key: &str| entry[key].as_str().unwrap_or_else(|| panic!("index.json: {key}"));
                 let name = file("type");
                 let t = (0..64).filter_map(GgmlType::from_id).find(|t| t.name() == name).expect("a ggml type name");
-                let case =
-                    Case { t, bytes: self.read(file("bytes")), dequant: f32s(&self.read(file("dequant"))), y: f64s(&self.read(file("y"))) };
-                assert_eq!((case.dequant.len(), case.y.len()), (self.rows * self.cols, self.tokens * self.rows), "{name}");
+                let case = Case {
+                    t,
+                    bytes: self.read(file("bytes")),
+                    dequant: f32s(&self.read(file("dequant"))),
+                    y: f64s(&self.read(file("y"))),
+                };
+                assert_eq!(
+                    (case.dequant.len(), case.y.len()),
+                    (self.rows * self.cols, self.tokens * self.rows),
+                    "{name}"
+                );
                 case
             })
             .collect();
@@ -155,7 +163,8 @@ fn qmatmul_matches_float64() {
         let (mut worst, mut worst_plain) = (0f64, 0f64);
         for ti in 0..t {
             for ni in 0..n {
-                let scale: f64 = (0..k).map(|kk| (x[ti * k + kk] as f64 * case.dequant[ni * k + kk] as f64).abs()).sum();
+                let scale: f64 =
+                    (0..k).map(|kk| (x[ti * k + kk] as f64 * case.dequant[ni * k + kk] as f64).abs()).sum();
                 let (got, expected) = (out[ti * n + ni] as f64, case.y[ti * n + ni]);
                 let error = (got - expected).abs();
                 let rel = if scale == 0.0 { error } else { error / scale };
@@ -182,7 +191,8 @@ fn qmatmul_matches_float64() {
 #[test]
 fn tensors_read_from_a_gguf_file() {
     let Some(fx) = fixtures("tensors_read_from_a_gguf_file") else { return };
-    let cases: Vec<Case> = fx.cases().into_iter().filter(|c| matches!(c.t, GgmlType::Q4_K | GgmlType::Q8_0 | GgmlType::BF16)).collect();
+    let cases: Vec<Case> =
+        fx.cases().into_iter().filter(|c| matches!(c.t, GgmlType::Q4_K | GgmlType::Q8_0 | GgmlType::BF16)).collect();
     let type_id = |t: GgmlType| (0..64).find(|&id| GgmlType::from_id(id) == Some(t)).unwrap();
     let mut infos = Vec::new();
     let mut data = Vec::new();
@@ -275,8 +285,12 @@ fn qmatmul_throughput() {
             let seconds = start.elapsed().as_secs_f64() / runs as f64;
             format!("{:.1} GFLOP/s ({:.2} ms)", 2.0 * (tokens * n * k) as f64 / seconds / 1e9, seconds * 1e3)
         };
-        let mut report =
-            format!("qmatmul {:5} {n}x{k}: T={t} {} on 1 thread, {} on {threads};", ty.name(), gflops(t, 1), gflops(t, threads));
+        let mut report = format!(
+            "qmatmul {:5} {n}x{k}: T={t} {} on 1 thread, {} on {threads};",
+            ty.name(),
+            gflops(t, 1),
+            gflops(t, threads)
+        );
         report += &format!(" T=1 {} on 1 thread", gflops(1, 1));
         if cfg!(debug_assertions) {
             report += " (debug build: T reduced to 4, one run; use --release for real figures)";

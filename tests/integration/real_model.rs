@@ -35,9 +35,9 @@ fn references() -> Option<(PathBuf, Value)> {
 
 fn load(index: &Value, device: &ComputeDevice) -> LanguageModel {
     let path = index["gguf"].as_str().unwrap();
-    pollster::block_on(engine::load_gguf(FileSource::open(path).unwrap(), device)).unwrap_or_else(|e| panic!("{path}: {e}"))
+    pollster::block_on(engine::load_gguf(FileSource::open(path).unwrap(), device))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
 }
-
 
 fn tokens(text: &Value) -> Vec<u32> {
     text["tokens"].as_array().unwrap().iter().map(|t| t.as_u64().unwrap() as u32).collect()
@@ -94,10 +94,19 @@ fn exact_logits_equal_transformers_on_cpu_and_wgpu() {
             let vocab = ours.len() / ids.len();
             let worst = ours.iter().zip(&transformers).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
             let largest = transformers.iter().fold(0f32, |m, v| m.max(v.abs()));
-            println!("{} {lang}: {} tokens, max |Δ logit| {worst:.2e} (largest |logit| {largest:.1})", device.info.backend.name(), ids.len());
+            println!(
+                "{} {lang}: {} tokens, max |Δ logit| {worst:.2e} (largest |logit| {largest:.1})",
+                device.info.backend.name(),
+                ids.len()
+            );
             assert!(worst <= 1e-3, "{} {lang}: max |Δ logit| {worst} > 1e-3", device.info.backend.name());
             for (pos, (a, b)) in ours.chunks(vocab).zip(transformers.chunks(vocab)).enumerate() {
-                assert_eq!(argmax(a), argmax(b), "{} {lang}: top-1 token at position {pos}", device.info.backend.name());
+                assert_eq!(
+                    argmax(a),
+                    argmax(b),
+                    "{} {lang}: top-1 token at position {pos}",
+                    device.info.backend.name()
+                );
             }
         }
     }
@@ -131,7 +140,13 @@ fn eval_of_dzen_items_equals_lm_eval_on_cpu_and_wgpu() {
     let Some((dir, index)) = references() else { return };
     // The lm-eval run on DZEN items, there only when real_model.py was given ../shared's DZEN folder.
     let made_by = "tools/fixtures/real_model.py, when given the DZEN CSVs,";
-    if common::fixture("eval_of_dzen_items_equals_lm_eval_on_cpu_and_wgpu", "real_model/samples_dzen_real.jsonl", made_by).is_none() {
+    if common::fixture(
+        "eval_of_dzen_items_equals_lm_eval_on_cpu_and_wgpu",
+        "real_model/samples_dzen_real.jsonl",
+        made_by,
+    )
+    .is_none()
+    {
         return;
     }
     let theirs = samples(&dir.join("samples_dzen_real.jsonl"));
@@ -146,7 +161,11 @@ fn eval_of_dzen_items_equals_lm_eval_on_cpu_and_wgpu() {
             .arg(&out)
             .output()
             .expect("run lingualens eval");
-        assert!(output.status.success(), "lingualens eval --backend {backend} failed:\n{}", String::from_utf8_lossy(&output.stderr));
+        assert!(
+            output.status.success(),
+            "lingualens eval --backend {backend} failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         let ours = samples(&out.join("samples_dzen_real.jsonl"));
         assert_eq!(ours.keys().collect::<Vec<_>>(), theirs.keys().collect::<Vec<_>>(), "{backend}: documents");
         // The worst request over every document, then one assertion: a failure names the worst,

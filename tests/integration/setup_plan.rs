@@ -116,7 +116,16 @@ fn assert_plans(script: &str, wanted: &[&str]) {
 #[test]
 fn the_test_command_plans_every_install_on_a_fresh_machine() {
     let bindgen = locked_wasm_bindgen();
-    assert_plans("scripts/test.sh", &[&format!("wasm-bindgen-cli {bindgen}"), "trunk 0.21.14", "wasm-opt", "Python reference packages", "reference tokenizer.json"]);
+    assert_plans(
+        "scripts/test.sh",
+        &[
+            &format!("wasm-bindgen-cli {bindgen}"),
+            "trunk 0.21.14",
+            "wasm-opt",
+            "Python reference packages",
+            "reference tokenizer.json",
+        ],
+    );
 }
 
 #[test]
@@ -128,7 +137,10 @@ fn the_serve_command_plans_every_install_on_a_fresh_machine() {
 #[test]
 fn the_browser_bench_plans_every_install_on_a_fresh_machine() {
     let bindgen = locked_wasm_bindgen();
-    assert_plans("scripts/bench-browser.sh", &[&format!("wasm-bindgen-cli {bindgen}"), "trunk 0.21.14", "wasm-opt", "wllama"]);
+    assert_plans(
+        "scripts/bench-browser.sh",
+        &[&format!("wasm-bindgen-cli {bindgen}"), "trunk 0.21.14", "wasm-opt", "wllama"],
+    );
 }
 
 #[test]
@@ -145,7 +157,10 @@ fn a_failing_step_names_its_line_and_command() {
     let script = dir.join("fails.sh");
     std::fs::write(
         &script,
-        format!("source {}\nstep \"a phase that fails\"\nmissing-tool-xyz --version\necho unreachable\n", repo().join("scripts/setup.sh").display()),
+        format!(
+            "source {}\nstep \"a phase that fails\"\nmissing-tool-xyz --version\necho unreachable\n",
+            repo().join("scripts/setup.sh").display()
+        ),
     )
     .unwrap();
     let out = Command::new("bash")
@@ -159,7 +174,9 @@ fn a_failing_step_names_its_line_and_command() {
     assert_eq!(out.status.code(), Some(127), "{stdout}{stderr}");
     assert!(!stdout.contains("unreachable"), "{stdout}");
     assert!(
-        stderr.contains("fails.sh:3") && stderr.contains("missing-tool-xyz --version") && stderr.contains("a phase that fails"),
+        stderr.contains("fails.sh:3")
+            && stderr.contains("missing-tool-xyz --version")
+            && stderr.contains("a phase that fails"),
         "the message must name the file and line, the command and the phase:\n{stderr}"
     );
 }

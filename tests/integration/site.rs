@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{browser_or_skip, free_port, DZEN_RELEASE_PATH, screenshot_path, Browser, StaticServer, TempDir};
+use crate::common::{browser_or_skip, free_port, screenshot_path, Browser, StaticServer, TempDir, DZEN_RELEASE_PATH};
 use serde_json::{json, Value};
 
 const LONG: Duration = Duration::from_secs(240);
@@ -65,7 +65,15 @@ impl PythonServer {
     fn start(root: &Path) -> PythonServer {
         let port = free_port();
         let mut child = Command::new("python3")
-            .args(["-m", "http.server", &port.to_string(), "--bind", "127.0.0.1", "--directory", root.to_str().unwrap()])
+            .args([
+                "-m",
+                "http.server",
+                &port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "--directory",
+                root.to_str().unwrap(),
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -93,7 +101,12 @@ impl PythonServer {
     /// Each logged request as (method and path, status).
     fn requests(&self) -> Vec<(String, String)> {
         let line = regex::Regex::new(r#""([A-Z]+ \S+) HTTP/[0-9.]+" (\d{3})"#).unwrap();
-        self.log.lock().unwrap().iter().filter_map(|l| line.captures(l).map(|c| (c[1].to_string(), c[2].to_string()))).collect()
+        self.log
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|l| line.captures(l).map(|c| (c[1].to_string(), c[2].to_string())))
+            .collect()
     }
 
     fn stop(&mut self) {
@@ -147,7 +160,8 @@ fn finish(browser: &Browser, test: &str, what: &str) -> Value {
 }
 
 fn wait_for_error(browser: &Browser, what: &str) -> String {
-    let script = "const e = document.getElementById('error'); return e.dataset.visible === 'true' ? e.textContent : null;";
+    let script =
+        "const e = document.getElementById('error'); return e.dataset.visible === 'true' ? e.textContent : null;";
     browser.wait_for(what, script, LONG).as_str().unwrap_or("").to_string()
 }
 
@@ -167,8 +181,22 @@ fn the_site_runs_under_a_subpath_of_a_plain_static_server_with_its_kit_and_then_
     let mirror = dzen_mirror(&release, &tmp);
     let model = kit_model(&tmp);
     let site = tmp.path.join("www/lingualens");
-    let printed = build_site(test, &dist, &site, &["--with-model", model.to_str().unwrap(), "--with-benchmark", "dzen"], &mirror, &tmp.path.join("cache"));
-    eprintln!("{test}: {}", printed.lines().filter(|l| l.starts_with("first visit") || l.starts_with("the whole site")).collect::<Vec<_>>().join("; "));
+    let printed = build_site(
+        test,
+        &dist,
+        &site,
+        &["--with-model", model.to_str().unwrap(), "--with-benchmark", "dzen"],
+        &mirror,
+        &tmp.path.join("cache"),
+    );
+    eprintln!(
+        "{test}: {}",
+        printed
+            .lines()
+            .filter(|l| l.starts_with("first visit") || l.starts_with("the whole site"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
 
     // The kit as written: the model and DZEN's 30 CSVs, each with its sha256; the zip beside it.
     let manifest: Value = serde_json::from_str(&std::fs::read_to_string(site.join("kit.json")).unwrap()).unwrap();
@@ -176,7 +204,11 @@ fn the_site_runs_under_a_subpath_of_a_plain_static_server_with_its_kit_and_then_
     let files = manifest["benchmarks"][0]["files"].as_array().unwrap();
     assert_eq!(files.len(), 30, "DZEN/ and DZEN-Few_Shots/ hold 15 CSVs each: {manifest:#}");
     assert!(files.iter().all(|f| site.join(f["path"].as_str().unwrap()).is_file()), "{manifest:#}");
-    assert_eq!(mirror.requests("/raw.githubusercontent.com/").len(), 1, "the release was fetched once, through the mirror");
+    assert_eq!(
+        mirror.requests("/raw.githubusercontent.com/").len(),
+        1,
+        "the release was fetched once, through the mirror"
+    );
     assert!(tmp.path.join("www/lingualens.zip").is_file() && printed.contains("first visit of the demo:"), "{printed}");
 
     let mut server = PythonServer::start(&tmp.path.join("www"));
@@ -215,10 +247,17 @@ fn the_site_runs_under_a_subpath_of_a_plain_static_server_with_its_kit_and_then_
     browser.screenshot(&screenshot_path(&format!("{test}.png")));
 
     let requests = server.requests();
-    let outside: Vec<&(String, String)> = requests.iter().filter(|(r, _)| !r.split(' ').nth(1).unwrap_or("").starts_with("/lingualens/")).collect();
-    let failed: Vec<&(String, String)> = requests.iter().filter(|(r, status)| r.contains("/lingualens/") && !matches!(status.as_str(), "200" | "304")).collect();
+    let outside: Vec<&(String, String)> =
+        requests.iter().filter(|(r, _)| !r.split(' ').nth(1).unwrap_or("").starts_with("/lingualens/")).collect();
+    let failed: Vec<&(String, String)> = requests
+        .iter()
+        .filter(|(r, status)| r.contains("/lingualens/") && !matches!(status.as_str(), "200" | "304"))
+        .collect();
     assert!(failed.is_empty(), "{test}: requests under /lingualens/ that failed: {failed:?}");
-    assert!(requests.iter().any(|(r, _)| r.contains("/lingualens/kit/models/")), "{test}: the model came from the kit: {requests:?}");
+    assert!(
+        requests.iter().any(|(r, _)| r.contains("/lingualens/kit/models/")),
+        "{test}: the model came from the kit: {requests:?}"
+    );
     eprintln!("{test}: {} requests to the site, outside /lingualens/: {outside:?}", requests.len());
 
     // The server stops: a reload runs from what the first visit kept (the app from the service
@@ -242,7 +281,8 @@ fn a_kit_without_a_model_runs_the_demo_and_a_kit_file_altered_after_the_build_is
     // A kit of DZEN alone: the page's own demo still runs, and the model list starts with it.
     let benchmark_only = tmp.path.join("a/lingualens");
     build_site(test, &dist, &benchmark_only, &["--with-benchmark", "dzen"], &mirror, &cache);
-    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(benchmark_only.join("kit.json")).unwrap()).unwrap();
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(benchmark_only.join("kit.json")).unwrap()).unwrap();
     assert_eq!(manifest["models"], json!([]), "{manifest:#}");
     let sentinel = StaticServer::start(tmp.path.join("mirror-root"));
     {
@@ -258,7 +298,14 @@ fn a_kit_without_a_model_runs_the_demo_and_a_kit_file_altered_after_the_build_is
     // A kit with a model whose files are then changed on the server: each is refused by its path.
     let site = tmp.path.join("b/lingualens");
     let model = kit_model(&tmp);
-    build_site(test, &dist, &site, &["--with-model", model.to_str().unwrap(), "--with-benchmark", "dzen"], &mirror, &cache);
+    build_site(
+        test,
+        &dist,
+        &site,
+        &["--with-model", model.to_str().unwrap(), "--with-benchmark", "dzen"],
+        &mirror,
+        &cache,
+    );
     let server = PythonServer::start(&tmp.path.join("b"));
     let alter = |path: &Path| {
         let mut bytes = std::fs::read(path).unwrap();
@@ -270,7 +317,10 @@ fn a_kit_without_a_model_runs_the_demo_and_a_kit_file_altered_after_the_build_is
     let browser = browser_with_sentinel(&sentinel);
     browser.goto(&server.url("lingualens/?model=demo&task=dzen_en&limit=3&run=1"));
     let error = wait_for_error(&browser, "the altered CSV's refusal");
-    assert!(error.contains("kit/benchmarks/dzen/DZEN/8th-Math.csv") && error.contains("changed or damaged"), "{test}: {error}");
+    assert!(
+        error.contains("kit/benchmarks/dzen/DZEN/8th-Math.csv") && error.contains("changed or damaged"),
+        "{test}: {error}"
+    );
 
     alter(&site.join(format!("kit/models/{KIT_MODEL_FILE}")));
     browser.goto(&server.url("lingualens/?model=kit:classroom-model-Q8_0&task=demo&run=1"));
@@ -303,14 +353,18 @@ fn the_kit_command_refuses_what_is_not_the_catalogues_file_and_keeps_nothing_of_
     // A mirror whose DZEN archive is some other file, and one that has nothing.
     let wrong = tmp.path.join("wrong");
     std::fs::create_dir_all(&wrong).unwrap();
-    std::fs::write(wrong.join("1652_Multilingual_Question_Ans_Supplementary Material.zip"), vec![7u8; 426_280]).unwrap();
+    std::fs::write(wrong.join("1652_Multilingual_Question_Ans_Supplementary Material.zip"), vec![7u8; 426_280])
+        .unwrap();
     let root = tmp.path.join("root");
     std::fs::create_dir_all(&root).unwrap();
     let altered = StaticServer::start_with_mounts(root.clone(), vec![(DZEN_RELEASE_PATH.into(), wrong)]);
     let empty = StaticServer::start(root);
 
     let (ok, said) = kit_command(&site, &["--with-benchmark", "dzen"], &altered.url(""), &cache);
-    assert!(!ok && said.contains("sha256 is") && said.contains("the catalogue says 0058369b") && said.contains("not kept"), "{said}");
+    assert!(
+        !ok && said.contains("sha256 is") && said.contains("the catalogue says 0058369b") && said.contains("not kept"),
+        "{said}"
+    );
     let (ok, said) = kit_command(&site, &["--with-benchmark", "dzen"], &empty.url(""), &cache);
     assert!(!ok && said.contains("HTTP 404"), "{said}");
     let kept: Vec<PathBuf> = walk(&cache).into_iter().filter(|p| p.is_file()).collect();
@@ -318,7 +372,10 @@ fn the_kit_command_refuses_what_is_not_the_catalogues_file_and_keeps_nothing_of_
     assert!(!site.join("kit.json").exists() && !site.join("kit").exists(), "no manifest for a kit that failed");
 
     let (ok, said) = kit_command(&site, &["--with-model", "no-such-model"], &empty.url(""), &cache);
-    assert!(!ok && said.contains("no-such-model") && said.contains("qwen3-0.6b-q8_0"), "the catalogue's ids are listed: {said}");
+    assert!(
+        !ok && said.contains("no-such-model") && said.contains("qwen3-0.6b-q8_0"),
+        "the catalogue's ids are listed: {said}"
+    );
     let (ok, said) = kit_command(&site, &["--with-benchmark", "no-such-benchmark"], &empty.url(""), &cache);
     assert!(!ok && said.contains("no-such-benchmark") && said.contains("dzen"), "{said}");
     let not_a_model = tmp.path.join("notes.gguf");
@@ -359,7 +416,21 @@ fn cli_lls(tmp: &TempDir, task: &str, limit: usize) -> Vec<Vec<f64>> {
     let limit = limit.to_string();
     let status = Command::new(env!("CARGO_BIN_EXE_lingualens"))
         // The page's CPU path is the int8 one.
-        .args(["eval", "--model", model.to_str().unwrap(), "--task", task, "--data", dzen.to_str().unwrap(), "--limit", &limit, "--backend", "cpu-int8", "--out", out.to_str().unwrap()])
+        .args([
+            "eval",
+            "--model",
+            model.to_str().unwrap(),
+            "--task",
+            task,
+            "--data",
+            dzen.to_str().unwrap(),
+            "--limit",
+            &limit,
+            "--backend",
+            "cpu-int8",
+            "--out",
+            out.to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
@@ -369,7 +440,12 @@ fn cli_lls(tmp: &TempDir, task: &str, limit: usize) -> Vec<Vec<f64>> {
         .map(|l| {
             let v: Value = serde_json::from_str(l).unwrap();
             // lm-eval logs each response as strings: ["-12.34", "False"].
-            v["filtered_resps"].as_array().unwrap().iter().map(|r| r[0].as_f64().or_else(|| r[0].as_str()?.parse().ok()).unwrap()).collect()
+            v["filtered_resps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r[0].as_f64().or_else(|| r[0].as_str()?.parse().ok()).unwrap())
+                .collect()
         })
         .collect()
 }
@@ -386,7 +462,8 @@ fn a_dzen_task_picked_with_no_file_fetches_its_release_runs_as_the_cli_does_and_
     let sentinel = StaticServer::start(tmp.path.clone());
     let browser = browser_with_sentinel(&sentinel);
     let mirror = common::url_encode(&standin.url(""));
-    let link = |task: &str, limit: usize| app.url(&format!("?model=demo&task={task}&limit={limit}&run=1&mirror={mirror}"));
+    let link =
+        |task: &str, limit: usize| app.url(&format!("?model=demo&task={task}&limit={limit}&run=1&mirror={mirror}"));
 
     browser.goto(&link("dzen_dz_cloze", 5));
     let run = finish(&browser, test, "dzen_dz_cloze with no file given");
@@ -395,19 +472,31 @@ fn a_dzen_task_picked_with_no_file_fetches_its_release_runs_as_the_cli_does_and_
     // Chromium's HTTP cache may turn the worker's `bytes=100000-` into its own validation ranges
     // (`bytes=100000-100000`, then the rest), all from the byte where the connection dropped.
     assert!(
-        asked.len() >= 2 && asked[1..].iter().all(|(_, range, status)| range.as_deref().is_some_and(|r| r.starts_with("bytes=100000-")) && *status == 206),
+        asked.len() >= 2
+            && asked[1..]
+                .iter()
+                .all(|(_, range, status)| range.as_deref().is_some_and(|r| r.starts_with("bytes=100000-"))
+                    && *status == 206),
         "{test}: the download was continued with Range from byte 100000: {asked:?}"
     );
     // The same option log-likelihoods as the CLI over the shared CSVs.
     let cli = cli_lls(&tmp, "dzen_dz_cloze", 5);
-    let page: Vec<Vec<f64>> = run["rows"].as_array().unwrap().iter().map(|r| r["ll"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()).collect();
+    let page: Vec<Vec<f64>> = run["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["ll"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect())
+        .collect();
     assert_eq!(page.len(), cli.len(), "{test}: {run}");
     for (i, (p, c)) in page.iter().zip(&cli).enumerate() {
         assert_eq!(p.len(), c.len(), "{test}: item {i}: {p:?} / {c:?}");
         // The same prompts over the same documents: the int8 paths of wasm and of the CLI round
         // activations apart by a few 1e-4 of a log-likelihood (seen: 0.11 of -266); another
         // document or prompt is off by whole units.
-        assert!(p.iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-3 * b.abs().max(1.0)), "{test}: item {i}: page {p:?}, CLI {c:?}");
+        assert!(
+            p.iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-3 * b.abs().max(1.0)),
+            "{test}: item {i}: page {p:?}, CLI {c:?}"
+        );
     }
     // Kept beside the models, listed with the models.
     let listed = browser.wait_for(
@@ -428,16 +517,24 @@ fn a_dzen_task_picked_with_no_file_fetches_its_release_runs_as_the_cli_does_and_
     drop(browser);
     let wrong = tmp.path.join("wrong");
     std::fs::create_dir_all(&wrong).unwrap();
-    std::fs::write(wrong.join("1652_Multilingual_Question_Ans_Supplementary Material.zip"), vec![7u8; 426_280]).unwrap();
+    std::fs::write(wrong.join("1652_Multilingual_Question_Ans_Supplementary Material.zip"), vec![7u8; 426_280])
+        .unwrap();
     let altered = dzen_standin(&wrong, &tmp, &[]);
     let browser = Browser::start(&[]);
-    browser.goto(&app.url(&format!("?model=demo&task=dzen_en&limit=3&run=1&mirror={}", common::url_encode(&altered.url("")))));
+    browser.goto(
+        &app.url(&format!("?model=demo&task=dzen_en&limit=3&run=1&mirror={}", common::url_encode(&altered.url("")))),
+    );
     let error = wait_for_error(&browser, "the altered release refused");
-    assert!(error.contains("Material.zip") && error.contains("sha256") && error.contains("not kept"), "{test}: {error}");
+    assert!(
+        error.contains("Material.zip") && error.contains("sha256") && error.contains("not kept"),
+        "{test}: {error}"
+    );
     // And a source that has nothing there.
     drop(altered);
     let empty = common::StandIn::start(&tmp.path.join("standin-root"), &[], &[]);
-    browser.goto(&app.url(&format!("?model=demo&task=dzen_en&limit=3&run=1&mirror={}", common::url_encode(&empty.url("")))));
+    browser.goto(
+        &app.url(&format!("?model=demo&task=dzen_en&limit=3&run=1&mirror={}", common::url_encode(&empty.url("")))),
+    );
     let error = wait_for_error(&browser, "a missing release refused");
     assert!(error.contains("Material.zip") && error.contains("404"), "{test}: {error}");
 
@@ -478,7 +575,11 @@ fn proverbeval_tasks_picked_with_no_file_fetch_the_authors_files_and_run_as_the_
     let sentinel = StaticServer::start(tmp.path.clone());
     let browser = browser_with_sentinel(&sentinel);
     let mirror = common::url_encode(&standin.url(""));
-    let link = |task: &str, limit: usize| app.url(&format!("?model=demo&task={task}&limit={limit}&run=1&mirror={mirror}&benchmarks=testdata/catalog.json"));
+    let link = |task: &str, limit: usize| {
+        app.url(&format!(
+            "?model=demo&task={task}&limit={limit}&run=1&mirror={mirror}&benchmarks=testdata/catalog.json"
+        ))
+    };
     for task in &tasks {
         browser.goto(&link(task, 5));
         let run = finish(&browser, test, task);
@@ -497,7 +598,19 @@ fn proverbeval_tasks_picked_with_no_file_fetch_the_authors_files_and_run_as_the_
     let out = tmp.path.join("cli-amh");
     let model = repo().join("models/demo/lingualens-demo-Q8_0.gguf");
     let cli = Command::new(env!("CARGO_BIN_EXE_lingualens"))
-        .args(["eval", "--model", model.to_str().unwrap(), "--task", "amh_choice_english_1", "--limit", "5", "--backend", "cpu", "--out", out.to_str().unwrap()])
+        .args([
+            "eval",
+            "--model",
+            model.to_str().unwrap(),
+            "--task",
+            "amh_choice_english_1",
+            "--limit",
+            "5",
+            "--backend",
+            "cpu",
+            "--out",
+            out.to_str().unwrap(),
+        ])
         .env("LINGUALENS_MIRROR", standin.url(""))
         .env("LINGUALENS_CACHE", tmp.path.join("cli-cache"))
         .env("LINGUALENS_BENCHMARKS", &catalog)
@@ -510,14 +623,27 @@ fn proverbeval_tasks_picked_with_no_file_fetch_the_authors_files_and_run_as_the_
         .lines()
         .map(|l| {
             let v: Value = serde_json::from_str(l).unwrap();
-            v["filtered_resps"].as_array().unwrap().iter().map(|r| r[0].as_f64().or_else(|| r[0].as_str()?.parse().ok()).unwrap()).collect()
+            v["filtered_resps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r[0].as_f64().or_else(|| r[0].as_str()?.parse().ok()).unwrap())
+                .collect()
         })
         .collect();
-    let page: Vec<Vec<f64>> = run["rows"].as_array().unwrap().iter().map(|r| r["ll"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()).collect();
+    let page: Vec<Vec<f64>> = run["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["ll"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect())
+        .collect();
     assert_eq!(page.len(), 5, "{test}: {run}");
     for (i, (p, c)) in page.iter().zip(&cli).enumerate() {
         assert_eq!(p.len(), 4, "{test}: item {i}");
-        assert!(p.iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-5 * b.abs().max(1.0)), "{test}: item {i}: page {p:?}, CLI {c:?}");
+        assert!(
+            p.iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-5 * b.abs().max(1.0)),
+            "{test}: item {i}: page {p:?}, CLI {c:?}"
+        );
     }
     // The stand-in gone: the kept files run again.
     drop(standin);

@@ -35,7 +35,10 @@ fn max_diff(dir: &Path, model: &str, loaded: Model, tag: &str) -> f32 {
 fn split_tensors_on_wgpu_match_transformers() {
     // The limit is read from the environment at each model load, which the other tests of this
     // process share: set it in a process of this test's own.
-    if !common::in_own_process("split_parity::split_tensors_on_wgpu_match_transformers", &[("LINGUALENS_MAX_BINDING_BYTES", LIMIT_BYTES)]) {
+    if !common::in_own_process(
+        "split_parity::split_tensors_on_wgpu_match_transformers",
+        &[("LINGUALENS_MAX_BINDING_BYTES", LIMIT_BYTES)],
+    ) {
         return;
     }
     let Some(dir) = model_fixtures() else { return };

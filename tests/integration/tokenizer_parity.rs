@@ -273,7 +273,9 @@ fn gguf_tokenizers_survive_any_text() {
 
 #[test]
 fn gguf_errors_name_the_key() {
-    let Some(gpt2) = common::shared("gguf_errors_name_the_key", &format!("{VOCABS}/ggml-vocab-gpt-2.gguf")) else { return };
+    let Some(gpt2) = common::shared("gguf_errors_name_the_key", &format!("{VOCABS}/ggml-vocab-gpt-2.gguf")) else {
+        return;
+    };
     let bytes = std::fs::read(&gpt2).unwrap();
     let mut file = GgufFile::parse("gpt-2.gguf", &bytes).unwrap();
     file.metadata.remove("tokenizer.ggml.merges");

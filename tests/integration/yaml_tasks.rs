@@ -11,9 +11,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use lingualens::tasks::yaml::{
-    self, DataSource, FewshotPool, LoadOptions, OutputType, Request, Target, TaskSpec,
-};
+use lingualens::tasks::yaml::{self, DataSource, FewshotPool, LoadOptions, OutputType, Request, Target, TaskSpec};
 use serde_json::{json, Value as Json};
 
 use crate::common;
@@ -24,7 +22,8 @@ fn repo() -> PathBuf {
 
 /// The shared folder, if it has ProverbEval's published configs.
 fn shared() -> Option<PathBuf> {
-    common::shared("yaml_tasks", "datasets/proverbeval-configs").map(|d| d.parent().unwrap().parent().unwrap().to_path_buf())
+    common::shared("yaml_tasks", "datasets/proverbeval-configs")
+        .map(|d| d.parent().unwrap().parent().unwrap().to_path_buf())
 }
 
 fn load(path: &Path, options: &LoadOptions) -> lingualens::Result<TaskSpec> {
@@ -32,17 +31,12 @@ fn load(path: &Path, options: &LoadOptions) -> lingualens::Result<TaskSpec> {
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {
             walk(&p, out);
-        } else if p.extension().is_some_and(|e| e == "yaml")
-            && !p.to_string_lossy().ends_with(".override.yaml")
-        {
+        } else if p.extension().is_some_and(|e| e == "yaml") && !p.to_string_lossy().ends_with(".override.yaml") {
             out.push(p);
         }
     }
@@ -60,10 +54,7 @@ fn proverbeval_sidecar(rel: &str) -> PathBuf {
     } else if rel.starts_with("fill_blank/native/") {
         format!("fill_blank/{lang}")
     } else if let Some(rest) = rel.strip_prefix("choice/prompts/prompt-native/") {
-        format!(
-            "choice-native-prompt/{}/{lang}",
-            rest.split('/').next().unwrap()
-        )
+        format!("choice-native-prompt/{}/{lang}", rest.split('/').next().unwrap())
     } else if let Some(rest) = rel.strip_prefix("choice/translate-test/prompt-english/") {
         format!("translate-test/{}/{lang}", rest.split('/').next().unwrap())
     } else {
@@ -95,44 +86,21 @@ fn every_proverbeval_yaml_parses_refuses_python_and_renders_with_overrides() {
     let (mut refused, mut function_fields, mut rendered) = (0, 0, 0);
     let mut by_field: BTreeMap<String, usize> = BTreeMap::new();
     for path in &files {
-        let rel = path
-            .strip_prefix(&root)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
+        let rel = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
         let text = std::fs::read_to_string(path).unwrap();
         match load(path, &LoadOptions::default()) {
-            Ok(spec) => panic!(
-                "{rel}: loaded without overrides, but every ProverbEval prompt is Python: {spec:?}"
-            ),
+            Ok(spec) => panic!("{rel}: loaded without overrides, but every ProverbEval prompt is Python: {spec:?}"),
             Err(e) => {
                 refused += 1;
                 let m = e.message();
-                assert!(
-                    m.starts_with(&path.to_string_lossy().replace('\\', "/")),
-                    "{m}"
-                );
+                assert!(m.starts_with(&path.to_string_lossy().replace('\\', "/")), "{m}");
                 assert!(m.contains("which lingualens cannot run"), "{m}");
                 let stem = rel.rsplit('/').next().unwrap().trim_end_matches(".yaml");
-                assert!(
-                    m.ends_with(&format!("or a sidecar file {stem}.override.yaml")),
-                    "{m}"
-                );
-                for field in [
-                    "doc_to_text",
-                    "doc_to_choice",
-                    "doc_to_target",
-                    "process_docs",
-                ] {
-                    if let Some(line) = text
-                        .lines()
-                        .find(|l| l.starts_with(&format!("{field}: !function ")))
-                    {
+                assert!(m.ends_with(&format!("or a sidecar file {stem}.override.yaml")), "{m}");
+                for field in ["doc_to_text", "doc_to_choice", "doc_to_target", "process_docs"] {
+                    if let Some(line) = text.lines().find(|l| l.starts_with(&format!("{field}: !function "))) {
                         let func = line.split("!function ").nth(1).unwrap().trim();
-                        assert!(
-                            m.contains(&format!("{field} is !function {func} (Python)")),
-                            "{rel}: {m}"
-                        );
+                        assert!(m.contains(&format!("{field} is !function {func} (Python)")), "{rel}: {m}");
                         assert!(m.contains(&format!("--override {field}='…'")), "{m}");
                         function_fields += 1;
                         *by_field.entry(field.to_string()).or_default() += 1;
@@ -144,17 +112,11 @@ fn every_proverbeval_yaml_parses_refuses_python_and_renders_with_overrides() {
         // With our sidecar the task runs as published otherwise.
         let sidecar = proverbeval_sidecar(&rel);
         assert!(sidecar.is_file(), "{rel}: no sidecar {}", sidecar.display());
-        let options = LoadOptions {
-            sidecar: Some(sidecar.to_string_lossy().into_owned()),
-            ..Default::default()
-        };
+        let options = LoadOptions { sidecar: Some(sidecar.to_string_lossy().into_owned()), ..Default::default() };
         let spec = load(path, &options).unwrap_or_else(|e| panic!("{rel}: {e}"));
         assert!(matches!(spec.source, DataSource::Hub { .. }), "{rel}");
         assert!(spec.source.needs_user_data());
-        assert!(
-            spec.overridden.contains(&"doc_to_text".to_string()),
-            "{rel}"
-        );
+        assert!(spec.overridden.contains(&"doc_to_text".to_string()), "{rel}");
         let r = spec.renderer().unwrap_or_else(|e| panic!("{rel}: {e}"));
         let out = r
             .render_all(&docs, &FewshotPool::Split(docs.clone()), Some(0), 1234)
@@ -164,35 +126,16 @@ fn every_proverbeval_yaml_parses_refuses_python_and_renders_with_overrides() {
             OutputType::MultipleChoice => {
                 let choices = req.choices.as_ref().unwrap();
                 assert_eq!(choices.len(), 4, "{rel}");
-                let Request::MultipleChoice { continuations, .. } = &req.request else {
-                    panic!()
-                };
+                let Request::MultipleChoice { continuations, .. } = &req.request else { panic!() };
                 assert_eq!(continuations[0], format!(" {}", choices[0]));
-                assert_eq!(
-                    req.target,
-                    Target::Index(1),
-                    "{rel}: Answer_Letter/Answer B"
-                );
-                assert!(
-                    req.context.contains("Danger comes smiling."),
-                    "{rel}: {:?}",
-                    req.context
-                );
+                assert_eq!(req.target, Target::Index(1), "{rel}: Answer_Letter/Answer B");
+                assert!(req.context.contains("Danger comes smiling."), "{rel}: {:?}", req.context);
             }
             OutputType::GenerateUntil => {
-                let Request::GenerateUntil {
-                    until,
-                    max_gen_toks,
-                } = &req.request
-                else {
-                    panic!()
-                };
+                let Request::GenerateUntil { until, max_gen_toks } = &req.request else { panic!() };
                 if rel.starts_with("generation/") {
                     // No `until` published: lm-eval's default [fewshot_delimiter].
-                    assert_eq!(
-                        (until.as_slice(), *max_gen_toks),
-                        (&["\n\n".to_string()][..], 256)
-                    );
+                    assert_eq!((until.as_slice(), *max_gen_toks), (&["\n\n".to_string()][..], 256));
                     assert!(req.context.contains("When many weak ones unite"), "{rel}");
                     assert_eq!(req.target, Target::Text("ድር ቢያብር አንበሳ ያስር".into()));
                 }
@@ -224,37 +167,22 @@ fn proverbeval_overrides_equal_the_python_prompts() {
     };
     let doc: Json = serde_json::from_str(PROVERB_JSONL.trim()).unwrap();
     let s = |k: &str| doc[k].as_str().unwrap().to_string();
-    let format = |t: String, pairs: &[(&str, String)]| {
-        pairs
-            .iter()
-            .fold(t, |t, (k, v)| t.replace(&format!("{{{k}}}"), v))
-    };
+    let format =
+        |t: String, pairs: &[(&str, String)]| pairs.iter().fold(t, |t, (k, v)| t.replace(&format!("{{{k}}}"), v));
     let abcd = || ["A", "B", "C", "D"].map(|k| (k, s(k)));
 
     let cases: Vec<(&str, &str, String)> = vec![
         // doc_to_text_amh_t1 of choice/shuffle/english/1 (Variant 1)
         ("choice/shuffle/english/1/amh.yaml", "choice/amh", {
-            let mut p = vec![
-                ("language", "Amharic".to_string()),
-                ("proverb", s("Proverb")),
-            ];
+            let mut p = vec![("language", "Amharic".to_string()), ("proverb", s("Proverb"))];
             p.extend(abcd());
-            format(
-                block("### Variant 1 ", "`output` inside `doc_to_text_amh_t1`"),
-                &p,
-            )
+            format(block("### Variant 1 ", "`output` inside `doc_to_text_amh_t1`"), &p)
         }),
         // doc_to_text_orm_t1 of fill_blank/native/2 (Variant 11)
         ("fill_blank/native/2/orm.yaml", "fill_blank/orm", {
-            let mut p = vec![
-                ("language", "Afann Oromo".to_string()),
-                ("Proverb", s("Proverb")),
-            ];
+            let mut p = vec![("language", "Afann Oromo".to_string()), ("Proverb", s("Proverb"))];
             p.extend(abcd());
-            format(
-                block("### Variant 11 ", "`output` inside `doc_to_text_amh_t1`"),
-                &p,
-            )
+            format(block("### Variant 11 ", "`output` inside `doc_to_text_amh_t1`"), &p)
         }),
         // doc_to_text_tir of generation/native (Variant 14)
         (
@@ -270,34 +198,21 @@ fn proverbeval_overrides_equal_the_python_prompts() {
             ),
         ),
         // prompt-native english/orm.yaml calls doc_to_text_tir_t1 (as published)
-        (
-            "choice/prompts/prompt-native/english/orm.yaml",
-            "choice-native-prompt/english/orm",
-            {
-                let mut p = vec![("language", "ትግረኛ".to_string()), ("Proverb", s("Proverb"))];
-                p.extend(abcd());
-                format(block("### Variant 4 ", "`output['tir'][0]`"), &p)
-            },
-        ),
+        ("choice/prompts/prompt-native/english/orm.yaml", "choice-native-prompt/english/orm", {
+            let mut p = vec![("language", "ትግረኛ".to_string()), ("Proverb", s("Proverb"))];
+            p.extend(abcd());
+            format(block("### Variant 4 ", "`output['tir'][0]`"), &p)
+        }),
     ];
     for (rel, sidecar, expected) in cases {
-        let sidecar = repo().join(format!(
-            "datasets/tasks/proverbeval/overrides/{sidecar}.override.yaml"
-        ));
-        let options = LoadOptions {
-            sidecar: Some(sidecar.to_string_lossy().into_owned()),
-            ..Default::default()
-        };
+        let sidecar = repo().join(format!("datasets/tasks/proverbeval/overrides/{sidecar}.override.yaml"));
+        let options = LoadOptions { sidecar: Some(sidecar.to_string_lossy().into_owned()), ..Default::default() };
         let spec = load(&root.join(rel), &options).unwrap();
         let r = spec.renderer().unwrap().render(&doc, &[]).unwrap();
         assert_eq!(r.context, expected, "{rel}");
         if spec.output_type == OutputType::MultipleChoice {
             let want: Vec<String> = ["A", "B", "C", "D"].iter().map(|k| s(k)).collect();
-            assert_eq!(
-                r.choices.as_ref(),
-                Some(&want),
-                "{rel}: utils.doc_to_choice"
-            );
+            assert_eq!(r.choices.as_ref(), Some(&want), "{rel}: utils.doc_to_choice");
         }
     }
 }
@@ -306,12 +221,9 @@ fn proverbeval_overrides_equal_the_python_prompts() {
 #[test]
 fn cli_style_override() {
     let Some(shared) = shared() else { return };
-    let path =
-        shared.join("datasets/proverbeval-configs/choice/prompts/prompt-native/english/amh.yaml");
+    let path = shared.join("datasets/proverbeval-configs/choice/prompts/prompt-native/english/amh.yaml");
     let mut options = LoadOptions::default();
-    options
-        .overrides
-        .insert("doc_to_text".into(), "{{Proverb}}\nመልስ፦".into());
+    options.overrides.insert("doc_to_text".into(), "{{Proverb}}\nመልስ፦".into());
     let spec = load(&path, &options).unwrap();
     // The published doc_to_choice (a Jinja list of Ge'ez letters) is used as is.
     let doc: Json = serde_json::from_str(PROVERB_JSONL.trim()).unwrap();
@@ -320,17 +232,15 @@ fn cli_style_override() {
     assert_eq!(r.choices.unwrap(), vec!["ሀ", "ለ", "ሐ", "መ"]);
     assert_eq!(r.target, Target::Index(1));
     assert_eq!(spec.task, "amh_choice_native_p1_english");
-    assert_eq!(
-        spec.test_split.as_deref(),
-        Some("english_1"),
-        "from the included common file"
-    );
+    assert_eq!(spec.test_split.as_deref(), Some("english_1"), "from the included common file");
     assert_eq!(spec.metrics[0].metric, "acc");
 }
 
 #[test]
 fn renders_equal_lm_eval() {
-    let Some(file) = common::fixture("renders_equal_lm_eval", "yaml_tasks/lm_eval_renders.json", "tools/fixtures/yaml_tasks.py") else {
+    let Some(file) =
+        common::fixture("renders_equal_lm_eval", "yaml_tasks/lm_eval_renders.json", "tools/fixtures/yaml_tasks.py")
+    else {
         return;
     };
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
@@ -349,7 +259,10 @@ fn renders_equal_lm_eval() {
                 _ => None,
             })
         };
-        let env = case["env"].as_object().map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string())).collect()).unwrap_or_default();
+        let env = case["env"]
+            .as_object()
+            .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string())).collect())
+            .unwrap_or_default();
         let spec = yaml::load_task("case.yaml", &resolve, &LoadOptions { env, ..Default::default() })
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         if case["python"].is_string() {
@@ -364,15 +277,11 @@ fn renders_equal_lm_eval() {
             _ => None,
         };
         let eval_docs = split(spec.eval_split().unwrap_or("test")).unwrap();
-        let pool = spec
-            .fewshot_pool(&eval_docs, |s| Ok(split(s)), "")
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let pool = spec.fewshot_pool(&eval_docs, |s| Ok(split(s)), "").unwrap_or_else(|e| panic!("{name}: {e}"));
         let r = spec.renderer().unwrap();
         let pool = r.prepare_pool(pool).unwrap();
         let eval_docs = r.prepare_docs(eval_docs).unwrap();
-        let out = r
-            .render_all(&eval_docs, &pool, None, 1234)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let out = r.render_all(&eval_docs, &pool, None, 1234).unwrap_or_else(|e| panic!("{name}: {e}"));
         let want = case["renders"].as_array().unwrap();
         assert_eq!(out.len(), want.len(), "{name}");
         for (i, (got, want)) in out.iter().zip(want).enumerate() {
@@ -395,40 +304,19 @@ fn renders_equal_lm_eval() {
                         assert_eq!(a[0].as_str().unwrap(), context, "{name} doc {i}: request {j}");
                     }
                 }
-                Request::GenerateUntil {
-                    until,
-                    max_gen_toks,
-                } => {
+                Request::GenerateUntil { until, max_gen_toks } => {
                     let w = &args[0][1];
-                    let wu: Vec<&str> = w["until"]
-                        .as_array()
-                        .unwrap()
-                        .iter()
-                        .map(|u| u.as_str().unwrap())
-                        .collect();
+                    let wu: Vec<&str> = w["until"].as_array().unwrap().iter().map(|u| u.as_str().unwrap()).collect();
                     assert_eq!(until, &wu, "{name} doc {i}: until");
-                    assert_eq!(
-                        *max_gen_toks as u64,
-                        w["max_gen_toks"].as_u64().unwrap_or(256),
-                        "{name}"
-                    );
+                    assert_eq!(*max_gen_toks as u64, w["max_gen_toks"].as_u64().unwrap_or(256), "{name}");
                 }
                 Request::Loglikelihood { continuation } => {
                     assert_eq!(continuation, args[0][1].as_str().unwrap())
                 }
             }
             if !want["choices"].is_null() {
-                let wc: Vec<&str> = want["choices"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|c| c.as_str().unwrap())
-                    .collect();
-                assert_eq!(
-                    got.choices.as_ref().unwrap(),
-                    &wc,
-                    "{name} doc {i}: choices"
-                );
+                let wc: Vec<&str> = want["choices"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+                assert_eq!(got.choices.as_ref().unwrap(), &wc, "{name} doc {i}: choices");
             }
             match (&got.target, &want["target"]) {
                 // Multiple input: the gold is doc_to_text's index; doc_to_target the continuation.
@@ -445,16 +333,10 @@ fn renders_equal_lm_eval() {
         }
         if name == "generate_until" {
             let f = &spec.filters[0];
-            assert_eq!(
-                f.apply(vec![" ድር ቢያብር\nx".into(), "y".into()]).unwrap(),
-                vec!["ድር".to_string()]
-            );
+            assert_eq!(f.apply(vec![" ድር ቢያብር\nx".into(), "y".into()]).unwrap(), vec!["ድር".to_string()]);
         }
     }
-    eprintln!(
-        "{checked} documents rendered exactly as lm-eval {} renders them",
-        fx["lm_eval_version"]
-    );
+    eprintln!("{checked} documents rendered exactly as lm-eval {} renders them", fx["lm_eval_version"]);
     assert!(checked >= 27);
 
     // Filter pipelines on made-up responses: what lm-eval's filters make of them.
@@ -466,11 +348,13 @@ fn renders_equal_lm_eval() {
             case["yaml"].as_str().unwrap()
         );
         let resolve = move |p: &str| Ok((p == "f.yaml").then(|| yaml_text.clone()));
-        let spec = yaml::load_task("f.yaml", &resolve, &LoadOptions::default())
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let spec =
+            yaml::load_task("f.yaml", &resolve, &LoadOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
         let pipeline = &spec.filters[0];
-        for (responses, want) in case["responses"].as_array().unwrap().iter().zip(case["filtered"].as_array().unwrap()) {
-            let responses: Vec<String> = responses.as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_string()).collect();
+        for (responses, want) in case["responses"].as_array().unwrap().iter().zip(case["filtered"].as_array().unwrap())
+        {
+            let responses: Vec<String> =
+                responses.as_array().unwrap().iter().map(|r| r.as_str().unwrap().to_string()).collect();
             let got = pipeline.apply(responses.clone()).unwrap();
             let want: Vec<String> = match want {
                 Json::String(s) => vec![s.clone()],
@@ -494,8 +378,7 @@ fn builtin_tasks_load() {
     let mut files = Vec::new();
     walk(&repo().join("datasets/tasks"), &mut files);
     for f in &files {
-        let spec =
-            load(f, &LoadOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let spec = load(f, &LoadOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         spec.renderer().unwrap();
         // The demo ships its own questions; every benchmark task reads the user's data.
         if !f.ends_with("demo/demo.yaml") {
@@ -534,19 +417,14 @@ fn builtin_dzen_tasks_render() {
     let docs = yaml::item_split_docs(&dz, &set.items, "test");
     let r = dz.renderer().unwrap().render(&docs[0], &[]).unwrap();
     assert!(
-        r.context.ends_with(
-            "རྩི་ཤིང་གིས་རླུང་ག་ཅི་ལེན་ནི་ཨིན།\nA. ཨོག་སི་ཇན།\nB. ཀར་བཱོན།\nC. ནི་ཡོན།\nD. ཨར་གོན།\nAnswer:"
-        ),
+        r.context.ends_with("རྩི་ཤིང་གིས་རླུང་ག་ཅི་ལེན་ནི་ཨིན།\nA. ཨོག་སི་ཇན།\nB. ཀར་བཱོན།\nC. ནི་ཡོན།\nD. ཨར་གོན།\nAnswer:"),
         "{:?}",
         r.context
     );
 
     let dzen = builtin("dzen/dzen_dz_en.yaml");
     let docs = yaml::item_split_docs(&dzen, &set.items, "test");
-    assert_eq!(
-        docs[0]["question_en"],
-        json!("Which gas do plants take in?")
-    );
+    assert_eq!(docs[0]["question_en"], json!("Which gas do plants take in?"));
     let r = dzen.renderer().unwrap().render(&docs[0], &[]).unwrap();
     assert!(
         r.context.ends_with(
@@ -575,83 +453,48 @@ fn builtin_kyrgyz_mmlu_renders_like_the_authors_class() {
     let r = spec.renderer().unwrap();
     let out = r.render_all(&docs, &FewshotPool::Split(vec![]), None, 1234).unwrap();
     // (H): f"Суроо: {question}\n\n" + "".join(f"{L}. {choice}\n" ...) + "\nЖооп:", choices " " + text.
-    assert_eq!(
-        out[0].context,
-        "Суроо: Кыргызстандын борбору кайсы?\n\nА. Ош\nБ. Бишкек\nВ. Нарын\nГ. Талас\n\nЖооп:"
-    );
+    assert_eq!(out[0].context, "Суроо: Кыргызстандын борбору кайсы?\n\nА. Ош\nБ. Бишкек\nВ. Нарын\nГ. Талас\n\nЖооп:");
     assert_eq!(
         out[0].request,
         Request::MultipleChoice {
-            continuations: vec![
-                " Ош".into(),
-                " Бишкек".into(),
-                " Нарын".into(),
-                " Талас".into()
-            ],
+            continuations: vec![" Ош".into(), " Бишкек".into(), " Нарын".into(), " Талас".into()],
             multiple_input: None,
         }
     );
     assert_eq!(out[0].gold(), Some(1));
-    assert_eq!(
-        out[1].context,
-        "Суроо: 2 + 2 = ?\n\nА. 3\nБ. 4\nВ. 5\n\nЖооп:"
-    );
+    assert_eq!(out[1].context, "Суроо: 2 + 2 = ?\n\nА. 3\nБ. 4\nВ. 5\n\nЖооп:");
     assert_eq!(out[1].gold(), Some(1));
     // 1-shot from the validation split, first in order.
     let out = r.render_all(&docs[1..], &FewshotPool::Split(docs[..1].to_vec()), Some(1), 1234).unwrap();
-    assert!(out[0].context.starts_with("Суроо: Кыргызстандын борбору кайсы?\n\nА. Ош\nБ. Бишкек\nВ. Нарын\nГ. Талас\n\nЖооп: Бишкек\n\nСуроо: 2 + 2"));
+    assert!(out[0].context.starts_with(
+        "Суроо: Кыргызстандын борбору кайсы?\n\nА. Ош\nБ. Бишкек\nВ. Нарын\nГ. Талас\n\nЖооп: Бишкек\n\nСуроо: 2 + 2"
+    ));
 }
 
 #[test]
 fn builtin_proverbeval_tasks_render() {
     let spec = builtin("proverbeval/amh_choice_english.yaml");
-    assert_eq!(
-        spec.overridden,
-        Vec::<String>::new(),
-        "included, not overridden"
-    );
-    let DataSource::Files { format, data_files } = &spec.source else {
-        panic!("{:?}", spec.source)
-    };
-    assert_eq!(
-        (format.as_str(), data_files["english_1"][0].as_str()),
-        ("csv", "{{data}}")
-    );
+    assert_eq!(spec.overridden, Vec::<String>::new(), "included, not overridden");
+    let DataSource::Files { format, data_files } = &spec.source else { panic!("{:?}", spec.source) };
+    assert_eq!((format.as_str(), data_files["english_1"][0].as_str()), ("csv", "{{data}}"));
     let csv = "Proverb,A,B,C,D,Answer_Letter\nድር ቢያብር አንበሳ ያስር,Danger comes smiling.,Unity is strength.,\"Spiders, small.\",Lions.,B\n";
     let docs = yaml::docs_from_file("amh_english_test_1.csv", csv.as_bytes()).unwrap();
     let r = spec.renderer().unwrap().render(&docs[0], &[]).unwrap();
     assert!(
-        r.context.starts_with(
-            "\n                You are LLM capable of undersatnding Amharic language. \n"
-        ),
+        r.context.starts_with("\n                You are LLM capable of undersatnding Amharic language. \n"),
         "{:?}",
         r.context
     );
-    assert!(r
-        .context
-        .contains("\n                Amharic Proverb: ድር ቢያብር አንበሳ ያስር\n"));
-    assert!(r
-        .context
-        .ends_with("C: Spiders, small.\n                D: Lions.\n\n\n                Answer:"));
+    assert!(r.context.contains("\n                Amharic Proverb: ድር ቢያብር አንበሳ ያስር\n"));
+    assert!(r.context.ends_with("C: Spiders, small.\n                D: Lions.\n\n\n                Answer:"));
     assert_eq!(r.choices.as_ref().unwrap()[2], "Spiders, small.");
     assert_eq!(r.gold(), Some(1));
 
     let spec = builtin("proverbeval/amh_generation_native.yaml");
     let docs = [json!({"Description": "ብዙ ደካሞች ሲተባበሩ", "Proverb": "ድር ቢያብር አንበሳ ያስር"})];
     let r = spec.renderer().unwrap().render(&docs[0], &[]).unwrap();
-    assert!(
-        r.context
-            .ends_with("Amharic Description: ብዙ ደካሞች ሲተባበሩ\n            Amharic Proverb:"),
-        "{:?}",
-        r.context
-    );
-    assert_eq!(
-        r.request,
-        Request::GenerateUntil {
-            until: vec!["\n\n".into()],
-            max_gen_toks: 256
-        }
-    );
+    assert!(r.context.ends_with("Amharic Description: ብዙ ደካሞች ሲተባበሩ\n            Amharic Proverb:"), "{:?}", r.context);
+    assert_eq!(r.request, Request::GenerateUntil { until: vec!["\n\n".into()], max_gen_toks: 256 });
     assert_eq!(r.target, Target::Text("ድር ቢያብር አንበሳ ያስር".into()));
 }
 
@@ -660,17 +503,17 @@ fn include_is_relative_to_the_including_file_and_unknown_keys_are_refused() {
     let files: BTreeMap<&str, &str> = [
         ("a/b/task.yaml", "include: ../common/base.yaml\ntask: t\ndoc_to_text: '{{q}}'\n"),
         ("a/b/fancy.yaml", "include: ../common/base.yaml\ntask: t\ndoc_to_text: '{{q}}'\nfancy_key: 1\n"),
-        ("a/common/base.yaml", "include: deeper.yaml\ndataset_path: json\ndoc_to_text: 'base {{q}}'\noutput_type: generate_until\n"),
+        (
+            "a/common/base.yaml",
+            "include: deeper.yaml\ndataset_path: json\ndoc_to_text: 'base {{q}}'\noutput_type: generate_until\n",
+        ),
         ("a/common/deeper.yaml", "fewshot_delimiter: \"\\n\"\ntest_split: test\n"),
     ]
     .into_iter()
     .collect();
     let resolve = |p: &str| Ok(files.get(p).map(|s| s.to_string()));
     let spec = yaml::load_task("a/b/task.yaml", &resolve, &LoadOptions::default()).unwrap();
-    assert_eq!(
-        spec.doc_to_text,
-        Some(yaml::Field::Template("{{q}}".into()))
-    );
+    assert_eq!(spec.doc_to_text, Some(yaml::Field::Template("{{q}}".into())));
     assert_eq!(spec.fewshot_delimiter, "\n");
     assert_eq!(
         spec.generation.as_ref().unwrap().until().unwrap(),
@@ -718,7 +561,10 @@ fn few_shot_examples_come_from_lm_evals_split_or_the_run_is_refused() {
     let spec = task_from(&format!("{QA}num_fewshot: 1\n")).unwrap();
     assert_eq!(spec.fewshot_pool(&docs, |_| Ok(None), "x").unwrap(), yaml::FewshotPool::Split(docs.clone()));
     // fewshot_config.samples: used when no split is named; a !function there is refused.
-    let spec = task_from(&format!("{QA}num_fewshot: 1\nfewshot_config:\n  samples:\n    - {{question: Q, choices: [a, b], answer: 0}}\n")).unwrap();
+    let spec = task_from(&format!(
+        "{QA}num_fewshot: 1\nfewshot_config:\n  samples:\n    - {{question: Q, choices: [a, b], answer: 0}}\n"
+    ))
+    .unwrap();
     let pool = spec.fewshot_pool(&docs, |_| Ok(None), "x").unwrap();
     assert!(matches!(&pool, yaml::FewshotPool::Samples(s) if s.len() == 1));
     let out = spec.renderer().unwrap().render_all(&docs, &pool, None, 1234).unwrap();
@@ -732,7 +578,8 @@ fn few_shot_examples_come_from_lm_evals_split_or_the_run_is_refused() {
 
 #[test]
 fn filters_are_applied_or_refused_and_sampling_is_refused() {
-    let gen = "dataset_path: json\noutput_type: generate_until\ntest_split: test\ndoc_to_text: '{{q}}'\ndoc_to_target: a\n";
+    let gen =
+        "dataset_path: json\noutput_type: generate_until\ntest_split: test\ndoc_to_text: '{{q}}'\ndoc_to_target: a\n";
     for (filter, why) in [
         ("- function: multi_choice_regex", "filter `multi_choice_regex` in `f` is not supported"),
         ("- function: custom\n        filter_fn: !function utils.f", "filter `custom` in `f` is not supported"),
@@ -744,19 +591,30 @@ fn filters_are_applied_or_refused_and_sampling_is_refused() {
         let err = task_from(&text).unwrap_err().to_string();
         assert!(err.contains(why), "{filter}: {err}");
     }
-    for (key, why) in [("use_prompt: 'promptsource:x'\n", "use_prompt (a promptsource template) is not supported"), ("repeats: 4\n", "repeats > 1")] {
+    for (key, why) in [
+        ("use_prompt: 'promptsource:x'\n", "use_prompt (a promptsource template) is not supported"),
+        ("repeats: 4\n", "repeats > 1"),
+    ] {
         let err = task_from(&format!("{gen}{key}")).unwrap_err().to_string();
         assert!(err.contains(why), "{key}: {err}");
     }
     let spec = task_from(&format!("{gen}generation_kwargs:\n  do_sample: true\n  temperature: 1\n")).unwrap();
-    assert_eq!(spec.generation.as_ref().unwrap().get("temperature"), Some(&json!(1.0)), "a task file's temperature is a float");
+    assert_eq!(
+        spec.generation.as_ref().unwrap().get("temperature"),
+        Some(&json!(1.0)),
+        "a task file's temperature is a float"
+    );
     let err = spec.renderer().unwrap().render(&json!({"q": "x", "a": "y"}), &[]).unwrap_err().to_string();
     assert!(err.contains("do_sample: true") && err.contains("greedily"), "{err}");
 }
 
 #[test]
 fn gen_kwargs_as_lm_eval_reads_them() {
-    let kv = yaml::parse_gen_kwargs(&["max_gen_toks=64,until=['\\n\\n', 'Q:'],temperature=0".into(), "do_sample=False".into()]).unwrap();
+    let kv = yaml::parse_gen_kwargs(&[
+        "max_gen_toks=64,until=['\\n\\n', 'Q:'],temperature=0".into(),
+        "do_sample=False".into(),
+    ])
+    .unwrap();
     assert_eq!(
         kv,
         vec![
@@ -768,7 +626,10 @@ fn gen_kwargs_as_lm_eval_reads_them() {
     );
     let kv = yaml::parse_gen_kwargs(&[r#"{"max_gen_toks": 8, "until": ["\n"]}"#.into()]).unwrap();
     assert_eq!(kv[0], ("max_gen_toks".to_string(), json!(8)));
-    assert_eq!(yaml::parse_gen_kwargs(&["top_p=0.9,stop=word".into()]).unwrap()[1], ("stop".to_string(), json!("word")));
+    assert_eq!(
+        yaml::parse_gen_kwargs(&["top_p=0.9,stop=word".into()]).unwrap()[1],
+        ("stop".to_string(), json!("word"))
+    );
     let err = yaml::parse_gen_kwargs(&["max_gen_toks".into()]).unwrap_err().to_string();
     assert!(err.contains("expected `key=value`"), "{err}");
     // Merged as dict.update: the task's keys keep their places, new ones follow.
@@ -784,7 +645,8 @@ fn gen_kwargs_as_lm_eval_reads_them() {
 #[test]
 fn overrides_can_give_numbers_and_name_any_column() {
     // A sidecar's process_docs (the stand-in for a Python one) adds fields.
-    let sidecar = "process_docs:\n  gold: '{{ label | int }}'\n  text_gold: '{{ label }}'\n  q: \"{{ doc['Question text'] }}\"\n";
+    let sidecar =
+        "process_docs:\n  gold: '{{ label | int }}'\n  text_gold: '{{ label }}'\n  q: \"{{ doc['Question text'] }}\"\n";
     let text = "dataset_path: json\noutput_type: multiple_choice\ntest_split: test\ndoc_to_text: q\ndoc_to_choice: '{{[A, B]}}'\ndoc_to_target: gold\n";
     let resolve = move |p: &str| {
         Ok(match p {

@@ -47,8 +47,7 @@ fn python_formatter(out: &mut Output, _state: &mut State, value: &Value) -> Resu
     }
     let mut s = String::new();
     python_str(value, &mut s);
-    out.write_str(&s)
-        .map_err(|e| Error::new(ErrorKind::WriteFailure, e.to_string()))
+    out.write_str(&s).map_err(|e| Error::new(ErrorKind::WriteFailure, e.to_string()))
 }
 
 /// Python's `str(value)`: strings as they are, everything else as `repr`.
@@ -123,11 +122,7 @@ fn python_float(f: f64) -> String {
 /// `repr(str)`: single quotes unless the text has `'` and no `"`; backslash escapes for `\\`,
 /// the quote, `\n`, `\r`, `\t` and other control characters.
 pub fn repr_str(s: &str, out: &mut String) {
-    let q = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
+    let q = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
     out.push(q);
     for c in s.chars() {
         match c {
@@ -139,9 +134,7 @@ pub fn repr_str(s: &str, out: &mut String) {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
             c => out.push(c),
         }
     }
@@ -150,22 +143,11 @@ pub fn repr_str(s: &str, out: &mut String) {
 
 /// `re.sub(pattern, repl, string, count)`. Python's `\1`/`\g<name>` group references in `repl`
 /// are translated to the `regex` crate's `${1}`/`${name}`.
-fn regex_replace(
-    string: String,
-    pattern: String,
-    repl: String,
-    count: Option<usize>,
-) -> Result<String, Error> {
-    let re = regex::Regex::new(&pattern).map_err(|e| {
-        Error::new(
-            ErrorKind::InvalidOperation,
-            format!("regex_replace: bad pattern {pattern:?}: {e}"),
-        )
-    })?;
+fn regex_replace(string: String, pattern: String, repl: String, count: Option<usize>) -> Result<String, Error> {
+    let re = regex::Regex::new(&pattern)
+        .map_err(|e| Error::new(ErrorKind::InvalidOperation, format!("regex_replace: bad pattern {pattern:?}: {e}")))?;
     let repl = python_repl(&repl);
-    Ok(re
-        .replacen(&string, count.unwrap_or(0), repl.as_str())
-        .into_owned())
+    Ok(re.replacen(&string, count.unwrap_or(0), repl.as_str()).into_owned())
 }
 
 fn python_repl(repl: &str) -> String {
@@ -217,12 +199,7 @@ fn arg_str(args: &[Value], i: usize) -> Option<&str> {
     args.get(i).and_then(|v| v.as_str())
 }
 
-fn python_method(
-    state: &mut State,
-    value: &Value,
-    method: &str,
-    args: &[Value],
-) -> Result<Value, Error> {
+fn python_method(state: &mut State, value: &Value, method: &str, args: &[Value]) -> Result<Value, Error> {
     let unknown = || Err(Error::from(ErrorKind::UnknownMethod));
     match value.kind() {
         ValueKind::Seq | ValueKind::Iterable => match method {
@@ -237,10 +214,7 @@ fn python_method(
                     None => {
                         let mut r = String::new();
                         python_repr(&needle, &mut r);
-                        Err(Error::new(
-                            ErrorKind::InvalidOperation,
-                            format!("ValueError: {r} is not in list"),
-                        ))
+                        Err(Error::new(ErrorKind::InvalidOperation, format!("ValueError: {r} is not in list")))
                     }
                 }
             }
@@ -265,9 +239,7 @@ fn python_method(
                     _ => return unknown(),
                 },
                 "split" => match chars {
-                    Some(sep) if !sep.is_empty() => {
-                        Value::from(s.split(sep).map(Value::from).collect::<Vec<_>>())
-                    }
+                    Some(sep) if !sep.is_empty() => Value::from(s.split(sep).map(Value::from).collect::<Vec<_>>()),
                     _ => Value::from(s.split_whitespace().map(Value::from).collect::<Vec<_>>()),
                 },
                 "join" => {
@@ -283,21 +255,14 @@ fn python_method(
         }
         ValueKind::Map => match method {
             "keys" => Ok(Value::from(value.try_iter()?.collect::<Vec<_>>())),
-            "values" => Ok(Value::from(
-                value
-                    .try_iter()?
-                    .map(|k| value.get_item(&k).unwrap_or_default())
-                    .collect::<Vec<_>>(),
-            )),
+            "values" => {
+                Ok(Value::from(value.try_iter()?.map(|k| value.get_item(&k).unwrap_or_default()).collect::<Vec<_>>()))
+            }
             "items" => state.apply_filter("items", std::slice::from_ref(value)),
             "get" => {
                 let k = args.first().cloned().unwrap_or_default();
                 let v = value.get_item(&k).unwrap_or_default();
-                Ok(if v.is_undefined() {
-                    args.get(1).cloned().unwrap_or(Value::from(()))
-                } else {
-                    v
-                })
+                Ok(if v.is_undefined() { args.get(1).cloned().unwrap_or(Value::from(())) } else { v })
             }
             _ => unknown(),
         },
@@ -339,23 +304,10 @@ mod tests {
             ("n", Value::from(())),
         ]));
         // Jinja2: "['a', \"it's\", None, True, 1.5] None"
-        assert_eq!(
-            render("{{xs}} {{n}}", ctx).unwrap(),
-            "['a', \"it's\", None, True, 1.5] None"
-        );
-        assert_eq!(
-            render("{{ ['A', 'B'].index('B') }}", Value::UNDEFINED).unwrap(),
-            "1"
-        );
+        assert_eq!(render("{{xs}} {{n}}", ctx).unwrap(), "['a', \"it's\", None, True, 1.5] None");
+        assert_eq!(render("{{ ['A', 'B'].index('B') }}", Value::UNDEFINED).unwrap(), "1");
         assert!(render("{{ ['A'].index('Z') }}", Value::UNDEFINED).is_err());
-        assert_eq!(
-            render(
-                "{{ '  x '.strip() }}|{{ 'a,b'.split(',') }}",
-                Value::UNDEFINED
-            )
-            .unwrap(),
-            "x|['a', 'b']"
-        );
+        assert_eq!(render("{{ '  x '.strip() }}|{{ 'a,b'.split(',') }}", Value::UNDEFINED).unwrap(), "x|['a', 'b']");
     }
 
     #[test]

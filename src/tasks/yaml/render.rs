@@ -17,9 +17,9 @@ use minijinja::value::{Value, ValueKind};
 use minijinja::Environment;
 use serde_json::{Map, Value as Json};
 
-use crate::pyrandom::PyRandom;
 use super::{FewshotPool, Field, FilterPipeline, FilterStep, OutputType, SamplerKind, TaskSpec};
 use crate::error::{Error, Result};
+use crate::pyrandom::PyRandom;
 use crate::scoring::is_py_space;
 use crate::tasks::pylit;
 
@@ -131,7 +131,13 @@ fn maybe_delimit(prefix: Option<&str>, suffix: &str) -> String {
 /// answer (`gen_prefix` before it) and the few-shot delimiter, or `gen_prefix` alone (the prompt's
 /// own turn). The delimiter goes after the question when there is an answer and no `gen_prefix`,
 /// or when `gen_prefix` needs one (neither side has whitespace where they join).
-fn qa_turn(q: &str, answer: Option<&str>, gen_prefix: Option<&str>, target_delimiter: &str, fewshot_delimiter: &str) -> String {
+fn qa_turn(
+    q: &str,
+    answer: Option<&str>,
+    gen_prefix: Option<&str>,
+    target_delimiter: &str,
+    fewshot_delimiter: &str,
+) -> String {
     let gen_prefix = gen_prefix.filter(|g| !g.is_empty());
     let mut s = q.to_string();
     let delimited = match gen_prefix {
@@ -184,43 +190,27 @@ pub struct FewshotSampler {
 impl FewshotSampler {
     /// lm-eval seeds with `fewshot_random_seed`, 1234 unless the run says otherwise.
     pub fn new(kind: SamplerKind, seed: u64) -> Self {
-        FewshotSampler {
-            kind,
-            rng: PyRandom::new(seed),
-        }
+        FewshotSampler { kind, rng: PyRandom::new(seed) }
     }
 
     /// Indices into `pool` of `n` exemplars; `eval_doc` (when the few-shot split is the evaluated
     /// split) is never among them.
-    pub fn sample(
-        &mut self,
-        pool: &[Json],
-        n: usize,
-        eval_doc: Option<&Json>,
-    ) -> Result<Vec<usize>> {
+    pub fn sample(&mut self, pool: &[Json], n: usize, eval_doc: Option<&Json>) -> Result<Vec<usize>> {
         if n == 0 {
             return Ok(vec![]);
         }
         match self.kind {
             SamplerKind::FirstN => {
-                let idx: Vec<usize> = (0..pool.len())
-                    .filter(|&i| eval_doc != Some(&pool[i]))
-                    .collect();
+                let idx: Vec<usize> = (0..pool.len()).filter(|&i| eval_doc != Some(&pool[i])).collect();
                 if n > idx.len() {
-                    return Err(Error::new(format!(
-                        "{n} few-shot examples requested, {} available",
-                        idx.len()
-                    )));
+                    return Err(Error::new(format!("{n} few-shot examples requested, {} available", idx.len())));
                 }
                 Ok(idx[..n].to_vec())
             }
             SamplerKind::Random => {
                 let Some(doc) = eval_doc else {
                     if n > pool.len() {
-                        return Err(Error::new(format!(
-                            "{n} few-shot examples requested, {} available",
-                            pool.len()
-                        )));
+                        return Err(Error::new(format!("{n} few-shot examples requested, {} available", pool.len())));
                     }
                     return Ok(self.rng.sample(pool.len(), n));
                 };
@@ -230,27 +220,15 @@ impl FewshotSampler {
                         pool.len()
                     )));
                 }
-                let mut res: Vec<usize> = self
-                    .rng
-                    .sample(pool.len(), n + 1)
-                    .into_iter()
-                    .filter(|&i| &pool[i] != doc)
-                    .collect();
+                let mut res: Vec<usize> =
+                    self.rng.sample(pool.len(), n + 1).into_iter().filter(|&i| &pool[i] != doc).collect();
                 res.truncate(n);
                 if res.len() < n {
                     let rest: Vec<usize> = (0..pool.len()).filter(|&i| &pool[i] != doc).collect();
                     if n > rest.len() {
-                        return Err(Error::new(format!(
-                            "{n} few-shot examples requested, {} available",
-                            rest.len()
-                        )));
+                        return Err(Error::new(format!("{n} few-shot examples requested, {} available", rest.len())));
                     }
-                    res = self
-                        .rng
-                        .sample(rest.len(), n)
-                        .into_iter()
-                        .map(|i| rest[i])
-                        .collect();
+                    res = self.rng.sample(rest.len(), n).into_iter().map(|i| rest[i]).collect();
                 }
                 Ok(res)
             }
@@ -275,9 +253,7 @@ pub fn to_value(v: &Json) -> Value {
         Json::String(s) => Value::from(s.as_str()),
         Json::Array(a) => Value::from(a.iter().map(to_value).collect::<Vec<_>>()),
         Json::Object(o) => Value::from(
-            o.iter()
-                .map(|(k, v)| (k.clone(), to_value(v)))
-                .collect::<std::collections::BTreeMap<String, Value>>(),
+            o.iter().map(|(k, v)| (k.clone(), to_value(v))).collect::<std::collections::BTreeMap<String, Value>>(),
         ),
     }
 }
@@ -309,7 +285,9 @@ fn from_value(v: &Value) -> Option<Json> {
             Err(_) => Json::Number(serde_json::Number::from_f64(f64::try_from(v.clone()).ok()?)?),
         },
         ValueKind::String => Json::String(v.as_str()?.to_string()),
-        ValueKind::Seq | ValueKind::Iterable => Json::Array(v.try_iter().ok()?.map(|x| from_value(&x)).collect::<Option<_>>()?),
+        ValueKind::Seq | ValueKind::Iterable => {
+            Json::Array(v.try_iter().ok()?.map(|x| from_value(&x)).collect::<Option<_>>()?)
+        }
         ValueKind::Map => {
             let mut m = Map::new();
             for k in v.try_iter().ok()? {
@@ -393,10 +371,7 @@ impl<'t> Renderer<'t> {
     }
 
     fn render_template(&self, name: &str, doc: &Json) -> Result<String> {
-        let t = self
-            .env
-            .get_template(name)
-            .map_err(|e| Error::new(e.to_string()))?;
+        let t = self.env.get_template(name).map_err(|e| Error::new(e.to_string()))?;
         t.render(context_value(doc)).map_err(|e| {
             let mut msg = format!("{}: {name}: {e}", self.spec.file);
             if e.kind() == minijinja::ErrorKind::UndefinedError {
@@ -459,11 +434,14 @@ impl<'t> Renderer<'t> {
                 for (k, expression) in &expressions {
                     let v = match expression {
                         Some(e) => {
-                            let value = e.eval(context_value(&doc)).map_err(|e| {
-                                Error::new(format!("{}: process_docs.{k}: {e}", self.spec.file))
-                            })?;
+                            let value = e
+                                .eval(context_value(&doc))
+                                .map_err(|e| Error::new(format!("{}: process_docs.{k}: {e}", self.spec.file)))?;
                             from_value(&value).ok_or_else(|| {
-                                Error::new(format!("{}: process_docs.{k}: {value} cannot be a document field", self.spec.file))
+                                Error::new(format!(
+                                    "{}: process_docs.{k}: {value} cannot be a document field",
+                                    self.spec.file
+                                ))
                             })?
                         }
                         None => {
@@ -487,17 +465,12 @@ impl<'t> Renderer<'t> {
         match field {
             Field::Int(i) => Ok(Out::Int(*i)),
             Field::List(l) => Ok(Out::List(l.clone())),
-            Field::Function(f) => Err(Error::new(format!(
-                "{}: {name} is !function {f} (Python)",
-                self.spec.file
-            ))),
+            Field::Function(f) => Err(Error::new(format!("{}: {name} is !function {f} (Python)", self.spec.file))),
             Field::Template(s) => {
                 if let Some(v) = doc.get(s.as_str()) {
                     return Ok(match v {
                         Json::Array(a) => Out::List(a.clone()),
-                        Json::Number(n) if n.as_i64().is_some() => {
-                            Out::Int(n.as_i64().unwrap_or_default())
-                        }
+                        Json::Number(n) if n.as_i64().is_some() => Out::Int(n.as_i64().unwrap_or_default()),
                         Json::String(s) => Out::Text(s.clone()),
                         other => Out::Text(py_str(other)),
                     });
@@ -507,22 +480,13 @@ impl<'t> Renderer<'t> {
                 if is_choice {
                     return match pylit::parse(&text) {
                         Ok(Json::Array(a)) => Ok(Out::List(a)),
-                        _ => Err(Error::new(format!(
-                            "{}: {name} must give a list, gave {text:?}",
-                            self.spec.file
-                        ))),
+                        _ => Err(Error::new(format!("{}: {name} must give a list, gave {text:?}", self.spec.file))),
                     };
                 }
                 if has_choices && !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
-                    return Ok(Out::Int(text.parse().map_err(|_| {
-                        Error::new(format!("{name}: {text} is too large"))
-                    })?));
+                    return Ok(Out::Int(text.parse().map_err(|_| Error::new(format!("{name}: {text} is too large")))?));
                 }
-                if name.ends_with("doc_to_target")
-                    && text.len() >= 2
-                    && text.starts_with('[')
-                    && text.ends_with(']')
-                {
+                if name.ends_with("doc_to_target") && text.len() >= 2 && text.starts_with('[') && text.ends_with(']') {
                     if let Ok(Json::Array(a)) = pylit::parse(&text) {
                         return Ok(Out::List(a));
                     }
@@ -534,14 +498,8 @@ impl<'t> Renderer<'t> {
 
     fn choices(&self, name: &str, field: &Field, doc: &Json) -> Result<Vec<String>> {
         match self.eval(name, field, doc, true)? {
-            Out::List(l) => Ok(l
-                .iter()
-                .map(|v| v.as_str().map(String::from).unwrap_or_else(|| py_str(v)))
-                .collect()),
-            other => Err(Error::new(format!(
-                "{}: {name} must give a list, gave {other:?}",
-                self.spec.file
-            ))),
+            Out::List(l) => Ok(l.iter().map(|v| v.as_str().map(String::from).unwrap_or_else(|| py_str(v))).collect()),
+            other => Err(Error::new(format!("{}: {name} must give a list, gave {other:?}", self.spec.file))),
         }
     }
 
@@ -549,19 +507,9 @@ impl<'t> Renderer<'t> {
     fn qa(&self, doc: &Json, fewshot: bool) -> Result<(Question, Option<Vec<String>>, Target)> {
         let (p, text_f, choice_f, target_f) = if fewshot {
             let f = &self.spec.fewshot;
-            (
-                "fewshot_config.",
-                &f.doc_to_text,
-                &f.doc_to_choice,
-                &f.doc_to_target,
-            )
+            ("fewshot_config.", &f.doc_to_text, &f.doc_to_choice, &f.doc_to_target)
         } else {
-            (
-                "",
-                &self.spec.doc_to_text,
-                &self.spec.doc_to_choice,
-                &self.spec.doc_to_target,
-            )
+            ("", &self.spec.doc_to_text, &self.spec.doc_to_choice, &self.spec.doc_to_target)
         };
         // lm-eval's isdigit rule looks at the task's doc_to_choice, not the few-shot one.
         let has_choices = self.spec.doc_to_choice.is_some();
@@ -583,21 +531,16 @@ impl<'t> Renderer<'t> {
             None => Target::Text(String::new()),
             Some(f) => match self.eval(&format!("{p}doc_to_target"), f, doc, has_choices)? {
                 Out::Text(t) => Target::Text(t),
-                Out::Int(i) => Target::Index(usize::try_from(i).map_err(|_| {
-                    Error::new(format!("{}: doc_to_target gave {i}", self.spec.file))
-                })?),
+                Out::Int(i) => Target::Index(
+                    usize::try_from(i)
+                        .map_err(|_| Error::new(format!("{}: doc_to_target gave {i}", self.spec.file)))?,
+                ),
                 Out::List(l) => {
                     if l.iter().all(|v| v.as_u64().is_some()) {
-                        Target::Indices(
-                            l.iter()
-                                .filter_map(|v| v.as_u64().map(|u| u as usize))
-                                .collect(),
-                        )
+                        Target::Indices(l.iter().filter_map(|v| v.as_u64().map(|u| u as usize)).collect())
                     } else {
                         Target::Texts(
-                            l.iter()
-                                .map(|v| v.as_str().map(String::from).unwrap_or_else(|| py_str(v)))
-                                .collect(),
+                            l.iter().map(|v| v.as_str().map(String::from).unwrap_or_else(|| py_str(v))).collect(),
                         )
                     }
                 }
@@ -608,11 +551,7 @@ impl<'t> Renderer<'t> {
 
     /// The answer text a few-shot example shows (`build_qa_turn`): `c[a]` for an index, the first
     /// of a list, or the text. `None` when there is no answer (`a` empty).
-    fn answer_text(
-        &self,
-        choices: &Option<Vec<String>>,
-        target: &Target,
-    ) -> Result<Option<String>> {
+    fn answer_text(&self, choices: &Option<Vec<String>>, target: &Target) -> Result<Option<String>> {
         Ok(match target {
             Target::Text(t) if t.is_empty() => None,
             Target::Text(t) => Some(t.clone()),
@@ -739,9 +678,7 @@ impl<'t> Renderer<'t> {
                 },
             },
         };
-        if let (OutputType::MultipleChoice, Target::Index(i), Some(c)) =
-            (spec.output_type, &target, &choices)
-        {
+        if let (OutputType::MultipleChoice, Target::Index(i), Some(c)) = (spec.output_type, &target, &choices) {
             if *i >= c.len() {
                 return Err(Error::new(format!(
                     "{}: doc_to_target gave {i}, but there are {} choices",
@@ -750,12 +687,7 @@ impl<'t> Renderer<'t> {
                 )));
             }
         }
-        Ok(Rendered {
-            context,
-            choices,
-            target,
-            request,
-        })
+        Ok(Rendered { context, choices, target, request })
     }
 
     /// A multiple-input document (lm-eval's `multiple_input_context`): one context per choice, the
@@ -776,7 +708,8 @@ impl<'t> Renderer<'t> {
                 spec.file
             )));
         }
-        let choices = choices.ok_or_else(|| Error::new(format!("{}: a multiple-input task needs doc_to_choice", spec.file)))?;
+        let choices =
+            choices.ok_or_else(|| Error::new(format!("{}: a multiple-input task needs doc_to_choice", spec.file)))?;
         if gold >= choices.len() {
             return Err(Error::new(format!(
                 "{}: doc_to_text gave {gold}, but there are {} choices",
@@ -827,18 +760,11 @@ impl<'t> Renderer<'t> {
         docs.iter()
             .enumerate()
             .map(|(i, doc)| {
-                let idx = sampler
-                    .sample(pool, n, same_split.then_some(doc))
-                    .map_err(|e| {
-                        e.context(format!(
-                            "{}: few-shot for {}",
-                            self.spec.file,
-                            super::document_name(i as u64)
-                        ))
-                    })?;
+                let idx = sampler.sample(pool, n, same_split.then_some(doc)).map_err(|e| {
+                    e.context(format!("{}: few-shot for {}", self.spec.file, super::document_name(i as u64)))
+                })?;
                 let shots: Vec<&Json> = idx.iter().map(|&j| &pool[j]).collect();
-                self.render(doc, &shots)
-                    .map_err(|e| e.context(super::document_name(i as u64)))
+                self.render(doc, &shots).map_err(|e| e.context(super::document_name(i as u64)))
             })
             .collect()
     }
@@ -883,18 +809,10 @@ impl FilterPipeline {
                         *r = mapping.iter().find(|(k, _)| k == r).map_or(default, |(_, v)| v).clone();
                     }
                 }
-                FilterStep::Regex {
-                    pattern,
-                    group_select,
-                    fallback,
-                } => {
-                    let re = regex::Regex::new(pattern).map_err(|e| {
-                        Error::new(format!("filter {}: bad regex {pattern:?}: {e}", self.name))
-                    })?;
-                    responses = responses
-                        .iter()
-                        .map(|r| regex_filter(&re, *group_select, fallback, r))
-                        .collect();
+                FilterStep::Regex { pattern, group_select, fallback } => {
+                    let re = regex::Regex::new(pattern)
+                        .map_err(|e| Error::new(format!("filter {}: bad regex {pattern:?}: {e}", self.name)))?;
+                    responses = responses.iter().map(|r| regex_filter(&re, *group_select, fallback, r)).collect();
                 }
             }
         }
@@ -912,30 +830,21 @@ fn regex_filter(re: &regex::Regex, group_select: i64, fallback: &str, resp: &str
             if groups == 0 {
                 vec![c.get(0).map_or("", |m| m.as_str()).to_string()]
             } else {
-                (1..=groups)
-                    .map(|g| c.get(g).map_or("", |m| m.as_str()).to_string())
-                    .collect()
+                (1..=groups).map(|g| c.get(g).map_or("", |m| m.as_str()).to_string()).collect()
             }
         })
         .collect();
     if found.is_empty() {
         return fallback.to_string();
     }
-    let i = if group_select < 0 {
-        found.len() as i64 + group_select
-    } else {
-        group_select
-    };
+    let i = if group_select < 0 { found.len() as i64 + group_select } else { group_select };
     let Some(m) = usize::try_from(i).ok().and_then(|i| found.get(i)) else {
         return fallback.to_string();
     };
     let s = if groups <= 1 {
         m[0].clone()
     } else {
-        m.iter()
-            .find(|x| !x.is_empty())
-            .cloned()
-            .unwrap_or_else(|| fallback.to_string())
+        m.iter().find(|x| !x.is_empty()).cloned().unwrap_or_else(|| fallback.to_string())
     };
     s.trim().to_string()
 }
@@ -947,14 +856,8 @@ mod tests {
     #[test]
     fn regex_filter_like_lm_eval() {
         let re = regex::Regex::new(r"#### (\-?[0-9\.\,]+)").unwrap();
-        assert_eq!(
-            regex_filter(&re, 0, "[invalid]", "so #### 42 and #### 7"),
-            "42"
-        );
-        assert_eq!(
-            regex_filter(&re, -1, "[invalid]", "so #### 42 and #### 7"),
-            "7"
-        );
+        assert_eq!(regex_filter(&re, 0, "[invalid]", "so #### 42 and #### 7"), "42");
+        assert_eq!(regex_filter(&re, -1, "[invalid]", "so #### 42 and #### 7"), "7");
         assert_eq!(regex_filter(&re, 0, "[invalid]", "nothing"), "[invalid]");
         let re = regex::Regex::new(r"(A)|(B)").unwrap();
         assert_eq!(regex_filter(&re, 0, "x", " B "), "B");

@@ -73,7 +73,8 @@ pub(super) fn flush_analysis(app: &Shared) {
 pub(super) fn draw_views(app: &Shared, all: bool) {
     let due: Vec<usize> = {
         let mut a = app.borrow_mut();
-        let due: Vec<usize> = (0..VIEWS.len()).filter(|&i| a.analysis.dirty[i] && (all || a.analysis.visible[i])).collect();
+        let due: Vec<usize> =
+            (0..VIEWS.len()).filter(|&i| a.analysis.dirty[i] && (all || a.analysis.visible[i])).collect();
         for &i in &due {
             a.analysis.dirty[i] = false;
         }
@@ -147,7 +148,8 @@ pub(super) fn draw_parallel(run: &Run, others: &[(String, Run)]) -> Result<(), S
         dom::append(&body, &tr)?;
     }
     let percent = |x: Option<f64>, n: usize| {
-        x.map(|x| t_with("share-of", &[("share", Arg::Number(x, NumberStyle::Percent(0))), ("n", n.into())])).unwrap_or_else(|| "—".into())
+        x.map(|x| t_with("share-of", &[("share", Arg::Number(x, NumberStyle::Percent(0))), ("n", n.into())]))
+            .unwrap_or_else(|| "—".into())
     };
     let every = t("parallel-every-item");
     let common_label = t_with("parallel-common", &[("n", table.complete.into())]);
@@ -177,7 +179,14 @@ pub(super) fn show_fertility(rows: &[FertilityRow]) -> Result<(), String> {
         dom::set_data(&tr, "tokens", &r.tokens.to_string());
         dom::set_data(&tr, "words", &r.words.to_string());
         dom::set_data(&tr, "chars", &r.chars.to_string());
-        for cell in [r.language.clone(), text::number(r.texts as f64, NumberStyle::Integer), text::number(r.tokens as f64, NumberStyle::Integer), ratio(r.tokens_per_word), ratio(r.tokens_per_syllable), ratio(r.tokens_per_char)] {
+        for cell in [
+            r.language.clone(),
+            text::number(r.texts as f64, NumberStyle::Integer),
+            text::number(r.tokens as f64, NumberStyle::Integer),
+            ratio(r.tokens_per_word),
+            ratio(r.tokens_per_syllable),
+            ratio(r.tokens_per_char),
+        ] {
             dom::append(&tr, &dom::element("td", "", &cell)?)?;
         }
         dom::append(&body, &tr)?;
@@ -192,7 +201,9 @@ pub(super) fn draw_comparison(run: &Run, comparison: Option<&(String, Run)>) -> 
     let summary = dom::by_id("compare-summary")?;
     let Some((name, other)) = comparison else { return Ok(()) };
     let c = run.compare(other);
-    for (key, n) in [("both-right", c.both_right), ("both-wrong", c.both_wrong), ("only-a", c.only_a), ("only-b", c.only_b)] {
+    for (key, n) in
+        [("both-right", c.both_right), ("both-wrong", c.both_wrong), ("only-a", c.only_a), ("only-b", c.only_b)]
+    {
         dom::set_data(&summary, key, &n.to_string());
     }
     let mut said = t_with(
@@ -207,7 +218,10 @@ pub(super) fn draw_comparison(run: &Run, comparison: Option<&(String, Run)>) -> 
         ],
     );
     if c.unmatched_a + c.unmatched_b > 0 {
-        said = format!("{said} · {}", t_with("compare-unmatched", &[("a", c.unmatched_a.into()), ("b", c.unmatched_b.into())]));
+        said = format!(
+            "{said} · {}",
+            t_with("compare-unmatched", &[("a", c.unmatched_a.into()), ("b", c.unmatched_b.into())])
+        );
     }
     summary.set_text_content(Some(&said));
     let (right, wrong) = (t("verdict-right"), t("verdict-wrong"));
@@ -262,7 +276,12 @@ pub(super) fn draw_breakdown(run: &Run) -> Result<(), String> {
     dom::clear(&body);
     for b in run.breakdown() {
         let tr = dom::element("tr", "", "")?;
-        for cell in [b.field.clone(), b.value.clone(), text::number(b.n as f64, NumberStyle::Integer), text::number(b.accuracy, NumberStyle::Percent(1))] {
+        for cell in [
+            b.field.clone(),
+            b.value.clone(),
+            text::number(b.n as f64, NumberStyle::Integer),
+            text::number(b.accuracy, NumberStyle::Percent(1)),
+        ] {
             dom::append(&tr, &dom::element("td", "", &cell)?)?;
         }
         dom::append(&body, &tr)?;
@@ -276,9 +295,15 @@ pub(super) fn draw_bias(run: &Run) -> Result<(), String> {
     for p in run.position_bias() {
         let tr = dom::element("tr", "", "")?;
         let letter = char::from(b'A' + (p.position.min(25) as u8)).to_string();
-let percent = |x: f64| text::number(x, NumberStyle::Percent(0));
+        let percent = |x: f64| text::number(x, NumberStyle::Percent(0));
         let acc = p.accuracy_when_gold.map(percent).unwrap_or_else(|| "—".into());
-        for cell in [letter, text::number(p.gold_count as f64, NumberStyle::Integer), acc, percent(p.chosen_share), percent(p.uniform_share)] {
+        for cell in [
+            letter,
+            text::number(p.gold_count as f64, NumberStyle::Integer),
+            acc,
+            percent(p.chosen_share),
+            percent(p.uniform_share),
+        ] {
             dom::append(&tr, &dom::element("td", "", &cell)?)?;
         }
         dom::append(&body, &tr)?;

@@ -92,7 +92,11 @@ pub fn wire(app: &Shared) -> Result<(), String> {
             return;
         }
         let Some(key) = event.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-        let tag = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name()).unwrap_or_default();
+        let tag = event
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .map(|el| el.tag_name())
+            .unwrap_or_default();
         let Some(action) = key_action(&key.key()) else { return };
         // Typing a vote count or using a menu keeps its keys (Esc still leaves); a focused button
         // (the last one clicked) answers Space and Enter itself, so they must not step twice.
@@ -139,7 +143,9 @@ pub fn restore(app: &Shared) {
     if a.classroom.is_none() {
         return;
     }
-    let saved = session().and_then(|s| s.get_item(&key).ok().flatten()).and_then(|json| serde_json::from_str::<Classroom>(&json).ok());
+    let saved = session()
+        .and_then(|s| s.get_item(&key).ok().flatten())
+        .and_then(|json| serde_json::from_str::<Classroom>(&json).ok());
     if let Some(saved) = saved {
         a.classroom = Some(saved);
     }
@@ -197,7 +203,10 @@ fn draw_inner(app: &Shared, redraw_votes: bool) -> Result<(), String> {
         dom::set_data(&section, "step", "");
         dom::clear(&options_list);
         dom::set_text("classroom-question", "");
-        text::show("classroom-step-note", key(if a.driver.phase() == Phase::Preparing { "status-preparing" } else { "classroom-no-run" }));
+        text::show(
+            "classroom-step-note",
+            key(if a.driver.phase() == Phase::Preparing { "status-preparing" } else { "classroom-no-run" }),
+        );
         return Ok(());
     };
     let index = c.index.min(run.total() - 1);
@@ -219,10 +228,20 @@ fn draw_inner(app: &Shared, redraw_votes: bool) -> Result<(), String> {
     dom::set_data(&section, "class-right", &score.class_right.to_string());
     dom::set_data(&section, "model-right", &score.model_right.to_string());
 
-    text::show("classroom-progress", key_with("classroom-progress", vec![("number", (index + 1).into()), ("total", run.total().into())]));
+    text::show(
+        "classroom-progress",
+        key_with("classroom-progress", vec![("number", (index + 1).into()), ("total", run.total().into())]),
+    );
     text::show(
         "classroom-score",
-        key_with("classroom-score", vec![("class", score.class_right.into()), ("model", score.model_right.into()), ("n", score.revealed.into())]),
+        key_with(
+            "classroom-score",
+            vec![
+                ("class", score.class_right.into()),
+                ("model", score.model_right.into()),
+                ("n", score.revealed.into()),
+            ],
+        ),
     );
     let question = dom::by_id("classroom-question")?;
     question.set_text_content(Some(&item.question));
@@ -232,7 +251,11 @@ fn draw_inner(app: &Shared, redraw_votes: bool) -> Result<(), String> {
     let probs = row.map(|r| probabilities(&r.loglikelihoods));
     for (i, choice) in item.choices.iter().enumerate() {
         let mut class = String::from("option");
-        for (flag, name) in [(class_choice == Some(i) && shows(Step::Class), " class-choice"), (model_choice == Some(i), " model-choice"), (gold == Some(i), " gold")] {
+        for (flag, name) in [
+            (class_choice == Some(i) && shows(Step::Class), " class-choice"),
+            (model_choice == Some(i), " model-choice"),
+            (gold == Some(i), " gold"),
+        ] {
             if flag {
                 class += name;
             }
@@ -264,7 +287,8 @@ fn draw_inner(app: &Shared, redraw_votes: bool) -> Result<(), String> {
         let votes = c.votes(index);
         for i in 0..item.choices.len() {
             let label = dom::element("label", "", &t_with("classroom-votes-label", &[("letter", letter(i).into())]))?;
-            let input: web_sys::HtmlInputElement = dom::element("input", "", "")?.dyn_into().map_err(|_| "cannot make an input")?;
+            let input: web_sys::HtmlInputElement =
+                dom::element("input", "", "")?.dyn_into().map_err(|_| "cannot make an input")?;
             input.set_type("number");
             let _ = input.set_attribute("min", "0");
             let _ = input.set_attribute("data-vote", &i.to_string());

@@ -101,10 +101,17 @@ pub(super) async fn prepare(app: &Shared) -> Result<(), String> {
 /// header; of a Hugging Face folder: its config.json and safetensors headers) and
 /// shows the answer in the model panel. `false` when it does not fit or could not be read: the
 /// reason is on the page, nothing is downloaded, and the page stays usable.
-pub(super) async fn model_fits(app: &Shared, worker: &Worker, load: &ToWorker, files: &[web_sys::File]) -> Result<bool, String> {
+pub(super) async fn model_fits(
+    app: &Shared,
+    worker: &Worker,
+    load: &ToWorker,
+    files: &[web_sys::File],
+) -> Result<bool, String> {
     let budget_mib = dom::query_param("budget_mib").and_then(|b| b.trim().parse::<u64>().ok());
     let check = match load {
-        ToWorker::LoadModel { source, backend } => ToWorker::CheckModel { source: source.clone(), backend: *backend, budget_mib },
+        ToWorker::LoadModel { source, backend } => {
+            ToWorker::CheckModel { source: source.clone(), backend: *backend, budget_mib }
+        }
         _ => return Ok(true),
     };
     say(key("status-checking-fit"));
@@ -137,7 +144,11 @@ pub(super) async fn model_fits(app: &Shared, worker: &Worker, load: &ToWorker, f
     if let Some(reason) = refused {
         dom::set_data(&fit, "fit", "refused");
         text::show("model-fit", Said::Raw(reason));
-        let refused = if matches!(check, ToWorker::CheckModel { source: ModelSource::Folder { .. }, .. }) { "model-refused-folder" } else { "model-refused-header" };
+        let refused = if matches!(check, ToWorker::CheckModel { source: ModelSource::Folder { .. }, .. }) {
+            "model-refused-folder"
+        } else {
+            "model-refused-header"
+        };
         text::show("model-info", key_with(refused, vec![("name", name.into())]));
         dom::set_data(&info, "status", "refused");
         say(key("status-not-fit"));
@@ -251,7 +262,8 @@ pub(super) fn apply(app: &Shared, effects: Vec<Effect>) {
             Effect::Finished => {
                 pool::stop(app);
                 flush_analysis(app);
-                let kept = dom::by_id("run-summary").ok().and_then(|s| s.get_attribute("data-resumed")).unwrap_or_default();
+                let kept =
+                    dom::by_id("run-summary").ok().and_then(|s| s.get_attribute("data-resumed")).unwrap_or_default();
                 let failed = app.borrow().run.as_ref().map_or(0, |r| r.failed.len());
                 let mut status = vec![match kept.parse::<usize>().unwrap_or(0) {
                     0 => key("status-finished"),
@@ -263,7 +275,9 @@ pub(super) fn apply(app: &Shared, effects: Vec<Effect>) {
                 say(Said::Joined(status, " "));
             }
             Effect::Phase(phase) => show_controls(app, phase),
-            Effect::Stuck { seconds, .. } => worker_crashed(app, &format!("no answer after {seconds:.0} s (the worker stopped responding)")),
+            Effect::Stuck { seconds, .. } => {
+                worker_crashed(app, &format!("no answer after {seconds:.0} s (the worker stopped responding)"))
+            }
             Effect::MarkFailed { index, message } => {
                 let a = &mut *app.borrow_mut();
                 if let Some(run) = a.run.as_mut() {

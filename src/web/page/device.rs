@@ -33,14 +33,20 @@ pub(super) fn show_download(app: &Shared, loaded: u64, total: Option<u64>, from_
         let progress = match total {
             Some(t) if rate > 0.0 => {
                 let seconds = (t.saturating_sub(loaded) as f64 / 1e6 / rate).round();
-                key_with("download-progress-total", vec![
-                    ("mb", mb(loaded, 1)),
-                    ("total", mb(t, 0)),
-                    ("rate", Arg::Number(rate, NumberStyle::Decimal(1))),
-                    ("seconds", Arg::Number(seconds, NumberStyle::Integer)),
-                ])
+                key_with(
+                    "download-progress-total",
+                    vec![
+                        ("mb", mb(loaded, 1)),
+                        ("total", mb(t, 0)),
+                        ("rate", Arg::Number(rate, NumberStyle::Decimal(1))),
+                        ("seconds", Arg::Number(seconds, NumberStyle::Integer)),
+                    ],
+                )
             }
-            _ => key_with("download-progress-rate", vec![("mb", mb(loaded, 1)), ("rate", Arg::Number(rate, NumberStyle::Decimal(1)))]),
+            _ => key_with(
+                "download-progress-rate",
+                vec![("mb", mb(loaded, 1)), ("rate", Arg::Number(rate, NumberStyle::Decimal(1)))],
+            ),
         };
         if resumed_from > 0 {
             Said::Joined(vec![progress, key_with("download-resumed", vec![("mb", mb(resumed_from, 1))])], " ")
@@ -61,11 +67,26 @@ pub(super) async fn show_cached_models() {
     for request in keys.iter() {
         let Ok(request) = request.dyn_into::<web_sys::Request>() else { continue };
         let url = request.url();
-        let size = match JsFuture::from(cache.match_with_str(&url)).await.ok().and_then(|r| r.dyn_into::<web_sys::Response>().ok()) {
+        let size = match JsFuture::from(cache.match_with_str(&url))
+            .await
+            .ok()
+            .and_then(|r| r.dyn_into::<web_sys::Response>().ok())
+        {
             Some(r) => r.headers().get("content-length").ok().flatten().and_then(|l| l.parse::<f64>().ok()),
             None => None,
         };
-        let Ok(li) = dom::element("li", "", &format!("{} ({}) ", url.rsplit('/').next().unwrap_or(&url), size.map(|s| format!("{} MB", text::number(s / 1e6, NumberStyle::Decimal(1)))).unwrap_or_else(|| t("size-unknown")))) else { continue };
+        let Ok(li) = dom::element(
+            "li",
+            "",
+            &format!(
+                "{} ({}) ",
+                url.rsplit('/').next().unwrap_or(&url),
+                size.map(|s| format!("{} MB", text::number(s / 1e6, NumberStyle::Decimal(1))))
+                    .unwrap_or_else(|| t("size-unknown"))
+            ),
+        ) else {
+            continue;
+        };
         if let Ok(button) = dom::element("button", "small", "Delete") {
             let _ = button.set_attribute("type", "button");
             let _ = button.set_attribute("aria-label", &t_with("cache-delete", &[("file", url.as_str().into())]));
@@ -96,11 +117,14 @@ pub(super) fn show_backend(info: &BackendInfo) -> Result<(), String> {
     let a = &info.adapter;
     let mut rows = vec![
         ("device-backend", format!("{} ({})", info.label(), a.api)),
-        ("device-adapter", [a.vendor.as_str(), a.architecture.as_str(), a.name.as_str()]
-            .into_iter()
-            .filter(|s| !s.is_empty())
-            .collect::<Vec<_>>()
-            .join(" · ")),
+        (
+            "device-adapter",
+            [a.vendor.as_str(), a.architecture.as_str(), a.name.as_str()]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" · "),
+        ),
         ("device-type", a.device_type.clone()),
     ];
     if let (Some(kernel), true) = (&info.int8_kernel, info.activations == crate::backend::Activations::Int8) {
@@ -170,7 +194,12 @@ pub(super) fn show_scores(backend: &str, choices: &[crate::engine::ContinuationS
     dom::clear(&body);
     for c in choices {
         let row = dom::element("tr", "", "")?;
-        for cell in [format!("{:?}", c.continuation), format!("{:.6}", c.loglikelihood), c.is_greedy.to_string(), c.continuation_tokens.len().to_string()] {
+        for cell in [
+            format!("{:?}", c.continuation),
+            format!("{:.6}", c.loglikelihood),
+            c.is_greedy.to_string(),
+            c.continuation_tokens.len().to_string(),
+        ] {
             dom::append(&row, &dom::element("td", "", &cell)?)?;
         }
         dom::append(&body, &row)?;
@@ -193,7 +222,13 @@ pub(super) fn legacy_score(worker: &Worker, preference: BackendPreference) -> Re
         if let Ok(details) = dom::by_id("device-details") {
             let _ = details.set_attribute("open", "");
         }
-        post(worker, &ToWorker::LoadModel { source: ModelSource::Url { url, check: ModelCheck::default() }, backend: preference })?;
+        post(
+            worker,
+            &ToWorker::LoadModel {
+                source: ModelSource::Url { url, check: ModelCheck::default() },
+                backend: preference,
+            },
+        )?;
         let context = dom::query_param("context").unwrap_or_default();
         post(worker, &ToWorker::Score { context, choices: dom::query_params("choice") })?;
     }

@@ -55,15 +55,25 @@ pub(super) fn summary_svg(app: &Shared) -> Option<String> {
     let run = a.run.as_ref()?;
     let acc = run.accuracy()?;
     let percent = |x: f64| Arg::Number(x, NumberStyle::Percent(1));
-    let date = js_sys::Date::new_0().to_iso_string().as_string().unwrap_or_default().chars().take(10).collect::<String>();
+    let date =
+        js_sys::Date::new_0().to_iso_string().as_string().unwrap_or_default().chars().take(10).collect::<String>();
     let backend = if a.backend.is_empty() { "?".to_string() } else { a.backend.clone() };
     let words = crate::web::summary::SummaryText {
         title: t_with("summary-title", &[("task", run.task.as_str().into())]),
         headline: t_with(
             "summary-headline",
-            &[("accuracy", percent(acc.value)), ("low", percent(acc.low)), ("high", percent(acc.high)), ("done", run.done().into()), ("total", run.total().into())],
+            &[
+                ("accuracy", percent(acc.value)),
+                ("low", percent(acc.low)),
+                ("high", percent(acc.high)),
+                ("done", run.done().into()),
+                ("total", run.total().into()),
+            ],
         ),
-        model: t_with("summary-model", &[("model", run.model.as_str().into()), ("backend", backend.into()), ("date", date.into())]),
+        model: t_with(
+            "summary-model",
+            &[("model", run.model.as_str().into()), ("backend", backend.into()), ("date", date.into())],
+        ),
         by: t("summary-by"),
         positions: t("summary-positions"),
         chosen: t("summary-chosen"),

@@ -10,7 +10,8 @@ use super::*;
 /// (`web::dropped::sort_dropped`). The entries must be taken while the event is dispatched (its
 /// `DataTransfer` is emptied after); the folders are read after it, asynchronously.
 pub(super) fn accept_drop(event: &web_sys::Event) -> Result<(), String> {
-    let transfer = event.dyn_ref::<web_sys::DragEvent>().and_then(|e| e.data_transfer()).ok_or("the drop carried no files")?;
+    let transfer =
+        event.dyn_ref::<web_sys::DragEvent>().and_then(|e| e.data_transfer()).ok_or("the drop carried no files")?;
     let items = transfer.items();
     let mut loose: Vec<(String, web_sys::File)> = Vec::new();
     let mut folders: Vec<web_sys::FileSystemDirectoryEntry> = Vec::new();
@@ -60,18 +61,25 @@ pub(super) fn accept_drop(event: &web_sys::Event) -> Result<(), String> {
 }
 
 /// Every file under the dropped folders, by its path from the drop (`qwen3/config.json`).
-pub(super) async fn read_folders(folders: Vec<web_sys::FileSystemDirectoryEntry>) -> Result<Vec<(String, web_sys::File)>, String> {
+pub(super) async fn read_folders(
+    folders: Vec<web_sys::FileSystemDirectoryEntry>,
+) -> Result<Vec<(String, web_sys::File)>, String> {
     let mut files = Vec::new();
-    let mut pending: Vec<(String, web_sys::FileSystemDirectoryEntry)> = folders.into_iter().map(|f| (f.name(), f)).collect();
+    let mut pending: Vec<(String, web_sys::FileSystemDirectoryEntry)> =
+        folders.into_iter().map(|f| (f.name(), f)).collect();
     while let Some((path, folder)) = pending.pop() {
         let reader = folder.create_reader();
         // readEntries gives a folder's entries in batches (Chromium: 100 at a time) and an empty
         // batch at the end.
         loop {
-            let batch = callback_promise(|ok, fail| reader.read_entries_with_callback_and_callback(ok, fail).map_err(|e| js_error(&e)))
-                .await
-                .map_err(|e| format!("the dropped folder {path} cannot be read: {e}"))?;
-            let batch: js_sys::Array = batch.dyn_into().map_err(|_| format!("the dropped folder {path} cannot be read: not a list of entries"))?;
+            let batch = callback_promise(|ok, fail| {
+                reader.read_entries_with_callback_and_callback(ok, fail).map_err(|e| js_error(&e))
+            })
+            .await
+            .map_err(|e| format!("the dropped folder {path} cannot be read: {e}"))?;
+            let batch: js_sys::Array = batch
+                .dyn_into()
+                .map_err(|_| format!("the dropped folder {path} cannot be read: not a list of entries"))?;
             if batch.length() == 0 {
                 break;
             }
@@ -88,10 +96,14 @@ pub(super) async fn read_folders(folders: Vec<web_sys::FileSystemDirectoryEntry>
                     })
                     .await
                     .map_err(|e| format!("{child}: cannot be read: {e}"))?;
-                    let file: web_sys::File = file.dyn_into().map_err(|_| format!("{child}: cannot be read: not a file"))?;
+                    let file: web_sys::File =
+                        file.dyn_into().map_err(|_| format!("{child}: cannot be read: not a file"))?;
                     files.push((child, file));
                     if files.len() > crate::web::dropped::MAX_DROPPED_FILES {
-                        return Err(format!("the dropped folder holds more than {} files: drop the model or data folder itself", crate::web::dropped::MAX_DROPPED_FILES));
+                        return Err(format!(
+                            "the dropped folder holds more than {} files: drop the model or data folder itself",
+                            crate::web::dropped::MAX_DROPPED_FILES
+                        ));
                     }
                 }
             }
@@ -102,7 +114,9 @@ pub(super) async fn read_folders(folders: Vec<web_sys::FileSystemDirectoryEntry>
 }
 
 /// The value an old-style callback API (`success`, `error`) gives, as a future.
-pub(super) async fn callback_promise(call: impl FnOnce(&js_sys::Function, &js_sys::Function) -> Result<(), String>) -> Result<JsValue, String> {
+pub(super) async fn callback_promise(
+    call: impl FnOnce(&js_sys::Function, &js_sys::Function) -> Result<(), String>,
+) -> Result<JsValue, String> {
     let mut call = Some(call);
     let mut failed = None;
     let promise = js_sys::Promise::new(&mut |ok, fail| {
@@ -149,7 +163,9 @@ pub(super) fn use_dropped(files: Vec<(String, web_sys::File)>) -> Result<(), Str
         dom::set_value("model-folder", "");
         let model: Vec<&str> = dropped.model.iter().map(|&i| paths[i].as_str()).collect();
         said.push(match &dropped.model_folder {
-            Some(folder) => key_with("dropped-model-folder", vec![("folder", folder.as_str().into()), ("n", model.len().into())]),
+            Some(folder) => {
+                key_with("dropped-model-folder", vec![("folder", folder.as_str().into()), ("n", model.len().into())])
+            }
             None => key_with("dropped-model", vec![("files", model.join(", ").into())]),
         });
     }
@@ -160,7 +176,10 @@ pub(super) fn use_dropped(files: Vec<(String, web_sys::File)>) -> Result<(), Str
         show_filters(&[], &Default::default())?;
         let task: Vec<&str> = dropped.task.iter().map(|&i| paths[i].as_str()).collect();
         said.push(if task.len() > 6 {
-            key_with("dropped-benchmark-more", vec![("files", task[..5].join(", ").into()), ("n", (task.len() - 5).into())])
+            key_with(
+                "dropped-benchmark-more",
+                vec![("files", task[..5].join(", ").into()), ("n", (task.len() - 5).into())],
+            )
         } else {
             key_with("dropped-benchmark", vec![("files", task.join(", ").into())])
         });
@@ -203,7 +222,11 @@ pub(super) fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sy
         if is_gguf(&file.name()) {
             // Which file is loaded (the run's checkpoint is keyed by its hash, `ModelLoaded`).
             let id = format!("file:{}:{}:{}", file.name(), file.size(), file.last_modified());
-            return Ok((id, ToWorker::LoadModel { source: ModelSource::File { name: file.name() }, backend }, vec![file.clone()]));
+            return Ok((
+                id,
+                ToWorker::LoadModel { source: ModelSource::File { name: file.name() }, backend },
+                vec![file.clone()],
+            ));
         }
     }
     if !chosen.is_empty() {
@@ -211,27 +234,48 @@ pub(super) fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sy
             return Err(format!("{}: choose one GGUF file, or a model folder's files without it", gguf.name()));
         }
         // Files dropped as a folder keep its name (`use_dropped`); picked ones have none.
-        let folder = dom::by_id("model-file").ok().and_then(|i| i.get_attribute("data-folder")).unwrap_or_else(|| "chosen files".into());
+        let folder = dom::by_id("model-file")
+            .ok()
+            .and_then(|i| i.get_attribute("data-folder"))
+            .unwrap_or_else(|| "chosen files".into());
         return Ok(folder_request(&folder, chosen, backend));
     }
     let url = dom::value("model-url").trim().to_string();
     if !url.is_empty() {
         // A link may pin the file: `&sha256=…&size=…`.
-        let check = ModelCheck { size: dom::query_param("size").and_then(|s| s.parse().ok()), sha256: dom::query_param("sha256") };
+        let check = ModelCheck {
+            size: dom::query_param("size").and_then(|s| s.parse().ok()),
+            sha256: dom::query_param("sha256"),
+        };
         return Ok((url.clone(), ToWorker::LoadModel { source: ModelSource::Url { url, check }, backend }, Vec::new()));
     }
     let choice = dom::value("model-select");
     if choice.is_empty() || choice == "demo" {
-        return Ok(("demo".into(), ToWorker::LoadModel { source: ModelSource::Url { url: DEMO_MODEL.into(), check: ModelCheck::default() }, backend }, Vec::new()));
+        return Ok((
+            "demo".into(),
+            ToWorker::LoadModel {
+                source: ModelSource::Url { url: DEMO_MODEL.into(), check: ModelCheck::default() },
+                backend,
+            },
+            Vec::new(),
+        ));
     }
     let entry = a.catalog.iter().find(|m| m.id == choice).ok_or_else(|| format!("unknown model {choice}"))?;
     let check = ModelCheck { size: entry.size_bytes, sha256: entry.sha256.clone() };
-    Ok((entry.id.clone(), ToWorker::LoadModel { source: ModelSource::Url { url: entry.url.clone(), check }, backend }, Vec::new()))
+    Ok((
+        entry.id.clone(),
+        ToWorker::LoadModel { source: ModelSource::Url { url: entry.url.clone(), check }, backend },
+        Vec::new(),
+    ))
 }
 
 /// A Hugging Face model folder's files as a load request; its identity is the folder's name with
 /// its files' names and sizes.
-pub(super) fn folder_request(folder: &str, files: Vec<web_sys::File>, backend: BackendPreference) -> (String, ToWorker, Vec<web_sys::File>) {
+pub(super) fn folder_request(
+    folder: &str,
+    files: Vec<web_sys::File>,
+    backend: BackendPreference,
+) -> (String, ToWorker, Vec<web_sys::File>) {
     let names: Vec<String> = files.iter().map(|f| f.name()).collect();
     let sizes: Vec<String> = files.iter().map(|f| format!("{}:{}:{}", f.name(), f.size(), f.last_modified())).collect();
     let id = format!("folder:{folder}:{}", sizes.join(","));
@@ -240,7 +284,8 @@ pub(super) fn folder_request(folder: &str, files: Vec<web_sys::File>, backend: B
 
 /// A file's path inside the folder it was picked with (`webkitRelativePath`), else its name.
 pub(super) fn relative_path(file: &web_sys::File) -> String {
-    let path = js_sys::Reflect::get(file, &"webkitRelativePath".into()).ok().and_then(|p| p.as_string()).unwrap_or_default();
+    let path =
+        js_sys::Reflect::get(file, &"webkitRelativePath".into()).ok().and_then(|p| p.as_string()).unwrap_or_default();
     if path.is_empty() {
         file.name()
     } else {
@@ -251,7 +296,11 @@ pub(super) fn relative_path(file: &web_sys::File) -> String {
 /// `message` with the files it carries: a GGUF as `file`, a folder's files as the array `files`.
 pub(super) fn attach(message: &JsValue, request: &ToWorker, files: &[web_sys::File]) -> Result<(), String> {
     match (request, files) {
-        (ToWorker::LoadModel { source: ModelSource::Folder { .. }, .. } | ToWorker::CheckModel { source: ModelSource::Folder { .. }, .. }, files) => {
+        (
+            ToWorker::LoadModel { source: ModelSource::Folder { .. }, .. }
+            | ToWorker::CheckModel { source: ModelSource::Folder { .. }, .. },
+            files,
+        ) => {
             let array: js_sys::Array = files.iter().collect();
             js_sys::Reflect::set(message, &"files".into(), &array).map_err(|_| "cannot attach the files")?;
         }
@@ -271,7 +320,10 @@ pub(super) async fn task_files(kit: &crate::catalog::KitManifest) -> Result<(Tas
     if task == "demo" {
         let mut files = Vec::new();
         for path in DEMO_TASK {
-            files.push(NamedFile { name: path.rsplit('/').next().unwrap_or(path).into(), bytes: fetch_bytes(path).await? });
+            files.push(NamedFile {
+                name: path.rsplit('/').next().unwrap_or(path).into(),
+                bytes: fetch_bytes(path).await?,
+            });
         }
         return TaskFiles::from_files(files).map(|t| (t, Vec::new())).map_err(|e| e.to_string());
     }
@@ -284,13 +336,19 @@ pub(super) async fn task_files(kit: &crate::catalog::KitManifest) -> Result<(Tas
     let mut files = Vec::new();
     if let Some(paths) = builtin {
         for path in paths.iter() {
-            files.push(NamedFile { name: path.rsplit('/').next().unwrap_or(path).into(), bytes: fetch_bytes(path).await? });
+            files.push(NamedFile {
+                name: path.rsplit('/').next().unwrap_or(path).into(),
+                bytes: fetch_bytes(path).await?,
+            });
         }
     }
     // Picked files by name; a picked folder's files by their paths in it, the ones a benchmark
     // can use (its README or licence is not data).
-    let mut chosen: Vec<(String, web_sys::File)> = dom::files("task-files").into_iter().map(|f| (f.name(), f)).collect();
-    chosen.extend(dom::files("task-folder").into_iter().map(|f| (relative_path(&f), f)).filter(|(path, _)| is_task_file(path)));
+    let mut chosen: Vec<(String, web_sys::File)> =
+        dom::files("task-files").into_iter().map(|f| (f.name(), f)).collect();
+    chosen.extend(
+        dom::files("task-folder").into_iter().map(|f| (relative_path(&f), f)).filter(|(path, _)| is_task_file(path)),
+    );
     if chosen.is_empty() && builtin.is_some() {
         if let Some(benchmark) = kit.benchmark_for(&task) {
             for file in &benchmark.files {
@@ -355,7 +413,11 @@ fn published_data(catalog: &crate::catalog::BenchmarkCatalog, task: &str) -> Opt
     let entry = catalog.clone().benchmark_for(task)?;
     let published = entry.published_task(task).cloned()?;
     let folder = published.yaml.rsplit_once('/').map_or("", |(f, _)| f).to_string();
-    let wanted = |path: &str| path == published.yaml || published.data.values().any(|d| d == path) || (!path.ends_with(".yaml") && path.rsplit_once('/').map_or("", |(f, _)| f) == folder);
+    let wanted = |path: &str| {
+        path == published.yaml
+            || published.data.values().any(|d| d == path)
+            || (!path.ends_with(".yaml") && path.rsplit_once('/').map_or("", |(f, _)| f) == folder)
+    };
     let fetch: Vec<RemoteData> = entry
         .files
         .into_iter()
@@ -368,7 +430,10 @@ fn published_data(catalog: &crate::catalog::BenchmarkCatalog, task: &str) -> Opt
 
 /// Whether `task` is one the Task menu offers from the benchmark catalogue's published tasks.
 pub(super) fn is_published_task(task: &str) -> bool {
-    crate::catalog::benchmark_catalog().ok().and_then(|c| c.benchmark_for(task)).is_some_and(|b| b.published_task(task).is_some())
+    crate::catalog::benchmark_catalog()
+        .ok()
+        .and_then(|c| c.benchmark_for(task))
+        .is_some_and(|b| b.published_task(task).is_some())
 }
 
 /// A benchmark file of the site's kit, used only if it is the file the manifest names (its size

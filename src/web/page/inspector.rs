@@ -21,7 +21,10 @@ pub(super) fn select_row(app: &Shared, index: usize) {
             let _ = tr.set_attribute("aria-selected", "true");
         }
         dom::set_hidden("inspector", false);
-        text::show("inspector-heading", key_with("inspector-item", vec![("number", (index + 1).into()), ("id", item.id.as_str().into())]));
+        text::show(
+            "inspector-heading",
+            key_with("inspector-item", vec![("number", (index + 1).into()), ("id", item.id.as_str().into())]),
+        );
         let prompt = dom::by_id("inspector-prompt")?;
         prompt.set_text_content(Some(&item.context));
         if !item.language.is_empty() {
@@ -37,7 +40,8 @@ pub(super) fn select_row(app: &Shared, index: usize) {
                 format!("{}{}", if i == item.gold { "★ " } else { "" }, choice),
                 ll.map(|l| format!("{l:.4}")).unwrap_or_default(),
                 // What acc_norm compares, as the scoring module computes it.
-                ll.map(|l| format!("{:.4}", crate::scoring::loglikelihood::per_character(l, choice))).unwrap_or_default(),
+                ll.map(|l| format!("{:.4}", crate::scoring::loglikelihood::per_character(l, choice)))
+                    .unwrap_or_default(),
                 row.and_then(|r| r.token_counts.get(i)).map(|t| t.to_string()).unwrap_or_default(),
                 row.and_then(|r| r.is_greedy.get(i)).map(|g| t(if *g { "yes" } else { "no" })).unwrap_or_default(),
             ];
@@ -51,8 +55,11 @@ pub(super) fn select_row(app: &Shared, index: usize) {
         dom::clear(&parallel);
         // Items of the same `group` (the demo) or joined by DZEN-style `parallel` ids.
         if let Some(group) = crate::web::run::parallel_key(item) {
-            let others: Vec<_> =
-                run.items.iter().filter(|o| o.index != index && crate::web::run::parallel_key(o).as_ref() == Some(&group)).collect();
+            let others: Vec<_> = run
+                .items
+                .iter()
+                .filter(|o| o.index != index && crate::web::run::parallel_key(o).as_ref() == Some(&group))
+                .collect();
             if !others.is_empty() {
                 dom::append(&parallel, &dom::element("h3", "", &t("inspector-other-languages"))?)?;
                 for o in others {

@@ -37,7 +37,12 @@ pub(super) fn start(app: &Shared) {
         let a = app.borrow();
         let on_cpu = a.backend.starts_with("cpu");
         let asked = dom::query_param("workers").and_then(|n| n.trim().parse().ok());
-        if !on_cpu || (a.driver.pace_ms() > 0 && asked.is_none()) || a.load_request.is_none() || a.task_files.is_none() || a.run.is_none() {
+        if !on_cpu
+            || (a.driver.pace_ms() > 0 && asked.is_none())
+            || a.load_request.is_none()
+            || a.task_files.is_none()
+            || a.run.is_none()
+        {
             return;
         }
         let navigator = gloo::utils::window().navigator();
@@ -142,7 +147,8 @@ fn add(app: &Shared) -> Result<(), String> {
     .forget();
     let on_error = app.clone();
     EventListener::new(&worker, "error", move |event| {
-        let detail = event.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message()).unwrap_or_else(|| "the worker failed".into());
+        let detail =
+            event.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message()).unwrap_or_else(|| "the worker failed".into());
         failed(&on_error, id, &detail);
     })
     .forget();
@@ -197,7 +203,9 @@ fn prepare(app: &Shared, id: u32) -> Result<(), String> {
     let (worker, load, files, task, settings, fetch) = {
         let a = app.borrow();
         let h = a.helpers.iter().find(|h| h.id == id).ok_or("gone")?;
-        let (Some((load, files)), Some((task, fetch)), Some(run)) = (a.load_request.clone(), a.task_files.clone(), a.run.as_ref()) else {
+        let (Some((load, files)), Some((task, fetch)), Some(run)) =
+            (a.load_request.clone(), a.task_files.clone(), a.run.as_ref())
+        else {
             return Err("no model or task to give it".into());
         };
         // The CPU path the main worker is on, named: a helper must not decide differently.

@@ -5,7 +5,16 @@
 use super::*;
 
 pub(super) fn clear_rows() {
-    for id in ["result-rows", "breakdown-rows", "bias-rows", "parallel-head", "parallel-rows", "parallel-foot", "fertility-rows", "compare-rows"] {
+    for id in [
+        "result-rows",
+        "breakdown-rows",
+        "bias-rows",
+        "parallel-head",
+        "parallel-rows",
+        "parallel-foot",
+        "fertility-rows",
+        "compare-rows",
+    ] {
         if let Ok(el) = dom::by_id(id) {
             dom::clear(&el);
         }
@@ -153,7 +162,8 @@ pub(super) fn draw_metrics(run: &Run) {
     for m in &metrics {
         let digits = if m.value.abs() >= 10.0 { 2 } else { 4 };
         let value = text::number(m.value, NumberStyle::Decimal(digits));
-        let stderr = m.stderr.map(|s| format!(" ± {}", text::number(s, NumberStyle::Decimal(digits)))).unwrap_or_default();
+        let stderr =
+            m.stderr.map(|s| format!(" ± {}", text::number(s, NumberStyle::Decimal(digits)))).unwrap_or_default();
         shown.push(format!("{},{} {value}{stderr}", m.name, m.filter));
         data.insert(format!("{},{}", m.name, m.filter), serde_json::json!(m.value));
     }
@@ -182,7 +192,8 @@ pub(super) fn insert_in_order(run: &Run, index: usize, tr: &web_sys::Element) ->
     let body = dom::by_id("result-rows")?;
     // Rows are drawn in item order, so when the last one drawn comes before this item, the item has
     // no row yet and its row goes at the end: the usual case, found without a search of every row.
-    let last = body.last_element_child().and_then(|r| r.get_attribute("data-index")).and_then(|i| i.parse::<usize>().ok());
+    let last =
+        body.last_element_child().and_then(|r| r.get_attribute("data-index")).and_then(|i| i.parse::<usize>().ok());
     if last.is_none_or(|last| last < index) {
         return dom::append(&body, tr);
     }
@@ -249,10 +260,16 @@ pub(super) fn draw_position_warning(collapsed: Option<CollapsedPosition>) {
     };
     let letter = char::from_u32('A' as u32 + c.position as u32).unwrap_or('?');
     let share = Arg::Number(c.share, NumberStyle::Percent(0));
-    text::show("position-warning", match c.cloze {
-        Some(task) => key_with("position-warning-cloze", vec![("letter", letter.to_string().into()), ("share", share), ("task", task.into())]),
-        None => key_with("position-warning", vec![("letter", letter.to_string().into()), ("share", share)]),
-    });
+    text::show(
+        "position-warning",
+        match c.cloze {
+            Some(task) => key_with(
+                "position-warning-cloze",
+                vec![("letter", letter.to_string().into()), ("share", share), ("task", task.into())],
+            ),
+            None => key_with("position-warning", vec![("letter", letter.to_string().into()), ("share", share)]),
+        },
+    );
     dom::set_data(&p, "position", &c.position.to_string());
     dom::set_data(&p, "share", &format!("{:.3}", c.share));
     dom::set_hidden("position-warning", false);
@@ -298,7 +315,10 @@ pub(super) fn update_summary(app: &Shared) {
         }
         None => {
             dom::set_data(&summary, "accuracy", "");
-            t_with("run-summary-empty", &[("done", 0usize.into()), ("total", run.total().into()), ("task", run.task.as_str().into())])
+            t_with(
+                "run-summary-empty",
+                &[("done", 0usize.into()), ("total", run.total().into()), ("task", run.task.as_str().into())],
+            )
         }
     };
     dom::set_data(&summary, "failed", &run.failed.len().to_string());

@@ -45,12 +45,14 @@ fn storage() -> Option<web_sys::Storage> {
 
 /// Chooses the language at start-up, fills the language menu and writes the static page in it.
 pub fn init() -> Result<(), String> {
-    let browser: Vec<String> = gloo::utils::window().navigator().languages().iter().filter_map(|v| v.as_string()).collect();
+    let browser: Vec<String> =
+        gloo::utils::window().navigator().languages().iter().filter_map(|v| v.as_string()).collect();
     let remembered = storage().and_then(|s| s.get_item(REMEMBERED).ok().flatten());
     let code = choose_language(dom::query_param("lang").as_deref(), remembered.as_deref(), &browser);
     let select: web_sys::HtmlSelectElement = dom::typed("lang-select")?;
     for language in LANGUAGES {
-        let option = web_sys::HtmlOptionElement::new_with_text_and_value(language.name, language.code).map_err(|_| "cannot make an option")?;
+        let option = web_sys::HtmlOptionElement::new_with_text_and_value(language.name, language.code)
+            .map_err(|_| "cannot make an option")?;
         let _ = option.set_attribute("lang", language.code);
         select.append_child(&option).map_err(|_| "cannot fill the language menu")?;
     }

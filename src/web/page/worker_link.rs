@@ -111,7 +111,9 @@ pub(super) fn replace_worker(app: &Shared) -> Result<(), String> {
 pub(super) fn recover_run(app: &Shared) -> Result<(), String> {
     let (worker, load, files, task, settings, ticket, fetch) = {
         let mut a = app.borrow_mut();
-        let (Some((load, files)), Some((task, fetch)), Some(run)) = (a.load_request.clone(), a.task_files.clone(), a.run.as_ref()) else {
+        let (Some((load, files)), Some((task, fetch)), Some(run)) =
+            (a.load_request.clone(), a.task_files.clone(), a.run.as_ref())
+        else {
             return Err("nothing to recover: no model or task was loaded".into());
         };
         let (model, settings) = (run.model.clone(), run.settings.clone());
@@ -189,11 +191,24 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
                 spawn_local(show_cached_models());
             }
             let kb = |b: u64| Arg::Number(b as f64 / 1e3, NumberStyle::Integer);
-            let (file, files) = (Arg::Number(file as f64, NumberStyle::Integer), Arg::Number(files as f64, NumberStyle::Integer));
+            let (file, files) =
+                (Arg::Number(file as f64, NumberStyle::Integer), Arg::Number(files as f64, NumberStyle::Integer));
             say(if from_cache {
-                key_with("data-download-cache", vec![("name", name.into()), ("file", file), ("files", files), ("kb", kb(loaded))])
+                key_with(
+                    "data-download-cache",
+                    vec![("name", name.into()), ("file", file), ("files", files), ("kb", kb(loaded))],
+                )
             } else {
-                key_with("data-download", vec![("name", name.into()), ("file", file), ("files", files), ("kb", kb(loaded)), ("total", total.map(kb).unwrap_or_else(|| "?".into()))])
+                key_with(
+                    "data-download",
+                    vec![
+                        ("name", name.into()),
+                        ("file", file),
+                        ("files", files),
+                        ("kb", kb(loaded)),
+                        ("total", total.map(kb).unwrap_or_else(|| "?".into())),
+                    ],
+                )
             });
             Ok(())
         }
@@ -206,7 +221,18 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             spawn_local(show_cached_models());
             let info = dom::by_id("model-info")?;
             let vocab = Arg::Number(vocab_size as f64, NumberStyle::Integer);
-            text::show("model-info", key_with("model-loaded", vec![("name", name.into()), ("architecture", architecture.into()), ("layers", layers.into()), ("vocab", vocab)]));
+            text::show(
+                "model-info",
+                key_with(
+                    "model-loaded",
+                    vec![
+                        ("name", name.into()),
+                        ("architecture", architecture.into()),
+                        ("layers", layers.into()),
+                        ("vocab", vocab),
+                    ],
+                ),
+            );
             dom::set_data(&info, "status", "loaded");
             Ok(())
         }
@@ -248,13 +274,23 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             run.output_type = output_type;
             if let Some((_, fetch)) = &app.borrow().task_files {
                 // The catalogue's URL and the size and sha256 the download was checked against.
-                run.data_sources = fetch.iter().map(|r| crate::catalog::SourceRecord { url: r.url.clone(), sha256: r.check.sha256.clone(), size_bytes: r.check.size }).collect();
+                run.data_sources = fetch
+                    .iter()
+                    .map(|r| crate::catalog::SourceRecord {
+                        url: r.url.clone(),
+                        sha256: r.check.sha256.clone(),
+                        size_bytes: r.check.size,
+                    })
+                    .collect();
             }
             // A picked file's answers are kept under its bytes' hash, not its name, and under the
             // engine they were computed on.
             let (identity, engine) = {
                 let a = app.borrow();
-                (a.model_hash.as_ref().map_or_else(|| model.clone(), |hash| format!("sha256:{hash}")), a.backend.clone())
+                (
+                    a.model_hash.as_ref().map_or_else(|| model.clone(), |hash| format!("sha256:{hash}")),
+                    a.backend.clone(),
+                )
             };
             run.key = run_key(&identity, &engine, &fingerprint, &run.settings);
             begin(app, run, notes.len());
@@ -285,7 +321,10 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
                     a.model_id = None;
                     a.model_loaded = false;
                     if let Ok(info) = dom::by_id("model-info") {
-                        text::show("model-info", key_with("model-not-loaded", vec![("message", message.as_str().into())]));
+                        text::show(
+                            "model-info",
+                            key_with("model-not-loaded", vec![("message", message.as_str().into())]),
+                        );
                         dom::set_data(&info, "status", "error");
                     }
                     a.pending = None;

@@ -68,11 +68,7 @@ pub fn browser_or_skip(test: &str) -> Option<PathBuf> {
 }
 
 fn which(program: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH")?
-        .to_str()?
-        .split(':')
-        .map(|dir| Path::new(dir).join(program))
-        .find(|p| p.is_file())
+    std::env::var_os("PATH")?.to_str()?.split(':').map(|dir| Path::new(dir).join(program)).find(|p| p.is_file())
 }
 
 /// `s` encoded for a URL query value.
@@ -125,7 +121,11 @@ impl StaticServer {
     /// As `start_with_mounts`, with the two headers that make the pages cross-origin isolated
     /// (`self.crossOriginIsolated`), which `SharedArrayBuffer` and so wasm threads need.
     pub fn start_isolated(root: PathBuf, mounts: Vec<(String, PathBuf)>) -> StaticServer {
-        Self::start_server(root, mounts, "Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\n")
+        Self::start_server(
+            root,
+            mounts,
+            "Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\n",
+        )
     }
 
     fn start_server(root: PathBuf, mounts: Vec<(String, PathBuf)>, extra_headers: &'static str) -> StaticServer {
@@ -171,7 +171,13 @@ impl StaticServer {
     }
 }
 
-fn serve_one(stream: TcpStream, root: &Path, mounts: &[(String, PathBuf)], shared: &Shared, extra_headers: &str) -> std::io::Result<()> {
+fn serve_one(
+    stream: TcpStream,
+    root: &Path,
+    mounts: &[(String, PathBuf)],
+    shared: &Shared,
+    extra_headers: &str,
+) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
@@ -207,7 +213,11 @@ fn serve_one(stream: TcpStream, root: &Path, mounts: &[(String, PathBuf)], share
             let range = range_header.as_deref().and_then(|r| r.strip_prefix("bytes=")).and_then(|r| {
                 let (a, b) = r.split_once('-')?;
                 let a: usize = a.trim().parse().ok()?;
-                let b: usize = if b.trim().is_empty() { len.saturating_sub(1) } else { b.trim().parse::<usize>().ok()?.min(len.saturating_sub(1)) };
+                let b: usize = if b.trim().is_empty() {
+                    len.saturating_sub(1)
+                } else {
+                    b.trim().parse::<usize>().ok()?.min(len.saturating_sub(1))
+                };
                 Some((a, b))
             });
             let (status, extra, part) = match range {
@@ -216,7 +226,9 @@ fn serve_one(stream: TcpStream, root: &Path, mounts: &[(String, PathBuf)], share
                     stream.write_all(head.as_bytes())?;
                     return stream.flush();
                 }
-                Some((a, b)) if a <= b => ("206 Partial Content", format!("Content-Range: bytes {a}-{b}/{len}\r\n"), &body[a..=b]),
+                Some((a, b)) if a <= b => {
+                    ("206 Partial Content", format!("Content-Range: bytes {a}-{b}/{len}\r\n"), &body[a..=b])
+                }
                 _ => ("200 OK", String::new(), &body[..]),
             };
             let head = format!(
@@ -229,7 +241,12 @@ fn serve_one(stream: TcpStream, root: &Path, mounts: &[(String, PathBuf)], share
                 // Downloads are slowed (no Range, or an open `bytes=a-`); reads of a header
                 // (a bounded `bytes=a-b`) are not, so a test's time goes to the download.
                 let download = range_header.as_deref().is_none_or(|r| r.ends_with('-'));
-                let throttle = shared.throttle.lock().unwrap().clone().filter(|(prefix, _)| download && path.starts_with(prefix.as_str()));
+                let throttle = shared
+                    .throttle
+                    .lock()
+                    .unwrap()
+                    .clone()
+                    .filter(|(prefix, _)| download && path.starts_with(prefix.as_str()));
                 match throttle {
                     // Ten writes a second; a closed connection (the page reloaded) ends the loop.
                     Some((_, rate)) => {
@@ -261,7 +278,10 @@ fn percent_decode(path: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        match (bytes[i], bytes.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok())) {
+        match (
+            bytes[i],
+            bytes.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()),
+        ) {
             (b'%', Some(byte)) => {
                 out.push(byte);
                 i += 3;
@@ -377,10 +397,8 @@ impl Browser {
     /// Types `text` into the element matched by `css` (for `<input type=file>`: a local path,
     /// which is how WebDriver uploads a file).
     pub fn send_keys(&self, css: &str, text: &str) {
-        let found = self.post(
-            &format!("/session/{}/element", self.session),
-            json!({ "using": "css selector", "value": css }),
-        );
+        let found =
+            self.post(&format!("/session/{}/element", self.session), json!({ "using": "css selector", "value": css }));
         let id = found
             .as_object()
             .and_then(|o| o.values().next())
@@ -392,7 +410,10 @@ impl Browser {
 
     /// Clicks the element matched by `css` (through the DOM, as a user's click would dispatch).
     pub fn click(&self, css: &str) {
-        let clicked = self.eval("const el = document.querySelector(arguments[0]); if (!el) return false; el.click(); return true;", json!([css]));
+        let clicked = self.eval(
+            "const el = document.querySelector(arguments[0]); if (!el) return false; el.click(); return true;",
+            json!([css]),
+        );
         assert_eq!(clicked, json!(true), "no element {css} to click");
     }
 
@@ -411,7 +432,10 @@ impl Browser {
             }
             if Instant::now() > deadline {
                 let page = self.eval("return document.body ? document.body.innerText + '\\n[trace] ' + (document.body.dataset.trace || '') : ''", json!([]));
-                panic!("timed out after {timeout:?} waiting for {what}; the page says:\n{}", page.as_str().unwrap_or(""));
+                panic!(
+                    "timed out after {timeout:?} waiting for {what}; the page says:\n{}",
+                    page.as_str().unwrap_or("")
+                );
             }
             std::thread::sleep(Duration::from_millis(200));
         }
@@ -483,7 +507,8 @@ pub struct TempDir {
 
 impl TempDir {
     pub fn new(prefix: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
         let path = std::env::temp_dir().join(format!("lingualens-{prefix}-{}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&path).expect("create a temporary directory");
         TempDir { path }
@@ -532,7 +557,9 @@ pub fn fixture(test: &str, rel: &str, made_by: &str) -> Option<PathBuf> {
 /// The shared folder beside the clone (`../shared`, or `$LINGUALENS_SHARED`): the benchmarks' real
 /// files, read at run time and never copied into the repository.
 pub fn shared_root() -> PathBuf {
-    std::env::var_os("LINGUALENS_SHARED").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+    std::env::var_os("LINGUALENS_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
 }
 
 /// `shared_root()/rel`, or `None` after [`skip`].
@@ -550,7 +577,9 @@ pub fn shared(test: &str, rel: &str) -> Option<PathBuf> {
 /// already initialized"), so every module that runs on wgpu shares this one.
 pub fn wgpu() -> &'static lingualens::backend::ComputeDevice {
     static DEVICE: std::sync::OnceLock<lingualens::backend::ComputeDevice> = std::sync::OnceLock::new();
-    DEVICE.get_or_init(|| pollster::block_on(lingualens::backend::ComputeDevice::wgpu()).expect("burn-wgpu (Vulkan; lavapipe in CI)"))
+    DEVICE.get_or_init(|| {
+        pollster::block_on(lingualens::backend::ComputeDevice::wgpu()).expect("burn-wgpu (Vulkan; lavapipe in CI)")
+    })
 }
 
 /// Every integration test shares one process (tests/integration/main.rs), so a test that needs an
@@ -583,7 +612,8 @@ pub fn in_own_process(test: &str, env: &[(&str, &str)]) -> bool {
 // The stand-in for GitHub and the Hugging Face Hub (tools/standin/server.py)
 
 /// Where datasets/catalog.json's DZEN archive lives, as a mirror lays it out (`MIRROR/HOST/PATH`).
-pub const DZEN_RELEASE_PATH: &str = "raw.githubusercontent.com/kraritt/llm_dzongkha_evaluation/a31d973bac71b3a7fbe711c20ce4056c557669ce";
+pub const DZEN_RELEASE_PATH: &str =
+    "raw.githubusercontent.com/kraritt/llm_dzongkha_evaluation/a31d973bac71b3a7fbe711c20ce4056c557669ce";
 
 /// `tools/standin/server.py` started on a free port, stopped on drop: the hosts the catalogue
 /// names, served from folders laid out as a mirror (`ROOT/HOST/PATH`), with their redirects,
@@ -599,7 +629,8 @@ impl StandIn {
     /// (`--truncate-once SUFFIX=N`, `--no-cors PREFIX`).
     pub fn start(root: &Path, mounts: &[(&str, &Path)], flags: &[&str]) -> StandIn {
         let dir = root.parent().unwrap_or(root).to_path_buf();
-        let id = std::process::id() as u64 * 1000 + std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_millis() as u64;
+        let id = std::process::id() as u64 * 1000
+            + std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_millis() as u64;
         let port_file = dir.join(format!("standin-{id}.port"));
         let log = dir.join(format!("standin-{id}.log"));
         let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/standin/server.py");
@@ -631,7 +662,13 @@ impl StandIn {
             .unwrap_or_default()
             .lines()
             .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .map(|v| (v["path"].as_str().unwrap_or("").to_string(), v["range"].as_str().map(str::to_string), v["status"].as_u64().unwrap_or(0) as u16))
+            .map(|v| {
+                (
+                    v["path"].as_str().unwrap_or("").to_string(),
+                    v["range"].as_str().map(str::to_string),
+                    v["status"].as_u64().unwrap_or(0) as u16,
+                )
+            })
             .collect()
     }
 }
@@ -650,12 +687,23 @@ impl Drop for StandIn {
 pub fn proverbeval_standin(shared: &Path, root: &Path, catalog_file: &Path) -> Vec<String> {
     use serde_json::Value;
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/standin/make_shaped.py");
-    let out = std::process::Command::new("python3").arg(&script).arg(shared.join("datasets/proverbeval-configs")).arg(root).output().expect("python3 make_shaped.py");
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(shared.join("datasets/proverbeval-configs"))
+        .arg(root)
+        .output()
+        .expect("python3 make_shaped.py");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let utils: Value = serde_json::from_slice(&out.stdout).unwrap();
     let mut catalog: Value = serde_json::from_str(lingualens::catalog::BENCHMARK_CATALOG_JSON).unwrap();
-    let entry = catalog["benchmarks"].as_array_mut().unwrap().iter_mut().find(|b| b["id"] == "proverbeval-amh").expect("proverbeval-amh in datasets/catalog.json");
-    let tasks: Vec<String> = entry["tasks"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect();
+    let entry = catalog["benchmarks"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|b| b["id"] == "proverbeval-amh")
+        .expect("proverbeval-amh in datasets/catalog.json");
+    let tasks: Vec<String> =
+        entry["tasks"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect();
     let mut replaced = 0;
     for file in entry["files"].as_array_mut().unwrap() {
         let url = file["url"].as_str().unwrap().to_string();

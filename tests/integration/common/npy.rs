@@ -6,7 +6,8 @@ use serde_json::Value;
 
 /// `$LINGUALENS_FIXTURES/models`, or `None` after [`super::skip`] when it is missing.
 pub fn model_fixtures() -> Option<PathBuf> {
-    super::fixture("model_fixtures", "models/index.json", "tools/fixtures/models.py").map(|f| f.parent().unwrap().to_path_buf())
+    super::fixture("model_fixtures", "models/index.json", "tools/fixtures/models.py")
+        .map(|f| f.parent().unwrap().to_path_buf())
 }
 
 /// A little-endian float32 .npy file (numpy format 1.0/2.0), as numpy.save writes it.
@@ -22,7 +23,8 @@ pub fn read_npy(path: &Path) -> (Vec<f32>, Vec<usize>) {
     assert!(header.contains("'descr': '<f4'") && header.contains("'fortran_order': False"), "{header}");
     let shape_text = header.split("'shape': (").nth(1).unwrap().split(')').next().unwrap();
     let shape = shape_text.split(',').filter_map(|s| s.trim().parse().ok()).collect();
-    let values = bytes[start + header_len..].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+    let values =
+        bytes[start + header_len..].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
     (values, shape)
 }
 

@@ -190,7 +190,23 @@ impl ComputeDevice {
 
     /// burn-wgpu on the default adapter. Asynchronous because the browser's `requestAdapter`
     /// and `requestDevice` are; natively it resolves at once.
+    ///
+    /// burn registers its wgpu runtime once per process and refuses a second ("Service already
+    /// initialized"), so natively the first answer is kept and every later call gets it again:
+    /// `lingualens bench --backend wgpu` with two models asked twice. (A worker asks once.)
+    #[cfg(not(target_arch = "wasm32"))]
     pub async fn wgpu() -> Result<Self, String> {
+        static FIRST: std::sync::OnceLock<Result<ComputeDevice, String>> = std::sync::OnceLock::new();
+        FIRST.get_or_init(|| pollster::block_on(Self::init_wgpu())).clone()
+    }
+
+    /// burn-wgpu on the browser's adapter (see the native one's comment).
+    #[cfg(target_arch = "wasm32")]
+    pub async fn wgpu() -> Result<Self, String> {
+        Self::init_wgpu().await
+    }
+
+    async fn init_wgpu() -> Result<Self, String> {
         let (device, setup) = Device::wgpu_options()
             .init_with_setup_async()
             .await
@@ -227,6 +243,20 @@ fn describe_wgpu(setup: &burn::tensor::wgpu::WgpuSetup) -> BackendInfo {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(all(feature = "engine", not(target_arch = "wasm32")))]
+    #[test]
+    fn a_second_wgpu_device_in_one_process_is_the_first_one_again() {
+        use super::ComputeDevice;
+        let first = pollster::block_on(ComputeDevice::wgpu());
+        let Ok(first) = first else {
+            assert!(std::env::var("LINGUALENS_REQUIRE_FIXTURES").as_deref() != Ok("1"), "no wgpu adapter: {first:?}");
+            return eprintln!("SKIPPED: no wgpu adapter: {first:?}");
+        };
+        let second = pollster::block_on(ComputeDevice::wgpu()).expect("a second call in the same process");
+        assert_eq!(format!("{:?}", first.device), format!("{:?}", second.device));
+        assert_eq!(first.info.adapter.name, second.info.adapter.name);
+    }
+
     use super::AdapterDescription;
 
     fn adapter(architecture: &str, device_type: &str, fallback: Option<bool>) -> AdapterDescription {

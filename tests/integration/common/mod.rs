@@ -572,9 +572,9 @@ pub fn shared(test: &str, rel: &str) -> Option<PathBuf> {
     None
 }
 
-/// burn-wgpu's device (Vulkan; Mesa's lavapipe on machines without a GPU), one for the whole test
-/// process: burn registers its wgpu runtime once per process and refuses a second ("Service
-/// already initialized"), so every module that runs on wgpu shares this one.
+/// burn-wgpu's device (Vulkan; Mesa's lavapipe on machines without a GPU) for the tests that run on
+/// it. `ComputeDevice::wgpu` itself hands out one device per process (burn refuses a second); this
+/// only keeps it as a `&'static` and fails the test where there is no adapter.
 pub fn wgpu() -> &'static lingualens::backend::ComputeDevice {
     static DEVICE: std::sync::OnceLock<lingualens::backend::ComputeDevice> = std::sync::OnceLock::new();
     DEVICE.get_or_init(|| {

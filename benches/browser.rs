@@ -8,8 +8,9 @@
 //! (`Score`, the evaluator's path); wllama gets the token ids our tokenizer gives that text, as
 //! llama.cpp does in `lingualens bench`. The page (`tools/bench/browser/`) times each engine's own
 //! calls; WebDriver only starts a run and reads the figures.
-//!   - prompt tokens/s: the first item's context in one forward pass, median of `--runs`;
-//!   - items/s: every item (the context once, each choice after its KV cache), median of `--runs`.
+//! - prompt tokens/s: the first item's context in one forward pass, median of `--runs`;
+//! - items/s: every item (the context once, each choice after its KV cache), median of `--runs`.
+//!
 //! The largest |Δ log-likelihood| between lingualens and wllama is printed as a check that both
 //! computed the same thing.
 //!
@@ -297,8 +298,8 @@ fn print_table(rows: &[Row]) {
     let baseline = rows.iter().find(|r| r.engine == "wllama-mt").or_else(|| rows.iter().find(|r| r.engine == "wllama"));
     let ratio = |ours: f64, theirs: Option<f64>| theirs.map_or("-".to_string(), |t| format!("{:.2}", ours / t));
     println!(
-        "  {:<17} {:>7} {:>9} {:>13} {:>6} {:>9} {:>6}  {}",
-        "engine", "load s", "warm-up s", "prompt tok/s", "ratio", "items/s", "ratio", "what"
+        "  {:<17} {:>7} {:>9} {:>13} {:>6} {:>9} {:>6}  what",
+        "engine", "load s", "warm-up s", "prompt tok/s", "ratio", "items/s", "ratio"
     );
     for r in rows {
         println!(

@@ -162,6 +162,13 @@ ensure_rustfmt() {
     rustup component add rustfmt
 }
 
+# scripts/test.sh runs clippy with warnings denied.
+ensure_clippy() {
+    rustup component list --installed 2>/dev/null | grep -q '^clippy' && return 0
+    installing "clippy (rustup component)" || return 0
+    rustup component add clippy
+}
+
 # The wasm-bindgen version that Cargo.lock resolved; the CLI must match it exactly.
 locked_wasm_bindgen_version() {
     awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock

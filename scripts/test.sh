@@ -14,6 +14,7 @@ need_apt chromium chromium-driver mesa-vulkan-drivers
 command -v npm >/dev/null || need_apt nodejs npm
 ensure_wasm_target
 ensure_rustfmt
+ensure_clippy
 
 if plan_mode; then
     ensure_reference_venv
@@ -23,7 +24,7 @@ if plan_mode; then
     ensure_trunk
     ensure_wasm_opt
     build_bundle
-    echo "plan: check the layout (cargo fmt --check), generate the fixtures (tools/fixtures/make_all.sh) and run cargo test --release"
+    echo "plan: check the layout (cargo fmt --check), generate the fixtures (tools/fixtures/make_all.sh), run clippy (native and wasm, warnings denied) and cargo test --release"
     echo "plan: complete"
     exit 0
 fi
@@ -60,6 +61,16 @@ wait_for_background wasm
 build_bundle
 wait_for_background native-tests
 wait_for_background references
+
+# Clippy's lints, every warning an error, on each build the tests run: natively (lib, bins, tests,
+# benches) and for the browser (the worker with the relaxed-SIMD cfg, the page without the engine).
+# After the compiles, whose build scripts and proc macros it reuses; a warm check takes seconds.
+step "clippy, warnings denied (native and wasm)"
+cargo clippy --release --all-targets -- -D warnings
+CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo clippy --target=wasm32-unknown-unknown --profile wasm-worker \
+    --features relaxed-simd --bins -- -D warnings
+CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo clippy --target=wasm32-unknown-unknown --profile wasm-page \
+    --no-default-features --bin lingualens-page -- -D warnings
 
 # lavapipe warns on every start without a runtime dir.
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"

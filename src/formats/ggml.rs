@@ -131,7 +131,7 @@ impl GgmlType {
     /// Bytes taken by `elements` weights, or `None` if `elements` is not a whole number of blocks.
     pub fn bytes_for(self, elements: u64) -> Option<u64> {
         let (block, size) = self.block_layout();
-        (elements % block as u64 == 0).then(|| (elements / block as u64).checked_mul(size as u64)).flatten()
+        elements.is_multiple_of(block as u64).then(|| (elements / block as u64).checked_mul(size as u64)).flatten()
     }
 
     pub fn name(self) -> String {

@@ -352,8 +352,8 @@ impl<'a> Reader<'a> {
                 let min_size = match item_type {
                     0 | 1 | 7 => 1,
                     2 | 3 => 2,
-                    4 | 5 | 6 => 4,
-                    8 | 9 | 10 | 11 | 12 => 8,
+                    4..=6 => 4,
+                    8..=12 => 8,
                     t => return Err(format!("metadata {key}: unknown array item type {t}").into()),
                 };
                 let n = self.count(&format!("metadata {key}: array length"), min_size)?;
@@ -553,7 +553,7 @@ mod tests {
             for v in values {
                 self.data.extend(v.to_le_bytes());
             }
-            while self.data.len() % 32 != 0 {
+            while !self.data.len().is_multiple_of(32) {
                 self.data.push(0);
             }
             self.n_tensors += 1;
@@ -566,7 +566,7 @@ mod tests {
             out.extend(self.n_kv.to_le_bytes());
             out.extend(self.kv);
             out.extend(self.infos);
-            while out.len() % 32 != 0 {
+            while !out.len().is_multiple_of(32) {
                 out.push(0);
             }
             out.extend(self.data);

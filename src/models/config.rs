@@ -110,14 +110,14 @@ impl ModelConfig {
         if let Some(window) = self.sliding_window {
             bounded("the sliding window", window, MAX_CONTEXT)?;
         }
-        if self.num_heads % self.num_kv_heads != 0 {
+        if !self.num_heads.is_multiple_of(self.num_kv_heads) {
             return bad(
                 "the key/value head count",
                 &self.num_kv_heads,
                 &format!("it must divide the {} attention heads", self.num_heads),
             );
         }
-        if self.head_dim % 2 != 0 {
+        if !self.head_dim.is_multiple_of(2) {
             return bad("the head size", &self.head_dim, "RoPE needs an even head size");
         }
         if self.sliding_layers.len() != self.num_layers {

@@ -417,7 +417,7 @@ mod tests {
         let q = 65_536 + 2_048 * 4;
         assert_eq!(cpu.weights, embd + q + 1024);
         assert_eq!(cpu.largest, ("token_embd.weight".into(), embd));
-        assert_eq!(cpu.kv_cache, 2 * 1 * 2 * 64 * 4 * 100);
+        assert_eq!(cpu.kv_cache, 2 * 2 * 64 * 4 * 100);
         assert_eq!(cpu.working, 2 * 4 * 100 * 100 * 4 + 3 * 100 * 512 * 4);
         // The larger of the embedding's file bytes (34 per 32 weights) plus what it becomes, and
         // the Q projection's plus twice what it becomes (its rows are permuted into a copy).
@@ -536,7 +536,7 @@ mod tests {
             shape: shape.to_vec(),
             data_offsets: [0, bytes],
         };
-        let tensors = vec![
+        let tensors = [
             ("model.embed_tokens.weight".to_string(), entry("BF16", &[1000, 256], 512_000)),
             ("model.norm.weight".to_string(), entry("F32", &[256], 1024)),
         ];
@@ -557,7 +557,7 @@ mod tests {
             why.starts_with("tiny does not fit: on the cpu backend") && why.contains("model.embed_tokens.weight"),
             "{why}"
         );
-        let int8 = vec![("model.embed_tokens.weight".to_string(), entry("I8", &[1000, 256], 256_000))];
+        let int8 = [("model.embed_tokens.weight".to_string(), entry("I8", &[1000, 256], 256_000))];
         let e = ModelNeeds::from_safetensors(
             "tiny",
             config,

@@ -39,6 +39,10 @@
 //! relaxed SIMD, portable) sit beside the one repacked layout they share and the definition each is
 //! checked against; apart, a change to the layout could miss one of them.
 
+// The tile kernels index accumulators and blocks by row and token (`acc[r][i]`), as the sums above
+// are written; iterators over zipped arrays would hide the tile's shape.
+#![allow(clippy::needless_range_loop)]
+
 use std::ops::Range;
 
 use super::matmul::tokens_to_multiply;
@@ -1475,7 +1479,7 @@ mod tests {
         };
         let bytes: Vec<u8> = (0..rows * cols / 32).flat_map(block).collect();
         let w = Int8Matrix::new(&QMatrix::from_ggml(GgmlType::Q8_0, &bytes, rows, cols).unwrap()).unwrap();
-        for (x, expected) in [(vec![1f32; cols], -128.0 * cols as f32), (vec![1f32, -1.0].repeat(cols / 2), 0.0)] {
+        for (x, expected) in [(vec![1f32; cols], -128.0 * cols as f32), ([1f32, -1.0].repeat(cols / 2), 0.0)] {
             // Activation blocks of ±1 quantize to ±127 with scale 1/127 (rounded to f16).
             let dx = half::f16::from_f32(1.0 / 127.0).to_f32();
             let expected = expected * 127.0 * dx;

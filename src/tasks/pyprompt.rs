@@ -82,7 +82,7 @@ pub fn read_function(file: &str, source: &str, function: &str, env: &dyn Fn(&str
         }
         fail(why)
     })?;
-    to_prompt(value).map_err(|why| fail(why))
+    to_prompt(value).map_err(fail)
 }
 
 /// The value a prompt function returned, as a template.
@@ -973,8 +973,7 @@ fn fstring_parts(s: &str) -> std::result::Result<Vec<FPart>, String> {
                         (Some(q), c) if c == q => quote = None,
                         (None, '}') => break,
                         (None, '{' | '!' | ':' | '=')
-                            if !(chars[j] == '=' && chars.get(j + 1) == Some(&'='))
-                                && !(chars[j] == '!' && chars.get(j + 1) == Some(&'=')) =>
+                            if !(matches!(chars[j], '=' | '!') && chars.get(j + 1) == Some(&'=')) =>
                         {
                             return Err("an f-string field with a conversion, a format spec or nested braces".into());
                         }

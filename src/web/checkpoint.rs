@@ -83,7 +83,7 @@ impl Checkpoint {
         let open = factory.open_with_u32(DATABASE, 1).map_err(|_| "IndexedDB: cannot open the database")?;
         let upgrading = open.clone();
         let upgrade = Closure::once_into_js(move |_: web_sys::Event| {
-            if let Ok(db) = upgrading.result().and_then(|r| r.dyn_into::<IdbDatabase>().map_err(JsValue::from)) {
+            if let Ok(db) = upgrading.result().and_then(|r| r.dyn_into::<IdbDatabase>()) {
                 if !db.object_store_names().contains(ROWS) {
                     let _ = db.create_object_store(ROWS);
                 }

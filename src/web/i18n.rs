@@ -316,7 +316,7 @@ pub fn format_number(code: &str, value: f64, options: &FluentNumberOptions) -> S
         if options.use_grouping
             && after > 0
             && n > 3
-            && (after == 3 || (after > 3 && (after - 3) % s.secondary_group == 0))
+            && (after == 3 || (after > 3 && (after - 3).is_multiple_of(s.secondary_group)))
         {
             out.push(s.group);
         }

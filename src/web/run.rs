@@ -829,11 +829,11 @@ pub(crate) mod tests {
                 }
             }
             // Worker 0 answers every step, 1 every other, 2 every third; 2 dies on item 5 once.
-            for w in 0..3 {
+            for (w, slot) in busy.iter_mut().enumerate() {
                 if step % (w + 1) != 0 {
                     continue;
                 }
-                let Some(i) = busy[w].take() else { continue };
+                let Some(i) = slot.take() else { continue };
                 if w == 2 && i == 5 && !crashed {
                     crashed = true;
                     continue; // its item goes back to the pool

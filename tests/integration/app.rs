@@ -1570,6 +1570,8 @@ fn samples_by_key(text: &str) -> std::collections::BTreeMap<(u64, String), Value
 /// samples (prompts, responses or log-likelihoods within 1e-3, per-sample metrics) and the same
 /// results file (every metric and standard error). Returns the page's results and how many rows
 /// were seen generating before they finished.
+// Each argument is one axis the callers vary (browser, server, task, files, query, CLI flags, out).
+#[allow(clippy::too_many_arguments)]
 fn page_equals_cli(
     browser: &Browser,
     server: &StaticServer,

@@ -162,7 +162,7 @@ fn gold_first_and_rotations_move_the_listed_options_on_dzen() {
         let context = m["arguments"]["gen_args_0"]["arg_0"].as_str().unwrap();
         assert!(context.contains(&format!("A. {gold_text}\n")), "{context:?}");
         assert!(
-            context.contains(&format!("English translation:")) && context.contains(&format!("A. {gold_en}\n")),
+            context.contains(&"English translation:".to_string()) && context.contains(&format!("A. {gold_en}\n")),
             "{context:?}"
         );
         assert_eq!(m["permutation"][0], gold);

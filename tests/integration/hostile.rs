@@ -208,7 +208,7 @@ impl Gguf {
             Some(v) => v.to_u64().filter(|&a| a > 0 && a < 1 << 20).unwrap_or(32) as usize,
             None => 32,
         };
-        while out.len() % alignment != 0 {
+        while !out.len().is_multiple_of(alignment) {
             out.push(0);
         }
         out.extend(&self.data);
@@ -385,7 +385,7 @@ fn gguf_cases(dir: &Path) -> Vec<Case> {
         rng ^= rng << 17;
         let mut bytes = demo_bytes.clone();
         let at = (rng as usize) % header_end;
-        bytes[at] ^= 1 << (rng >> 60) % 8;
+        bytes[at] ^= 1 << ((rng >> 60) % 8);
         files.push((format!("bitflip-{i}-at-{at}"), bytes));
     }
 
@@ -440,6 +440,10 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// A change made to a copy of a model folder, and one made to a file's bytes.
+type FolderEdit = Box<dyn Fn(&Path)>;
+type BytesEdit = Box<dyn Fn(&mut Vec<u8>)>;
+
 fn hf_cases(dir: &Path) -> Vec<Case> {
     let test = "the_hostile_battery_ends_cleanly (its Hugging Face folder cases)";
     let Some(model) = common::fixture(test, "models/llama3_tied", "tools/fixtures/models.py") else {
@@ -448,7 +452,7 @@ fn hf_cases(dir: &Path) -> Vec<Case> {
     let config: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(model.join("config.json")).unwrap()).unwrap();
     let weights = std::fs::read(model.join("model.safetensors")).unwrap();
-    let mut folders: Vec<(String, Box<dyn Fn(&Path)>)> = Vec::new();
+    let mut folders: Vec<(String, FolderEdit)> = Vec::new();
     for (field, value) in [
         ("num_attention_heads", serde_json::json!(0)),
         ("num_attention_heads", serde_json::json!(3)),
@@ -478,7 +482,7 @@ fn hf_cases(dir: &Path) -> Vec<Case> {
             Box::new(move |d: &Path| std::fs::write(d.join("config.json"), &text).unwrap()),
         ));
     }
-    let broken_weights = |edit: Box<dyn Fn(&mut Vec<u8>)>| -> Box<dyn Fn(&Path)> {
+    let broken_weights = |edit: BytesEdit| -> FolderEdit {
         let mut w = weights.clone();
         edit(&mut w);
         Box::new(move |d: &Path| std::fs::write(d.join("model.safetensors"), &w).unwrap())
@@ -489,7 +493,7 @@ fn hf_cases(dir: &Path) -> Vec<Case> {
         let mut h = header.clone();
         edit(&mut h);
         let mut text = h.to_string().into_bytes();
-        while (text.len() + 8) % 8 != 0 {
+        while !(text.len() + 8).is_multiple_of(8) {
             text.push(b' ');
         }
         let mut out = (text.len() as u64).to_le_bytes().to_vec();

@@ -43,9 +43,12 @@ fn tokens(text: &Value) -> Vec<u32> {
     text["tokens"].as_array().unwrap().iter().map(|t| t.as_u64().unwrap() as u32).collect()
 }
 
+/// A text whose logits were kept: (language, tokens, transformers, llama.cpp).
+type LogitText = (String, Vec<u32>, Vec<f32>, Vec<f32>);
+
 /// The texts whose logits were kept, with their tokens (cut as the references were) and the
 /// references `[T][V]`: (language, tokens, transformers, llama.cpp).
-fn logit_texts(dir: &Path, index: &Value) -> Vec<(String, Vec<u32>, Vec<f32>, Vec<f32>)> {
+fn logit_texts(dir: &Path, index: &Value) -> Vec<LogitText> {
     let max = index["max_tokens"].as_u64().unwrap() as usize;
     let keep: Vec<&str> = index["logit_texts"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
     index["texts"]

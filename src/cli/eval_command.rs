@@ -219,6 +219,7 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
         end_unix: now,
     });
     results.add_data_sources(&sources);
+    results.add_warnings(&spec.warnings);
     let results_path = args.out.join(format!("results_{}.json", spec.task));
     std::fs::write(&results_path, results.to_json()).map_err(|e| io(&results_path, e))?;
     let csv_path = args.out.join(format!("items_{}.csv", spec.task));

@@ -454,6 +454,16 @@ impl ResultsFile {
         self.config.push(("data_sources".into(), PyJson::List(list)));
     }
 
+    /// What the task's YAML asked for that lingualens does not do, where lm-eval itself accepts it
+    /// (`config.warnings`: a metric it cannot compute, …), so that a result says what it left out
+    /// and not only the terminal that printed it; nothing where there was none.
+    pub fn add_warnings(&mut self, warnings: &[String]) {
+        if warnings.is_empty() {
+            return;
+        }
+        self.config.push(("warnings".into(), PyJson::List(warnings.iter().map(PyJson::str).collect())));
+    }
+
     /// The results as lm-eval's `EvaluationTracker.save_results_aggregated` writes them.
     pub fn to_json(&self) -> String {
         self.to_pyjson().dumps_indent(2)

@@ -182,6 +182,9 @@ pub enum FromWorker {
         fingerprint: String,
         items: Vec<ItemView>,
         notes: Vec<String>,
+        /// The task YAML's warnings (among `notes`), which the results file records.
+        #[serde(default)]
+        warnings: Vec<String>,
         documents: usize,
         facets: Vec<Facet>,
     },

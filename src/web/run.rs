@@ -76,6 +76,9 @@ pub struct Run {
     /// the results file; empty for the user's files.
     #[serde(default)]
     pub data_sources: Vec<crate::catalog::SourceRecord>,
+    /// The task YAML's warnings (what it asked for that lingualens does not do), for the results file.
+    #[serde(default)]
+    pub warnings: Vec<String>,
     #[serde(skip)]
     tally: Tally,
 }
@@ -192,6 +195,7 @@ impl Run {
             rows: BTreeMap::new(),
             failed: BTreeMap::new(),
             data_sources: Vec::new(),
+            warnings: Vec::new(),
             tally: Tally::default(),
         }
     }
@@ -334,6 +338,7 @@ impl Run {
             end_unix,
         });
         results.add_data_sources(&self.data_sources);
+        results.add_warnings(&self.warnings);
         Ok(results.to_json())
     }
 
@@ -783,6 +788,13 @@ pub(crate) mod tests {
         assert_eq!(
             fetched["config"]["data_sources"],
             serde_json::json!([{ "url": "https://h/r.zip", "sha256": "ab".repeat(32), "size_bytes": 9 }])
+        );
+        assert!(fetched["config"].get("warnings").is_none(), "no warning, no key: {fetched}");
+        run.warnings = vec!["t.yaml: metric `f1` is not one lingualens computes".into()];
+        let warned: serde_json::Value = serde_json::from_str(&run.results_json("cpu", 0.0, 1.0).unwrap()).unwrap();
+        assert_eq!(
+            warned["config"]["warnings"],
+            serde_json::json!(["t.yaml: metric `f1` is not one lingualens computes"])
         );
     }
 

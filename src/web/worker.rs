@@ -504,6 +504,7 @@ fn prepare_task(
     let options = eval::ScoreOptions::for_task(&task.spec);
     let texts = run::fertility_texts(&jobs.iter().map(|j| j.doc_id).zip(&items).collect::<Vec<_>>());
     let (name, output_type) = (task.spec.task.clone(), task.spec.output_type.name().to_string());
+    let warnings = task.spec.warnings.clone();
     state.borrow_mut().task = Some(Rc::new(Prepared { spec: task.spec, jobs, metrics, options, texts }));
     Ok(FromWorker::TaskReady {
         ticket,
@@ -512,6 +513,7 @@ fn prepare_task(
         fingerprint,
         items,
         notes: task.notes,
+        warnings,
         documents,
         facets,
     })

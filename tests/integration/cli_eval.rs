@@ -411,3 +411,41 @@ fn a_hub_tasks_few_shot_split_comes_from_fewshot_data_or_the_run_is_refused() {
         let _ = std::fs::remove_dir_all(d);
     }
 }
+
+#[test]
+fn a_metric_lingualens_cannot_compute_is_named_in_the_warnings_and_the_results_file() {
+    // lm-eval accepts a metric_list entry it knows for another task type (here `bleu` on a
+    // multiple-choice task) or from a plugin; lingualens runs what it can and says what it left out.
+    let Some(model) = model() else { return };
+    let dir = out_dir("metric-warning");
+    std::fs::create_dir_all(&dir).unwrap();
+    let task = dir.join("warned_mc.yaml");
+    std::fs::write(
+        &task,
+        "task: warned_mc\ndataset_path: json\ntest_split: test\noutput_type: multiple_choice\ndoc_to_text: 'Q: {{question}}\nA:'\ndoc_to_choice: choices\ndoc_to_target: answer\nmetric_list:\n  - metric: acc\n  - metric: bleu\n  - metric: made_up_metric\n",
+    )
+    .unwrap();
+    let test = dir.join("test.jsonl");
+    std::fs::write(&test, "{\"question\": \"2 + 2?\", \"choices\": [\"3\", \"4\"], \"answer\": 1}\n").unwrap();
+    let out = out_dir("metric-warning-out");
+    let printed = eval_ok(&["--model", s(&model), "--task", s(&task), "--data", s(&test), "--out", s(&out)]);
+    let results: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results_warned_mc.json")).unwrap()).unwrap();
+    let warnings: Vec<&str> = results["config"]["warnings"]
+        .as_array()
+        .expect("config.warnings")
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings[0].contains("`bleu`") && warnings[0].contains("not multiple_choice"), "{warnings:?}");
+    assert!(warnings[1].contains("`made_up_metric` is not one lingualens computes"), "{warnings:?}");
+    for w in &warnings {
+        assert!(printed.contains(&format!("warning: {w}")), "printed too: {printed}");
+    }
+    assert!(results["results"]["warned_mc"].get("acc,none").is_some(), "acc is still computed: {results}");
+    assert!(results["results"]["warned_mc"].get("bleu,none").is_none(), "{results}");
+    for d in [dir, out] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}

@@ -454,6 +454,13 @@ fn malformed_model_and_data_files_get_clear_errors_and_the_page_stays_usable() {
     );
     let info = browser.eval("return document.getElementById('model-info').dataset.status", json!([]));
     assert_eq!(info, json!("error"), "{test}: the model panel says so instead of staying on reading the header");
+    let status = "return document.getElementById('status').textContent;";
+    let said = browser.eval(status, json!([]));
+    assert_eq!(
+        said,
+        json!("The model was not loaded; the reason is shown in red."),
+        "{test}: the status line no longer says the fit is being checked"
+    );
 
     // The demo model again, with a broken data file.
     browser.eval("document.getElementById('model-file').value = ''; return true;", json!([]));
@@ -467,6 +474,11 @@ fn malformed_model_and_data_files_get_clear_errors_and_the_page_stays_usable() {
     );
     let message = browser.eval(error_shown, json!([]));
     eprintln!("{test}: data error: {message}");
+    assert_eq!(
+        browser.eval(status, json!([])),
+        json!("The task was not prepared; the reason is shown in red."),
+        "{test}: the status line no longer says the task is being prepared"
+    );
 
     // Still usable: the demo runs to the end.
     browser.eval("document.getElementById('task-select').value = 'demo'; return true;", json!([]));

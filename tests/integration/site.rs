@@ -504,7 +504,10 @@ fn a_dzen_task_picked_with_no_file_fetches_its_release_runs_as_the_cli_does_and_
         "const t = document.getElementById('cached-models')?.textContent || ''; return t.includes('Material.zip') ? t : null;",
         LONG,
     );
-    assert!(listed.as_str().unwrap_or("").contains("Material.zip"), "{test}: {listed}");
+    // By its name as a user reads it (not percent-encoded) and its size: 426,280 bytes.
+    let listed = listed.as_str().unwrap_or("");
+    assert!(listed.contains("1652_Multilingual_Question_Ans_Supplementary Material.zip (0.4 MB)"), "{test}: {listed}");
+    assert!(!listed.contains("%20") && !listed.contains("size unknown"), "{test}: {listed}");
 
     // The stand-in gone: another DZEN task runs from what was kept.
     drop(standin);

@@ -78,6 +78,7 @@ model-on-server = { $name } ({ $details }) — በዚህ ሰርቨር ላይ
 kit-note = ያለ በይነመረብ ለመጠቀም በዚህ ሰርቨር ላይ ያሉ፦ { $benchmarks }። ተግባሮቻቸው ምንም ፋይል አያስፈልጋቸውም።
 size-unknown = መጠኑ አይታወቅም
 cache-delete = ፋይሉን { $file } ከመሸጎጫው ሰርዝ
+cache-delete-button = ሰርዝ
 
 ## Run table and analysis
 
@@ -213,6 +214,8 @@ status-drop-unused = የተጣሉት ፋይሎች ጥቅም ላይ አልዋሉ�
 status-dropped = { $what } ተጥሏል። ለመጀመር «አስጀምር»ን ይጫኑ።
 status-scored = { $n } አማራጮች በ{ $backend } ላይ ተገምግመዋል።
 status-not-fit = ሞዴሉ አልተጫነም፦ አይገጥምም። ሌላ ይምረጡ።
+status-model-failed = ሞዴሉ አልተጫነም፤ ምክንያቱ በቀይ ተጽፏል።
+status-task-failed = ተግባሩ አልተዘጋጀም፤ ምክንያቱ በቀይ ተጽፏል።
 model-loading = በመጫን ላይ…
 model-reading-header = የሞዴሉን ራስጌ (header) በማንበብ ላይ…
 model-loaded = { $name }፦ { $architecture }፣ { $layers } ንብርብሮች፣ { $vocab } tokenዎች።

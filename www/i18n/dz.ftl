@@ -77,6 +77,7 @@ model-on-server = { $name } ({ $details }) — སར་བར་འདི་ག
 kit-note = ཡོངས་འབྲེལ་མེད་རུང་ ལག་ལེན་འཐབ་ནི་ལུ་ སར་བར་འདི་གུ་ཡོདཔ: { $benchmarks }། དེ་གི་ལཱ་ཚུ་ལུ་ ཡིག་སྣོད་མི་དགོ།
 size-unknown = ཚད་མ་ཤེས
 cache-delete = { $file } འདི་ གསོག་མཛོད་ནང་ལས་ བཏོན་གཏང
+cache-delete-button = བཏོན་གཏང
 
 ## Run table and analysis
 
@@ -197,6 +198,8 @@ status-drop-unused = བཞག་མི་འདི་ ལག་ལེན་མ�
 status-dropped = { $what } བཞག་ཡི། འགོ་བཙུགས་ནི་ལུ་ གཡོག་བཀོལ་ ཨེབ།
 status-scored = { $backend } གུ་ གདམ་ཁ་ { $n } ལུ་ ཨང་རྟགས་བྱིན་ཡི།
 status-not-fit = དཔེ་གཞི་ མ་བཀལ: ཤོང་མི་ཚུགས། གཞན་ཅིག་ གདམ་ཁ་རྐྱབ།
+status-model-failed = དཔེ་གཞི་ མ་བཀལ། རྒྱུ་མཚན་ དམརཔོ་གི་ནང་ སྟོན་ཡོད།
+status-task-failed = ལཱ་ གྲ་སྒྲིག་ མ་འབད། རྒྱུ་མཚན་ དམརཔོ་གི་ནང་ སྟོན་ཡོད།
 model-loading = བཀལ་དོ…
 model-reading-header = དཔེ་གཞི་གི་ མགོ་ཡིག་ ལྷག་དོ…
 model-loaded = { $name }: { $architecture }། རིམ་པ་ { $layers }། token { $vocab }།

@@ -69,6 +69,7 @@ model-on-server = { $name } ({ $details }) — on this server
 kit-note = On this server, for use without the internet: { $benchmarks }. Their tasks need no files.
 size-unknown = size unknown
 cache-delete = Delete { $file } from the cache
+cache-delete-button = Delete
 
 ## Run table and analysis
 
@@ -203,6 +204,8 @@ status-drop-unused = The drop was not used.
 status-dropped = Dropped { $what }. Press Run to start.
 status-scored = Scored { $n } choices on { $backend }.
 status-not-fit = The model was not loaded: it does not fit. Choose another one.
+status-model-failed = The model was not loaded; the reason is shown in red.
+status-task-failed = The task was not prepared; the reason is shown in red.
 model-loading = Loading…
 model-reading-header = Reading the model's header…
 model-loaded = { $name }: { $architecture }, { $layers } layers, { $vocab } tokens.

@@ -80,6 +80,7 @@ model-on-server = { $name } ({ $details }) — ушул серверде
 kit-note = Интернетсиз колдонуу үчүн ушул серверде: { $benchmarks }. Алардын тапшырмаларына файл керек эмес.
 size-unknown = көлөмү белгисиз
 cache-delete = { $file } файлын кэштен өчүрүү
+cache-delete-button = Өчүрүү
 
 ## Run table and analysis
 
@@ -215,6 +216,8 @@ status-drop-unused = Ташталган файлдар колдонулган ж
 status-dropped = Ташталды: { $what }. Баштоо үчүн «Иштетүү» баскычын басыңыз.
 status-scored = { $backend } аркылуу { $n } вариант бааланды.
 status-not-fit = Модель жүктөлгөн жок: ал батпайт. Башкасын тандаңыз.
+status-model-failed = Модель жүктөлгөн жок; себеби кызыл түс менен көрсөтүлдү.
+status-task-failed = Тапшырма даярдалган жок; себеби кызыл түс менен көрсөтүлдү.
 model-loading = Жүктөлүүдө…
 model-reading-header = Моделдин баш бөлүгү окулууда…
 model-loaded = { $name }: { $architecture }, { $layers } катмар, { $vocab } токен.

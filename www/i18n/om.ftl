@@ -76,6 +76,7 @@ model-on-server = { $name } ({ $details }) — sarvara kana irra
 kit-note = Interneetii malee itti fayyadamuuf sarvara kana irra jiru: { $benchmarks }. Hojiiwwan isaanii faayilii hin barbaadan.
 size-unknown = hammi hin beekamu
 cache-delete = { $file } kuusaa keessaa haqi
+cache-delete-button = Haqi
 
 ## Run table and analysis
 
@@ -211,6 +212,8 @@ status-drop-unused = Wanti gad dhiifame hin fayyadamne.
 status-dropped = { $what } gad dhiifameera. Jalqabuuf Gaggeessi tuqaa.
 status-scored = Filannoowwan { $n } { $backend } irratti madaalamaniiru.
 status-not-fit = Moodeelli hin fe'amne: hin ga'u. Kan biraa filadhaa.
+status-model-failed = Moodeelli hin fe'amne; sababni diimaan barreeffameera.
+status-task-failed = Hojiin hin qophoofne; sababni diimaan barreeffameera.
 model-loading = Fe'amaa jira…
 model-reading-header = Mata-duree moodeelaa dubbisaa jira…
 model-loaded = { $name }: { $architecture }, sadarkaalee (layers) { $layers }, tokenoota { $vocab }.

@@ -80,6 +80,7 @@ model-on-server = { $name } ({ $details }) — на этом сервере
 kit-note = На этом сервере, для работы без интернета: { $benchmarks }. Их задачам файлы не нужны.
 size-unknown = размер неизвестен
 cache-delete = Удалить { $file } из кэша
+cache-delete-button = Удалить
 
 ## Run table and analysis
 
@@ -250,6 +251,8 @@ status-scored = { $n ->
    *[other] Оценено { $n } варианта на { $backend }.
 }
 status-not-fit = Модель не загружена: для неё не хватит памяти. Выберите другую.
+status-model-failed = Модель не загружена; причина показана красным.
+status-task-failed = Задача не подготовлена; причина показана красным.
 model-loading = Загрузка…
 model-reading-header = Чтение заголовка модели…
 model-loaded = { $name }: { $architecture }, { $layers ->

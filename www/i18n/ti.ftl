@@ -75,6 +75,7 @@ model-on-server = { $name } ({ $details }) — ኣብዚ ሰርቨር
 kit-note = ብዘይ ኢንተርነት ንምጥቃም ኣብዚ ሰርቨር ዘለዉ፦ { $benchmarks }። ዕማማቶም ፋይል ኣየድልዮምን።
 size-unknown = ዓቐን ኣይፍለጥን
 cache-delete = { $file } ካብ ካሽ ደምስስ
+cache-delete-button = ደምስስ
 
 ## Run table and analysis
 
@@ -213,6 +214,8 @@ status-drop-unused = እቲ ዝተንበረ ኣይተጠቕመን።
 status-dropped = { $what } ተንቢሩ። ንምጅማር ኣካይድ ጠውቕ።
 status-scored = { $n } ምርጫታት ኣብ { $backend } ተገምጊሞም።
 status-not-fit = እቲ ሞዴል ኣይተጻዕነን: ኣብዚ መሳርሒ ኣይኣቱን። ካልእ ምረጽ።
+status-model-failed = እቲ ሞዴል ኣይተጻዕነን፤ ምኽንያቱ ብቀይሕ ተጻሒፉ ኣሎ።
+status-task-failed = እቲ ዕማም ኣይተዳለወን፤ ምኽንያቱ ብቀይሕ ተጻሒፉ ኣሎ።
 model-loading = ይጽዕን ኣሎ…
 model-reading-header = ርእሲ (header) ናይቲ ሞዴል ይንበብ ኣሎ…
 model-loaded = { $name }: { $architecture }፣ { $layers } ደርብታት፣ { $vocab } ቶከናት።

@@ -67,12 +67,22 @@ pub(super) async fn show_cached_models() {
     for request in keys.iter() {
         let Ok(request) = request.dyn_into::<web_sys::Request>() else { continue };
         let url = request.url();
-        let size = match JsFuture::from(cache.match_with_str(&url))
-            .await
-            .ok()
-            .and_then(|r| r.dyn_into::<web_sys::Response>().ok())
-        {
-            Some(r) => r.headers().get("content-length").ok().flatten().and_then(|l| l.parse::<f64>().ok()),
+        let response =
+            JsFuture::from(cache.match_with_str(&url)).await.ok().and_then(|r| r.dyn_into::<web_sys::Response>().ok());
+        // The header where the download had one; else the stored body's own size (a Blob is a
+        // handle: nothing is read).
+        let size = match response {
+            Some(r) => match r.headers().get("content-length").ok().flatten().and_then(|l| l.parse::<f64>().ok()) {
+                Some(length) => Some(length),
+                None => match r.blob() {
+                    Ok(blob) => JsFuture::from(blob)
+                        .await
+                        .ok()
+                        .and_then(|b| b.dyn_into::<web_sys::Blob>().ok())
+                        .map(|b| b.size()),
+                    Err(_) => None,
+                },
+            },
             None => None,
         };
         let Ok(li) = dom::element(
@@ -80,14 +90,14 @@ pub(super) async fn show_cached_models() {
             "",
             &format!(
                 "{} ({}) ",
-                url.rsplit('/').next().unwrap_or(&url),
+                crate::catalog::file_name_of(&url),
                 size.map(|s| format!("{} MB", text::number(s / 1e6, NumberStyle::Decimal(1))))
                     .unwrap_or_else(|| t("size-unknown"))
             ),
         ) else {
             continue;
         };
-        if let Ok(button) = dom::element("button", "small", "Delete") {
+        if let Ok(button) = dom::element("button", "small", &t("cache-delete-button")) {
             let _ = button.set_attribute("type", "button");
             let _ = button.set_attribute("aria-label", &t_with("cache-delete", &[("file", url.as_str().into())]));
             let c = cache.clone();

@@ -329,10 +329,13 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
                         dom::set_data(&info, "status", "error");
                     }
                     a.pending = None;
+                    // The status line would otherwise still say what was being tried.
+                    say(key("status-model-failed"));
                     a.driver.update(Event::ModelFailed)
                 }
                 Stage::Task => {
                     a.pending = None;
+                    say(key("status-task-failed"));
                     a.driver.update(Event::PrepareFailed)
                 }
                 // The run pauses.

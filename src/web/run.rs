@@ -3,18 +3,34 @@
 //!
 //! A row is recorded at most once per item index, so a row that arrives twice (a checkpoint
 //! restored after a reload, then the same item scored again) cannot be counted twice.
+//!
+//! What the page computes across items or runs lives beside this file, one concern each:
+//! [`parallel`] (the same questions across languages), [`compare`] (two runs item by item),
+//! [`fertility`] (tokens per word by language) and [`pool_size`] (how many workers score a run).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
-use super::protocol::{Facet, FertilityRow, ItemRow, ItemView, RunSettings};
+mod compare;
+mod fertility;
+mod parallel;
+mod pool_size;
+
+pub use compare::{Comparison, ItemDiff};
+pub use fertility::{fertility_rows, fertility_texts};
+pub use parallel::{
+    appended_translation, parallel_key, parallel_table, variant, ParallelCell, ParallelGroup, ParallelTable,
+    VariantAccuracy,
+};
+pub use pool_size::{pool_size, MAX_WORKERS};
+
+use super::protocol::{Facet, ItemRow, ItemView, RunSettings};
 use crate::error::{Error, Result};
 use crate::pyrandom::PyRandom;
 use crate::scoring::aggregate::wilson_interval;
 use crate::scoring::bias::{PositionStats, PositionTally};
-use crate::scoring::fertility::fertility_by_language;
 use crate::scoring::loglikelihood::{np_argmax, per_character};
 use crate::scoring::outputs::{hash_string, MetricResult, ResultsFile, RunDescription};
 use crate::scoring::report::csv;
@@ -425,314 +441,6 @@ impl Run {
     }
 }
 
-/// Items that ask the same question in several languages: those sharing a `group` value, those
-/// whose ids differ only in a final `/<language>` (DZEN's `dzen/<file>/<row>/en` and `…/dz`), or
-/// those joined by a `parallel` link (the other item's id). The items may come from several runs
-/// (English, Dzongkha, and Dzongkha with the English translation appended are three DZEN runs), so a
-/// column is a *variant*: the item's language, with `+<language>` when its prompt carries that
-/// language's translation too ([`variant`]). A group with a single variant is no comparison and is
-/// left out.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ParallelTable {
-    /// The columns, sorted; a variant that several runs have is named `<variant> · <run>`.
-    pub variants: Vec<String>,
-    pub groups: Vec<ParallelGroup>,
-    /// One per variant, in `variants`' order.
-    pub accuracy: Vec<VariantAccuracy>,
-    /// How many groups have every item answered in every variant of the table.
-    pub complete: usize,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct ParallelGroup {
-    pub key: String,
-    /// One per variant: `None` where the group has no item in that variant.
-    pub cells: Vec<Option<ParallelCell>>,
-}
-
-/// A group's items in one variant (several with choice-order variants), all from run `run`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ParallelCell {
-    pub run: usize,
-    pub items: Vec<usize>,
-    pub answered: usize,
-    pub correct: usize,
-}
-
-impl ParallelCell {
-    pub fn is_complete(&self) -> bool {
-        self.answered == self.items.len()
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct VariantAccuracy {
-    pub variant: String,
-    /// Over every answered grouped item in this variant.
-    pub answered: usize,
-    pub accuracy: Option<f64>,
-    /// Over the complete groups only: the same questions in every variant.
-    pub common_answered: usize,
-    pub common_accuracy: Option<f64>,
-}
-
-/// Which group an item belongs to: `group:<value>`; else `parallel:<id without its final
-/// /<language>>` when the id ends so; else `parallel:<the smaller of its id and its link>` (so both
-/// ends of a link agree); else none.
-pub fn parallel_key(item: &ItemView) -> Option<String> {
-    if let Some(group) = item.metadata.get("group") {
-        return Some(format!("group:{group}"));
-    }
-    // A choice-order variant's id is `<id>#<variant>`; the link names the document.
-    let own = match item.metadata.get("order") {
-        Some(_) => item.id.rsplit_once('#').map_or(item.id.as_str(), |(id, _)| id),
-        None => item.id.as_str(),
-    };
-    if !item.language.is_empty() {
-        if let Some(stem) =
-            own.strip_suffix(item.language.as_str()).and_then(|s| s.strip_suffix('/')).filter(|s| !s.is_empty())
-        {
-            return Some(format!("parallel:{stem}"));
-        }
-    }
-    let other = item.metadata.get("parallel")?;
-    Some(format!("parallel:{}", own.min(other.as_str())))
-}
-
-/// The language whose translation the prompt `context` carries besides the document's own text:
-/// `l` when the document has a `question_<l>` (a parallel item's question, `tasks::yaml::items_docs`)
-/// for another language than its own and the prompt contains it, as DZEN's `dzen_dz_en` task appends
-/// the English question to the Dzongkha one.
-pub fn appended_translation(doc: &Json, context: &str) -> Option<String> {
-    let own = doc.get("language").and_then(Json::as_str).unwrap_or("");
-    let fields = doc.as_object()?;
-    fields.iter().find_map(|(key, value)| {
-        let language = key.strip_prefix("question_")?;
-        let text = value.as_str()?.trim();
-        (language != own && !language.is_empty() && !text.is_empty() && context.contains(text))
-            .then(|| language.to_string())
-    })
-}
-
-/// An item's variant: its language (`und` if unknown), with `+<l>` when its prompt carries the
-/// translation into `l` (the `translation` metadata, set from [`appended_translation`]).
-pub fn variant(item: &ItemView) -> String {
-    let language = if item.language.is_empty() { "und" } else { item.language.as_str() };
-    match item.metadata.get("translation") {
-        Some(t) => format!("{language}+{t}"),
-        None => language.to_string(),
-    }
-}
-
-fn ratio(correct: usize, n: usize) -> Option<f64> {
-    (n > 0).then(|| correct as f64 / n as f64)
-}
-
-/// The same questions across languages over several runs, each named by its label (see
-/// [`ParallelTable`]); [`Run::parallel_table`] is this for one run.
-pub fn parallel_table(runs: &[(&str, &Run)]) -> ParallelTable {
-    // variant -> the runs that have it, to tell apart a variant two runs share.
-    let mut runs_of: BTreeMap<String, std::collections::BTreeSet<usize>> = BTreeMap::new();
-    for (r, (_, run)) in runs.iter().enumerate() {
-        for item in &run.items {
-            if parallel_key(item).is_some() {
-                runs_of.entry(variant(item)).or_default().insert(r);
-            }
-        }
-    }
-    let column = |r: usize, item: &ItemView| {
-        let v = variant(item);
-        if runs_of.get(&v).is_some_and(|set| set.len() > 1) {
-            format!("{v} · {}", runs[r].0)
-        } else {
-            v
-        }
-    };
-    let mut by_group: BTreeMap<String, BTreeMap<String, (usize, Vec<usize>)>> = BTreeMap::new();
-    for (r, (_, run)) in runs.iter().enumerate() {
-        for item in &run.items {
-            if let Some(key) = parallel_key(item) {
-                by_group.entry(key).or_default().entry(column(r, item)).or_insert((r, Vec::new())).1.push(item.index);
-            }
-        }
-    }
-    by_group.retain(|_, by_variant| by_variant.len() >= 2);
-    let variants: Vec<String> = by_group
-        .values()
-        .flat_map(|v| v.keys().cloned())
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let groups: Vec<ParallelGroup> = by_group
-        .into_iter()
-        .map(|(key, by_variant)| ParallelGroup {
-            key,
-            cells: variants
-                .iter()
-                .map(|v| {
-                    by_variant.get(v).map(|(r, items)| {
-                        let rows = &runs[*r].1.rows;
-                        ParallelCell {
-                            run: *r,
-                            answered: items.iter().filter(|i| rows.contains_key(i)).count(),
-                            correct: items.iter().filter(|i| rows.get(i).is_some_and(|row| row.correct)).count(),
-                            items: items.clone(),
-                        }
-                    })
-                })
-                .collect(),
-        })
-        .collect();
-    let is_complete = |g: &ParallelGroup| g.cells.iter().all(|c| c.as_ref().is_some_and(ParallelCell::is_complete));
-    let accuracy = variants
-        .iter()
-        .enumerate()
-        .map(|(v, variant)| {
-            let cells = || groups.iter().filter_map(|g| g.cells[v].as_ref().map(|c| (g, c)));
-            let (answered, correct) = cells().fold((0, 0), |(n, k), (_, c)| (n + c.answered, k + c.correct));
-            let (common_answered, common_correct) =
-                cells().filter(|(g, _)| is_complete(g)).fold((0, 0), |(n, k), (_, c)| (n + c.answered, k + c.correct));
-            VariantAccuracy {
-                variant: variant.clone(),
-                answered,
-                accuracy: ratio(correct, answered),
-                common_answered,
-                common_accuracy: ratio(common_correct, common_answered),
-            }
-        })
-        .collect();
-    let complete = groups.iter().filter(|g| is_complete(g)).count();
-    ParallelTable { variants, groups, accuracy, complete }
-}
-
-/// Comparisons between runs and within one.
-impl Run {
-    /// The same questions across languages within this run (see [`ParallelTable`]).
-    pub fn parallel_table(&self) -> ParallelTable {
-        parallel_table(&[(self.task.as_str(), self)])
-    }
-
-    /// Item by item against another run of the same items (matched by id; see [`Comparison`]).
-    pub fn compare(&self, other: &Run) -> Comparison {
-        let verdicts = |run: &Run| -> BTreeMap<String, bool> {
-            let mut out = BTreeMap::new();
-            for row in run.rows.values() {
-                out.entry(run.items[row.index].id.clone()).or_insert(row.correct);
-            }
-            out
-        };
-        let (a, b) = (verdicts(self), verdicts(other));
-        let mut c = Comparison::default();
-        let mut seen = std::collections::BTreeSet::new();
-        for row in self.rows.values() {
-            let item = &self.items[row.index];
-            let Some(&in_b) = b.get(&item.id) else { continue };
-            if !seen.insert(item.id.as_str()) {
-                continue;
-            }
-            match (row.correct, in_b) {
-                (true, true) => c.both_right += 1,
-                (false, false) => c.both_wrong += 1,
-                (true, false) => c.only_a += 1,
-                (false, true) => c.only_b += 1,
-            }
-            if row.correct != in_b {
-                c.differences.push(ItemDiff { index: row.index, id: item.id.clone(), a: row.correct, b: in_b });
-            }
-        }
-        c.unmatched_a = a.keys().filter(|id| !b.contains_key(*id)).count();
-        c.unmatched_b = b.keys().filter(|id| !a.contains_key(*id)).count();
-        c
-    }
-}
-
-/// Two runs' verdicts on the items both answered, matched by item id (the first row of an id).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Comparison {
-    pub both_right: usize,
-    pub both_wrong: usize,
-    /// Right in this run (A) only, and in the other (B) only.
-    pub only_a: usize,
-    pub only_b: usize,
-    /// Answered items whose id the other run lacks.
-    pub unmatched_a: usize,
-    pub unmatched_b: usize,
-    /// The items the runs disagree on, in run A's order.
-    pub differences: Vec<ItemDiff>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct ItemDiff {
-    /// The item's index in run A.
-    pub index: usize,
-    pub id: String,
-    pub a: bool,
-    pub b: bool,
-}
-
-/// Tokens per word, per syllable and per character of one language's texts (`scoring::fertility`).
-pub fn fertility_rows(samples: &[(String, String, usize)]) -> Vec<FertilityRow> {
-    fertility_by_language(samples)
-        .into_iter()
-        .map(|(language, f)| FertilityRow {
-            language,
-            texts: f.texts,
-            tokens: f.tokens,
-            words: f.words,
-            syllables: f.syllables,
-            chars: f.chars,
-            tokens_per_word: f.tokens_per_word,
-            tokens_per_syllable: f.tokens_per_syllable,
-            tokens_per_char: f.tokens_per_char,
-        })
-        .collect()
-}
-
-/// The texts whose tokens fertility counts: each document's question and each of its options, once
-/// per document (choice-order variants repeat a document), by the document's language.
-pub fn fertility_texts(items: &[(u64, &ItemView)]) -> Vec<(String, String)> {
-    let mut seen = std::collections::BTreeSet::new();
-    let mut texts = Vec::new();
-    for (doc_id, item) in items {
-        if !seen.insert(*doc_id) {
-            continue;
-        }
-        let language = if item.language.is_empty() { "und" } else { item.language.as_str() };
-        for text in std::iter::once(&item.question).chain(&item.choices) {
-            texts.push((text.clone(), language.to_string()));
-        }
-    }
-    texts
-}
-
-/// The most workers a run on the CPU path uses: past this, the copies of the model cost more memory
-/// than the cores they would use are likely to be free.
-pub const MAX_WORKERS: usize = 8;
-
-/// How many workers score a run on the CPU path, each holding its own copy of the model and
-/// scoring its share of the items (wasm threads need a std rebuilt with atomics and a
-/// cross-origin-isolated page; workers need neither). `asked` (`?workers=N`) decides when given
-/// (1 to [`MAX_WORKERS`]). Otherwise one per core (`navigator.hardwareConcurrency`), at most
-/// [`MAX_WORKERS`], and no more copies of the model (`model_bytes`, the fit check's total) than
-/// half of `navigator.deviceMemory` holds, the other half left to the browser and the system.
-/// Unknown figures do not limit; the answer is at least 1.
-pub fn pool_size(
-    asked: Option<usize>,
-    cores: Option<usize>,
-    device_memory: Option<u64>,
-    model_bytes: Option<u64>,
-) -> usize {
-    if let Some(n) = asked {
-        return n.clamp(1, MAX_WORKERS);
-    }
-    let by_cores = cores.unwrap_or(1).clamp(1, MAX_WORKERS);
-    let by_memory = match (device_memory, model_bytes) {
-        (Some(memory), Some(model)) if model > 0 => (memory / 2 / model) as usize,
-        _ => MAX_WORKERS,
-    };
-    by_cores.min(by_memory).max(1)
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -859,19 +567,6 @@ pub(crate) mod tests {
         let expected: Vec<usize> = (0..10).map(|i| if i == 5 && crashed { 2 } else { 1 }).collect();
         assert_eq!(asked, expected, "each item asked once (item 5 again after its worker died)");
         assert_eq!(run.accuracy().unwrap().correct, 4, "items 0, 3, 6, 9 have gold 0");
-    }
-
-    #[test]
-    fn the_pool_is_one_worker_per_core_within_the_memory_and_asked_for_sizes() {
-        const GIB: u64 = 1 << 30;
-        assert_eq!(pool_size(None, Some(2), Some(8 * GIB), Some(200 << 20)), 2);
-        assert_eq!(pool_size(None, Some(16), None, Some(200 << 20)), MAX_WORKERS, "capped");
-        assert_eq!(pool_size(None, Some(8), Some(4 * GIB), Some(600 << 20)), 3, "2 GiB for models of 600 MiB");
-        assert_eq!(pool_size(None, Some(8), Some(GIB), Some(2 * GIB)), 1, "never fewer than one");
-        assert_eq!(pool_size(None, None, None, None), 1, "no core count: one worker");
-        assert_eq!(pool_size(Some(3), Some(2), Some(GIB), Some(GIB)), 3, "?workers= decides");
-        assert_eq!(pool_size(Some(0), None, None, None), 1);
-        assert_eq!(pool_size(Some(99), None, None, None), MAX_WORKERS);
     }
 
     #[test]
@@ -1104,74 +799,6 @@ pub(crate) mod tests {
         assert_eq!(select_docs(docs, &settings).len(), 40, "a sample larger than the documents is all of them");
     }
 
-    fn grouped(index: usize, id: &str, language: &str, link: (&str, &str)) -> ItemView {
-        let mut item = item(index, language, 0);
-        item.id = id.into();
-        item.metadata.insert(link.0.into(), link.1.into());
-        item
-    }
-
-    #[test]
-    fn the_parallel_table_compares_languages_on_the_groups_answered_in_all() {
-        let items = vec![
-            grouped(0, "a-en", "en", ("group", "a")),
-            grouped(1, "a-dz", "dz", ("group", "a")),
-            grouped(2, "b-en", "en", ("group", "b")),
-            grouped(3, "b-dz", "dz", ("group", "b")),
-            // DZEN's way: each item names the other.
-            grouped(4, "dzen/1/en", "en", ("parallel", "dzen/1/dz")),
-            grouped(5, "dzen/1/dz", "dz", ("parallel", "dzen/1/en")),
-            // One language only: no comparison.
-            grouped(6, "c-en", "en", ("group", "c")),
-            item(7, "en", 0),
-        ];
-        let mut run = Run::new("m", "t", "f", RunSettings::default(), items);
-        run.record(row(0, [-1.0, -2.0, -3.0], 0)); // a-en right
-        run.record(row(1, [-3.0, -1.0, -2.0], 0)); // a-dz wrong
-        run.record(row(2, [-1.0, -2.0, -3.0], 0)); // b-en right
-        run.record(row(4, [-3.0, -1.0, -2.0], 0)); // dzen en wrong
-        run.record(row(5, [-1.0, -2.0, -3.0], 0)); // dzen dz right
-        run.record(row(6, [-1.0, -2.0, -3.0], 0));
-        let t = run.parallel_table();
-        assert_eq!(t.variants, ["dz", "en"]);
-        let keys: Vec<&str> = t.groups.iter().map(|g| g.key.as_str()).collect();
-        assert_eq!(keys, ["group:a", "group:b", "parallel:dzen/1"]);
-        let cell = |g: usize, l: usize| t.groups[g].cells[l].clone().map(|c| (c.answered, c.correct));
-        assert_eq!((cell(0, 0), cell(0, 1)), (Some((1, 0)), Some((1, 1))));
-        assert_eq!(cell(1, 0), Some((0, 0)), "b-dz is not answered yet");
-        // Group b is incomplete: the common accuracy is over groups a and dzen/1.
-        assert_eq!(t.complete, 2);
-        let (dz, en) = (&t.accuracy[0], &t.accuracy[1]);
-        assert_eq!((dz.answered, dz.accuracy, dz.common_answered, dz.common_accuracy), (2, Some(0.5), 2, Some(0.5)));
-        assert_eq!(
-            (en.answered, en.accuracy, en.common_answered, en.common_accuracy),
-            (3, Some(2.0 / 3.0), 2, Some(0.5))
-        );
-    }
-
-    /// A samples line as `lingualens eval` writes it for a DZEN item: the document (with the
-    /// parallel item's question under `question_<l>`), the prompt, two options' log-likelihoods.
-    fn dzen_line(row: usize, language: &str, other: &str, appended: bool, lls: [f64; 2]) -> String {
-        let question = format!("question {row} in {language}");
-        let translation = format!("question {row} in {other}");
-        let context = if appended {
-            format!("{question}\nA. x\nB. y\n\nEnglish translation:\n{translation}\nAnswer:")
-        } else {
-            format!("{question}\nAnswer:")
-        };
-        let doc = serde_json::json!({
-            "id": format!("dzen/Bio/{row}/{language}"), "language": language, "subject": "Biology",
-            "question": question, format!("question_{other}"): translation, "choices": ["x", "y"], "answer": 0,
-        });
-        let arg = |c: &str| serde_json::json!({ "arg_0": context, "arg_1": c });
-        serde_json::json!({
-            "doc_id": row, "doc": doc, "target": 0,
-            "arguments": { "gen_args_0": arg(" A"), "gen_args_1": arg(" B") },
-            "filtered_resps": [[lls[0].to_string(), "False"], [lls[1].to_string(), "False"]],
-        })
-        .to_string()
-    }
-
     #[test]
     fn an_imported_sample_normalises_by_the_choice_without_its_delimiter_as_lm_eval() {
         // " ab" at -2.0 and " abcd" at -3.9: by the choices' lengths (2, 4) the second is better
@@ -1199,105 +826,5 @@ pub(crate) mod tests {
         // A task whose delimiter is "" and whose choices begin with a space: lm-eval counted the
         // space, and its logged acc_norm says so.
         assert_eq!(norm_of(line(Some(0.0), " ")), (0, 0, false));
-    }
-
-    #[test]
-    fn an_appended_translation_is_found_in_the_prompt() {
-        let doc = serde_json::json!({ "language": "dz", "question": "ཀ", "question_en": "What is it?" });
-        assert_eq!(appended_translation(&doc, "ཀ\n\nEnglish translation:\nWhat is it?\nAnswer:"), Some("en".into()));
-        assert_eq!(appended_translation(&doc, "ཀ\nAnswer:"), None);
-        let own = serde_json::json!({ "language": "en", "question": "Why?", "question_en": "Why?" });
-        assert_eq!(appended_translation(&own, "Why?\nAnswer:"), None, "its own language is no translation");
-    }
-
-    #[test]
-    fn english_dzongkha_and_dzongkha_with_the_translation_compare_per_item_across_runs() {
-        let run = |name: &str, lines: Vec<String>| Run::from_samples_jsonl(name, &lines.join("\n")).unwrap();
-        let (right, wrong) = ([-1.0, -2.0], [-2.0, -1.0]);
-        let en = run(
-            "samples_dzen_en.jsonl",
-            vec![
-                dzen_line(1, "en", "dz", false, right),
-                dzen_line(2, "en", "dz", false, right),
-                dzen_line(3, "en", "dz", false, wrong),
-            ],
-        );
-        let dz = run(
-            "samples_dzen_dz.jsonl",
-            vec![dzen_line(1, "dz", "en", false, wrong), dzen_line(2, "dz", "en", false, wrong)],
-        );
-        let dz_en = run("samples_dzen_dz_en.jsonl", vec![dzen_line(1, "dz", "en", true, right)]);
-        assert_eq!(dz_en.items[0].metadata.get("translation").map(String::as_str), Some("en"));
-        assert_eq!(
-            (variant(&dz.items[0]), variant(&dz_en.items[0]), variant(&en.items[0])),
-            ("dz".into(), "dz+en".into(), "en".into())
-        );
-
-        let t = parallel_table(&[("dzen_en", &en), ("dzen_dz", &dz), ("dzen_dz_en", &dz_en)]);
-        assert_eq!(t.variants, ["dz", "dz+en", "en"]);
-        let keys: Vec<&str> = t.groups.iter().map(|g| g.key.as_str()).collect();
-        // Item 3 is in English only: no comparison, left out. Item 2 has no dz+en run: incomplete.
-        assert_eq!(
-            keys,
-            ["parallel:dzen/Bio/1", "parallel:dzen/Bio/2"],
-            "ids that differ in their final language pair up"
-        );
-        let runs: Vec<Option<usize>> = t.groups[0].cells.iter().map(|c| c.as_ref().map(|c| c.run)).collect();
-        assert_eq!(runs, [Some(1), Some(2), Some(0)]);
-        assert!(t.groups[1].cells[1].is_none());
-        assert_eq!(t.complete, 1);
-        let acc: Vec<(usize, Option<f64>, usize, Option<f64>)> =
-            t.accuracy.iter().map(|a| (a.answered, a.accuracy, a.common_answered, a.common_accuracy)).collect();
-        assert_eq!(acc, [(2, Some(0.0), 1, Some(0.0)), (1, Some(1.0), 1, Some(1.0)), (2, Some(1.0), 1, Some(1.0))]);
-
-        // One variant from two runs (two models' English runs, say) is two columns, named by run.
-        let t = parallel_table(&[("model A", &en), ("model B", &en), ("dzen_dz", &dz)]);
-        assert_eq!(t.variants, ["dz", "en · model A", "en · model B"]);
-    }
-
-    #[test]
-    fn two_runs_compare_item_by_item_by_id() {
-        let items = || (0..5).map(|i| item(i, "en", 0)).collect::<Vec<_>>();
-        let mut a = Run::new("m", "t", "f", RunSettings::default(), items());
-        let mut b = Run::new("m2", "t", "f", RunSettings::default(), items());
-        let (right, wrong) = ([-1.0, -2.0, -3.0], [-3.0, -1.0, -2.0]);
-        for (i, (x, y)) in
-            [(right, right), (wrong, wrong), (right, wrong), (wrong, right), (right, right)].into_iter().enumerate()
-        {
-            a.record(row(i, x, 0));
-            if i < 4 {
-                b.record(row(i, y, 0));
-            }
-        }
-        b.items[3].id = "q3".into();
-        let c = a.compare(&b);
-        assert_eq!((c.both_right, c.both_wrong, c.only_a, c.only_b), (1, 1, 1, 1));
-        assert_eq!((c.unmatched_a, c.unmatched_b), (1, 0), "q4 is answered in A only");
-        let diffs: Vec<(&str, bool, bool)> = c.differences.iter().map(|d| (d.id.as_str(), d.a, d.b)).collect();
-        assert_eq!(diffs, [("q2", true, false), ("q3", false, true)]);
-        let back = b.compare(&a);
-        assert_eq!((back.only_a, back.only_b, back.unmatched_b), (1, 1, 1));
-    }
-
-    #[test]
-    fn fertility_counts_each_document_once_by_language() {
-        let (en, dz) = (item(0, "en", 0), item(1, "dz", 0));
-        let texts = fertility_texts(&[(0, &en), (0, &en), (1, &dz)]);
-        assert_eq!(texts.len(), 8, "question and three options of two documents");
-        assert_eq!(texts[4], ("question 1".to_string(), "dz".to_string()));
-        let samples: Vec<(String, String, usize)> = texts
-            .into_iter()
-            .map(|(t, l)| {
-                let n = t.len();
-                (t, l, n)
-            })
-            .collect();
-        let rows = fertility_rows(&samples);
-        assert_eq!(rows.iter().map(|r| r.language.as_str()).collect::<Vec<_>>(), ["dz", "en"]);
-        // One token per byte: "question 1" + "a" + "b" + "c" is 13 tokens, 5 words, 13 characters.
-        assert_eq!(
-            (rows[1].tokens, rows[1].words, rows[1].chars, rows[1].tokens_per_word),
-            (13, 5, 13, Some(13.0 / 5.0))
-        );
     }
 }

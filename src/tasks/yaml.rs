@@ -389,6 +389,14 @@ pub struct TaskSpec {
 }
 
 impl TaskSpec {
+    /// `metadata.cloze_variant`: the task that asks the same questions scoring each option's own
+    /// text instead of its letter (DZEN's `dzen_en` → `dzen_en_cloze`), which the page offers when
+    /// the model picks one letter for most questions.
+    pub fn cloze_variant(&self) -> Option<String> {
+        let metadata = self.raw.get("metadata")?;
+        metadata.get("cloze_variant")?.as_str().map(str::to_string)
+    }
+
     /// The split evaluated: `test_split`, else `validation_split` (lm-eval's `eval_docs`).
     pub fn eval_split(&self) -> Option<&str> {
         self.test_split.as_deref().or(self.validation_split.as_deref())

@@ -185,6 +185,9 @@ pub enum FromWorker {
         /// The task YAML's warnings (among `notes`), which the results file records.
         #[serde(default)]
         warnings: Vec<String>,
+        /// The task's `metadata.cloze_variant` (see `TaskSpec::cloze_variant`).
+        #[serde(default)]
+        cloze_variant: Option<String>,
         documents: usize,
         facets: Vec<Facet>,
     },

@@ -95,6 +95,9 @@ pub struct Run {
     /// The task YAML's warnings (what it asked for that lingualens does not do), for the results file.
     #[serde(default)]
     pub warnings: Vec<String>,
+    /// The task's `metadata.cloze_variant`, offered when the model keeps picking one letter.
+    #[serde(default)]
+    pub cloze_variant: Option<String>,
     #[serde(skip)]
     tally: Tally,
 }
@@ -184,18 +187,9 @@ pub struct CollapsedPosition {
     /// 0-based option position.
     pub position: usize,
     pub share: f64,
-    /// The built-in task that scores each option's text instead of its letter.
-    pub cloze: Option<&'static str>,
-}
-
-/// The cloze form of a built-in letter-scored task.
-pub fn cloze_variant(task: &str) -> Option<&'static str> {
-    match task {
-        "dzen_en" => Some("dzen_en_cloze"),
-        "dzen_dz" => Some("dzen_dz_cloze"),
-        "dzen_dz_en" => Some("dzen_dz_en_cloze"),
-        _ => None,
-    }
+    /// The task that scores each option's text instead of its letter (the task's
+    /// `metadata.cloze_variant`).
+    pub cloze: Option<String>,
 }
 
 impl Run {
@@ -212,6 +206,7 @@ impl Run {
             failed: BTreeMap::new(),
             data_sources: Vec::new(),
             warnings: Vec::new(),
+            cloze_variant: None,
             tally: Tally::default(),
         }
     }
@@ -304,7 +299,7 @@ impl Run {
             return None;
         }
         let p = self.position_bias().into_iter().find(|p| p.chosen_share >= COLLAPSED_SHARE)?;
-        Some(CollapsedPosition { position: p.position, share: p.chosen_share, cloze: cloze_variant(&self.task) })
+        Some(CollapsedPosition { position: p.position, share: p.chosen_share, cloze: self.cloze_variant.clone() })
     }
 
     /// lm-evaluation-harness's samples JSONL, in item order.
@@ -629,6 +624,7 @@ pub(crate) mod tests {
     fn a_model_that_always_picks_one_position_is_flagged_after_ten_items() {
         let items: Vec<ItemView> = (0..12).map(|i| item(i, "en", i % 3)).collect();
         let mut run = Run::new("m", "dzen_en", "f", RunSettings::default(), items);
+        run.cloze_variant = Some("dzen_en_cloze".into());
         for i in 0..9 {
             run.record(row(i, [-1.0, -2.0, -3.0], i % 3)); // always position 0
         }
@@ -636,7 +632,7 @@ pub(crate) mod tests {
         run.record(row(9, [-1.0, -2.0, -3.0], 0));
         assert_eq!(
             run.collapsed_position(),
-            Some(CollapsedPosition { position: 0, share: 1.0, cloze: Some("dzen_en_cloze") })
+            Some(CollapsedPosition { position: 0, share: 1.0, cloze: Some("dzen_en_cloze".into()) })
         );
         // 8 of 10 is the threshold; 8 of 11 is below it.
         let items: Vec<ItemView> = (0..11).map(|i| item(i, "en", 0)).collect();

@@ -504,7 +504,7 @@ fn prepare_task(
     let options = eval::ScoreOptions::for_task(&task.spec);
     let texts = run::fertility_texts(&jobs.iter().map(|j| j.doc_id).zip(&items).collect::<Vec<_>>());
     let (name, output_type) = (task.spec.task.clone(), task.spec.output_type.name().to_string());
-    let warnings = task.spec.warnings.clone();
+    let (warnings, cloze_variant) = (task.spec.warnings.clone(), task.spec.cloze_variant());
     state.borrow_mut().task = Some(Rc::new(Prepared { spec: task.spec, jobs, metrics, options, texts }));
     Ok(FromWorker::TaskReady {
         ticket,
@@ -514,6 +514,7 @@ fn prepare_task(
         items,
         notes: task.notes,
         warnings,
+        cloze_variant,
         documents,
         facets,
     })

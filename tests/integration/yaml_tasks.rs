@@ -377,6 +377,7 @@ fn builtin(rel: &str) -> TaskSpec {
 fn builtin_tasks_load() {
     let mut files = Vec::new();
     walk(&repo().join("datasets/tasks"), &mut files);
+    let mut specs = std::collections::BTreeMap::new();
     for f in &files {
         let spec = load(f, &LoadOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         spec.renderer().unwrap();
@@ -384,8 +385,21 @@ fn builtin_tasks_load() {
         if !f.ends_with("demo/demo.yaml") {
             assert!(spec.source.needs_user_data(), "{}", f.display());
         }
+        specs.insert(spec.task.clone(), spec);
     }
     assert!(files.len() >= 6, "{files:?}");
+    // A letter-scored task's cloze form (metadata.cloze_variant, which the page offers when the
+    // model keeps picking one letter) is a built-in multiple-choice task over the same items.
+    for (task, spec) in &specs {
+        let Some(cloze) = spec.cloze_variant() else { continue };
+        let other = specs.get(&cloze).unwrap_or_else(|| panic!("{task}: cloze_variant {cloze} is no built-in task"));
+        assert_eq!(other.output_type, spec.output_type, "{task} → {cloze}");
+        assert_eq!(other.source, spec.source, "{task} → {cloze}: the same loader and language");
+        assert!(other.cloze_variant().is_none(), "{cloze} is itself the cloze form");
+    }
+    for task in ["dzen_en", "dzen_dz", "dzen_dz_en"] {
+        assert_eq!(specs[task].cloze_variant(), Some(format!("{task}_cloze")), "{task}");
+    }
 }
 
 #[test]

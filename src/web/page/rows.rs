@@ -262,10 +262,10 @@ pub(super) fn draw_position_warning(collapsed: Option<CollapsedPosition>) {
     let share = Arg::Number(c.share, NumberStyle::Percent(0));
     text::show(
         "position-warning",
-        match c.cloze {
+        match &c.cloze {
             Some(task) => key_with(
                 "position-warning-cloze",
-                vec![("letter", letter.to_string().into()), ("share", share), ("task", task.into())],
+                vec![("letter", letter.to_string().into()), ("share", share), ("task", task.as_str().into())],
             ),
             None => key_with("position-warning", vec![("letter", letter.to_string().into()), ("share", share)]),
         },

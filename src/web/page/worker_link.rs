@@ -246,7 +246,18 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             Ok(())
         }
         FromWorker::Scores { backend, choices } => show_scores(&backend, &choices),
-        FromWorker::TaskReady { ticket, task, output_type, fingerprint, items, notes, warnings, documents, facets } => {
+        FromWorker::TaskReady {
+            ticket,
+            task,
+            output_type,
+            fingerprint,
+            items,
+            notes,
+            warnings,
+            cloze_variant,
+            documents,
+            facets,
+        } => {
             let current = app.borrow().pending.as_ref().map(|p| p.0);
             if current != Some(ticket) {
                 return Ok(());
@@ -273,6 +284,7 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             let mut run = Run::new(&model, &task, &fingerprint, settings, items);
             run.output_type = output_type;
             run.warnings = warnings;
+            run.cloze_variant = cloze_variant;
             if let Some((_, fetch)) = &app.borrow().task_files {
                 // The catalogue's URL and the size and sha256 the download was checked against.
                 run.data_sources = fetch

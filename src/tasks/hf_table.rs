@@ -86,9 +86,22 @@ pub enum MappingKind {
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         fields: BTreeMap<String, Text>,
     },
-    /// TruthfulQA multiple choice: two items per row, `…/mc1` (one true answer) and `…/mc2`
-    /// (several), from `{'choices': [...], 'labels': [...]}` values (objects, JSON or Python text).
-    TruthfulqaMc { question: Text, mc1: String, mc2: String },
+    /// Labelled target lists: each of `targets` is a column holding `{'choices': [...], 'labels':
+    /// [...]}` (an object, JSON or Python text) and gives the row one multiple-choice item, with
+    /// id `…/<name>` and `metadata["subtask"] = name`: TruthfulQA's `mc1` (exactly one true answer)
+    /// and `mc2` (one or more, all kept in [`MultipleChoice::correct`]).
+    LabelledTargets { question: Text, targets: Vec<LabelledColumn> },
+}
+
+/// One item of a [`MappingKind::LabelledTargets`] row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LabelledColumn {
+    /// The item's name (`mc1`): its id suffix and its `subtask`.
+    pub name: String,
+    pub column: String,
+    /// Exactly one choice may be labelled true; else one or more, each a correct answer.
+    #[serde(default)]
+    pub single_true: bool,
 }
 
 fn default_blank() -> String {
@@ -252,7 +265,18 @@ impl Mapping {
                     crate::bail!("column mapping `{}`: no reference column", self.name);
                 }
             }
-            MappingKind::TruthfulqaMc { .. } => {}
+            MappingKind::LabelledTargets { targets, .. } => {
+                if targets.is_empty() {
+                    crate::bail!("column mapping `{}`: no target column", self.name);
+                }
+                let names: std::collections::BTreeSet<&str> = targets.iter().map(|t| t.name.as_str()).collect();
+                if names.len() != targets.len() || names.iter().any(|n| n.is_empty() || n.contains('/')) {
+                    crate::bail!(
+                        "column mapping `{}`: each target needs its own name, without `/` (it ends the item's id)",
+                        self.name
+                    );
+                }
+            }
         }
         Ok(())
     }
@@ -292,10 +316,9 @@ impl Mapping {
                     text(t, &mut out);
                 }
             }
-            MappingKind::TruthfulqaMc { question, mc1, mc2 } => {
+            MappingKind::LabelledTargets { question, targets } => {
                 text(question, &mut out);
-                out.push(mc1.clone());
-                out.push(mc2.clone());
+                out.extend(targets.iter().map(|t| t.column.clone()));
             }
         }
         out
@@ -505,8 +528,8 @@ pub fn items_from_table(name: &str, table: &Table, options: &TableOptions) -> Lo
                     .map(|g| vec![(String::new(), ItemBody::Generation(g), metadata.clone())])
                     .unwrap_or_default()
             }
-            MappingKind::TruthfulqaMc { question, mc1, mc2 } => {
-                row_truthfulqa(&ctx, record, question, mc1, mc2, &mut out.anomalies)
+            MappingKind::LabelledTargets { question, targets } => {
+                row_labelled_targets(&ctx, record, question, targets, &mut out.anomalies)
                     .into_iter()
                     .map(|(sub, mc)| {
                         let mut m = metadata.clone();
@@ -991,7 +1014,7 @@ fn row_generation(
 }
 
 /// `{'choices': [...], 'labels': [...]}` from an object or its text.
-fn targets(v: &Value) -> std::result::Result<(Vec<String>, Vec<i64>), String> {
+fn labelled_lists(v: &Value) -> std::result::Result<(Vec<String>, Vec<i64>), String> {
     let parsed;
     let v = match v {
         Value::String(s) => {
@@ -1017,14 +1040,13 @@ fn targets(v: &Value) -> std::result::Result<(Vec<String>, Vec<i64>), String> {
     Ok((choices, labels))
 }
 
-fn row_truthfulqa(
+fn row_labelled_targets(
     ctx: &Ctx,
     record: &Record,
     question: &Text,
-    mc1: &str,
-    mc2: &str,
+    targets: &[LabelledColumn],
     anomalies: &mut Vec<Anomaly>,
-) -> Vec<(&'static str, MultipleChoice)> {
+) -> Vec<(String, MultipleChoice)> {
     let row = record.row;
     let Some((qcol, q)) = text(ctx, record, question, anomalies) else {
         return Vec::new();
@@ -1040,7 +1062,8 @@ fn row_truthfulqa(
         return Vec::new();
     }
     let mut out = Vec::new();
-    for (sub, column) in [("mc1", mc1), ("mc2", mc2)] {
+    for LabelledColumn { name: sub, column, single_true } in targets {
+        let column = column.as_str();
         let Some(v) = record.fields.get(column) else {
             anomalies.push(ctx.anomaly(
                 row,
@@ -1051,7 +1074,7 @@ fn row_truthfulqa(
             ));
             continue;
         };
-        let (choices, labels) = match targets(v) {
+        let (choices, labels) = match labelled_lists(v) {
             Ok(t) => t,
             Err(e) => {
                 anomalies.push(ctx.anomaly(
@@ -1065,7 +1088,7 @@ fn row_truthfulqa(
             }
         };
         let correct: Vec<usize> = labels.iter().enumerate().filter(|(_, &l)| l == 1).map(|(i, _)| i).collect();
-        if choices.len() < 2 || correct.is_empty() || (sub == "mc1" && correct.len() != 1) {
+        if choices.len() < 2 || correct.is_empty() || (*single_true && correct.len() != 1) {
             anomalies.push(ctx.anomaly(
                 row,
                 AnomalyKind::BadGold,
@@ -1075,20 +1098,20 @@ fn row_truthfulqa(
                     "{} choices with {} labelled true; {sub} needs at least 2 choices and {}",
                     choices.len(),
                     correct.len(),
-                    if sub == "mc1" { "exactly one true" } else { "one or more true" }
+                    if *single_true { "exactly one true" } else { "one or more true" }
                 ),
             ));
             continue;
         }
         let gold = correct[0];
         out.push((
-            sub,
+            sub.clone(),
             MultipleChoice {
                 passage: None,
                 question: q.trim().to_string(),
                 choices: choices.into_iter().map(|c| c.trim().to_string()).collect(),
                 gold,
-                correct: if sub == "mc2" { correct } else { Vec::new() },
+                correct: if *single_true { Vec::new() } else { correct },
                 rationale: None,
             },
         ));
@@ -1259,5 +1282,30 @@ mod tests {
             .map(|a| format!("{}:{:?}:{}", a.row.unwrap(), a.kind, a.column.clone().unwrap()))
             .collect();
         assert_eq!(seen, ["2:BadGold:mc1_targets_kg", "2:Malformed:mc2_targets_kg"]);
+    }
+
+    #[test]
+    fn labelled_targets_are_data_for_any_set_of_that_shape() {
+        // lm-eval's own TruthfulQA columns, as a user's mapping: one item per row, several true.
+        let mapping = Mapping::from_json(
+            r#"{"name": "tqa-en", "type": "labelled_targets", "question": "question",
+                "targets": [{"name": "mc2", "column": "mc2_targets"}]}"#,
+        )
+        .unwrap();
+        let rows = r#"{"question": "Q?", "mc2_targets": {"choices": ["x", "y", "z"], "labels": [0, 1, 1]}}
+"#;
+        let options = TableOptions { mapping: Some(mapping), ..Default::default() };
+        let out = load_table("t.jsonl", rows.as_bytes(), &options);
+        assert_eq!(out.items.len(), 1, "{:?}", out.anomalies);
+        let mc = out.items[0].as_multiple_choice().unwrap();
+        assert_eq!((mc.gold, mc.correct.clone()), (1, vec![1, 2]));
+        assert_eq!(out.items[0].metadata["subtask"], "mc2");
+        for bad in [
+            r#"{"name": "m", "type": "labelled_targets", "question": "q", "targets": []}"#,
+            r#"{"name": "m", "type": "labelled_targets", "question": "q", "targets": [{"name": "a", "column": "x"}, {"name": "a", "column": "y"}]}"#,
+            r#"{"name": "m", "type": "labelled_targets", "question": "q", "targets": [{"name": "a/b", "column": "x"}]}"#,
+        ] {
+            assert!(Mapping::from_json(bad).unwrap_err().to_string().contains("column mapping `m`"), "{bad}");
+        }
     }
 }

@@ -181,6 +181,11 @@ pub fn load_dzen_file(name: &str, bytes: &[u8]) -> DzenSet {
 /// Loads DZEN files together (any mix of evaluation and few-shot files), so that duplicates are
 /// found across them. `files` are `(name, bytes)`; the name is used for messages and for grade,
 /// subject and part. A file that is not DZEN is reported and skipped.
+///
+/// Long (about 250 lines) on purpose: one pass in the order DZEN's files are checked by hand (each
+/// file's kind and rows, then duplicates over all evaluation rows, then each row's two sides, then the
+/// few-shot files), every step writing to the same anomaly list and reading the index the step before
+/// built; split, each part would take most of the others' state as arguments.
 pub fn load_dzen(files: &[(&str, &[u8])]) -> DzenSet {
     let mut set = DzenSet::default();
     let mut eval_files: Vec<ParsedFile> = Vec::new();
@@ -580,6 +585,11 @@ fn build_dz_side(
     build_side(ctx, dz, gold, anomalies)
 }
 
+/// One side (English or Dzongkha) of an evaluation row as an item, or `None` with the reason.
+///
+/// Long (about 200 lines): one check per column, in the CSV's column order (the question, each
+/// option, the gold), each with its own anomaly kind, action and message; the checks are
+/// independent and read as a list beside `AnomalyKind` (tasks/anomaly.rs).
 fn build_side(ctx: &RowCtx, side: &Side, gold: usize, anomalies: &mut Vec<Anomaly>) -> Option<MultipleChoice> {
     let at = |kind, action, column: usize, reason: String| {
         Anomaly::new(ctx.file, Some(ctx.row), kind, action, reason).column(ctx.columns[column]).language(side.lang)

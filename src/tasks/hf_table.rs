@@ -757,6 +757,11 @@ fn parse_gold(
     }
 }
 
+/// One table row as a multiple-choice item by the mapping, or `None` with an anomaly.
+///
+/// Long (about 160 lines): the mapping's columns in its order (question, passage, the options in
+/// their three shapes, the gold in its forms), each with its own message; the parts share the row's
+/// context and the anomaly list, and read as one checklist.
 fn row_multiple_choice(
     ctx: &Ctx,
     record: &Record,

@@ -830,6 +830,8 @@ fn string_list(key: &str, v: &Yaml) -> Result<Vec<String>> {
     }
 }
 
+/// A task file's keys, merged over its includes, as a [`TaskSpec`]: refusals first (keys neither lm-eval
+/// nor lingualens knows, keys that would change what is asked), then one helper per TaskConfig block.
 fn build_spec(path: &str, map: serde_yaml_ng::Mapping, overridden: Vec<String>) -> Result<TaskSpec> {
     let raw = map.clone();
     let mut warnings = Vec::new();
@@ -873,46 +875,8 @@ fn build_spec(path: &str, map: serde_yaml_ng::Mapping, overridden: Vec<String>) 
         }
     }
 
-    let dataset_path = opt_string(&map, "dataset_path")?;
     let dataset_name = opt_string(&map, "dataset_name")?;
-    let mut data_files: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    if let Some(Yaml::Mapping(kw)) = map.get("dataset_kwargs") {
-        match kw.get("data_files") {
-            None | Some(Yaml::Null) => {}
-            Some(Yaml::Mapping(m)) => {
-                for (split, files) in m {
-                    data_files.insert(yaml_scalar(split), string_list("data_files", files)?);
-                }
-            }
-            // A bare file or list is the `train` split, as `datasets.load_dataset` names it.
-            Some(v) => {
-                data_files.insert("train".into(), string_list("data_files", v)?);
-            }
-        }
-    }
-    let source = match dataset_path.as_deref() {
-        Some(f @ ("json" | "csv" | "parquet")) => DataSource::Files { format: f.to_string(), data_files },
-        Some("lingualens") => DataSource::Items {
-            loader: dataset_name.clone().ok_or_else(|| {
-                Error::new("dataset_path: lingualens needs dataset_name (the loader: dzen, kyrgyz-mmlu, …)")
-            })?,
-            language: match map.get("dataset_kwargs") {
-                Some(Yaml::Mapping(kw)) => opt_string(kw, "language")?,
-                _ => None,
-            },
-            metadata: match map.get("dataset_kwargs").and_then(|kw| kw.get("metadata")) {
-                None | Some(Yaml::Null) => BTreeMap::new(),
-                Some(Yaml::Mapping(m)) => m.iter().map(|(k, v)| (yaml_scalar(k), yaml_scalar(v))).collect(),
-                Some(other) => {
-                    return Err(Error::new(format!(
-                        "dataset_kwargs.metadata must be a map of metadata field → value, found {other:?}"
-                    )))
-                }
-            },
-        },
-        Some(p) => DataSource::Hub { path: p.to_string(), name: dataset_name.clone() },
-        None => return Err(Error::new("no dataset_path")),
-    };
+    let source = data_source(&map, dataset_name.clone())?;
 
     let output_type = match opt_string(&map, "output_type")?.as_deref() {
         Some("multiple_choice") => OutputType::MultipleChoice,
@@ -938,7 +902,121 @@ fn build_spec(path: &str, map: serde_yaml_ng::Mapping, overridden: Vec<String>) 
         Some(other) => return Err(Error::new(format!("num_fewshot: expected a count, found {other:?}"))),
     };
 
-    // fewshot_config: its keys override the task's, as lm-eval's FewshotConfig.from_dict does.
+    let gen_prefix = opt_string(&map, "gen_prefix")?;
+    let fewshot = fewshot_config(
+        path,
+        &map,
+        FewshotConfig {
+            sampler: SamplerKind::Random,
+            split: fewshot_split.clone(),
+            doc_to_text: doc_to_text.clone(),
+            doc_to_choice: doc_to_choice.clone(),
+            doc_to_target: doc_to_target.clone(),
+            target_delimiter: target_delimiter.clone(),
+            fewshot_delimiter: fewshot_delimiter.clone(),
+            samples: None,
+            gen_prefix: gen_prefix.clone(),
+        },
+    )?;
+
+    let generation = generation_kwargs(path, &map, output_type, &fewshot_delimiter)?;
+
+    let filters = filter_list(path, &map)?;
+
+    let metrics = metric_list(path, &map, output_type, &mut warnings)?;
+
+    let process_docs = match map.get("process_docs") {
+        None | Some(Yaml::Null) => None,
+        Some(Yaml::Mapping(m)) => Some(
+            m.iter()
+                .map(|(k, v)| Ok((yaml_scalar(k), string("process_docs", v)?)))
+                .collect::<Result<BTreeMap<_, _>>>()?,
+        ),
+        Some(Yaml::String(s)) if s == "none" => None,
+        Some(_) => return Err(Error::new("process_docs: give a map field → Jinja template (or `none`)")),
+    };
+
+    if output_type == OutputType::MultipleChoice && doc_to_choice.is_none() {
+        return Err(Error::new("output_type multiple_choice needs doc_to_choice"));
+    }
+
+    Ok(TaskSpec {
+        file: path.to_string(),
+        task,
+        tags,
+        source,
+        test_split: opt_string(&map, "test_split")?,
+        validation_split: opt_string(&map, "validation_split")?,
+        training_split: opt_string(&map, "training_split")?,
+        fewshot_split,
+        output_type,
+        doc_to_text,
+        doc_to_choice,
+        doc_to_target,
+        process_docs,
+        description: opt_string(&map, "description")?,
+        gen_prefix,
+        target_delimiter,
+        fewshot_delimiter,
+        num_fewshot,
+        fewshot,
+        generation,
+        filters,
+        metrics,
+        repeats: map.get("repeats").and_then(|v| v.as_u64()).unwrap_or(1) as usize,
+        overridden,
+        raw,
+        warnings,
+    })
+}
+
+/// Where the documents come from: `dataset_path` (`json`/`csv`/`parquet` files, a lingualens loader,
+/// or a Hub dataset) with `dataset_name` and `dataset_kwargs`.
+fn data_source(map: &serde_yaml_ng::Mapping, dataset_name: Option<String>) -> Result<DataSource> {
+    let dataset_path = opt_string(map, "dataset_path")?;
+    let mut data_files: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    if let Some(Yaml::Mapping(kw)) = map.get("dataset_kwargs") {
+        match kw.get("data_files") {
+            None | Some(Yaml::Null) => {}
+            Some(Yaml::Mapping(m)) => {
+                for (split, files) in m {
+                    data_files.insert(yaml_scalar(split), string_list("data_files", files)?);
+                }
+            }
+            // A bare file or list is the `train` split, as `datasets.load_dataset` names it.
+            Some(v) => {
+                data_files.insert("train".into(), string_list("data_files", v)?);
+            }
+        }
+    }
+    Ok(match dataset_path.as_deref() {
+        Some(f @ ("json" | "csv" | "parquet")) => DataSource::Files { format: f.to_string(), data_files },
+        Some("lingualens") => DataSource::Items {
+            loader: dataset_name.clone().ok_or_else(|| {
+                Error::new("dataset_path: lingualens needs dataset_name (the loader: dzen, kyrgyz-mmlu, …)")
+            })?,
+            language: match map.get("dataset_kwargs") {
+                Some(Yaml::Mapping(kw)) => opt_string(kw, "language")?,
+                _ => None,
+            },
+            metadata: match map.get("dataset_kwargs").and_then(|kw| kw.get("metadata")) {
+                None | Some(Yaml::Null) => BTreeMap::new(),
+                Some(Yaml::Mapping(m)) => m.iter().map(|(k, v)| (yaml_scalar(k), yaml_scalar(v))).collect(),
+                Some(other) => {
+                    return Err(Error::new(format!(
+                        "dataset_kwargs.metadata must be a map of metadata field → value, found {other:?}"
+                    )))
+                }
+            },
+        },
+        Some(p) => DataSource::Hub { path: p.to_string(), name: dataset_name.clone() },
+        None => return Err(Error::new("no dataset_path")),
+    })
+}
+
+/// `fewshot_config`: its keys override the task's (`task`, the task-level values), as lm-eval's
+/// `FewshotConfig.from_dict` does; a key lingualens cannot honour is refused.
+fn fewshot_config(path: &str, map: &serde_yaml_ng::Mapping, task: FewshotConfig) -> Result<FewshotConfig> {
     let empty = serde_yaml_ng::Mapping::new();
     let fc = match map.get("fewshot_config") {
         Some(Yaml::Mapping(m)) => m,
@@ -998,7 +1076,6 @@ fn build_spec(path: &str, map: serde_yaml_ng::Mapping, overridden: Vec<String>) 
             )))
         }
     };
-    let gen_prefix = opt_string(&map, "gen_prefix")?;
     let fc_field = |k: &str, dflt: &Option<Field>| -> Result<Option<Field>> {
         match fc.get(k) {
             Some(v) => {
@@ -1013,32 +1090,40 @@ fn build_spec(path: &str, map: serde_yaml_ng::Mapping, overridden: Vec<String>) 
             None => Ok(dflt.clone()),
         }
     };
-    let fewshot = FewshotConfig {
+    Ok(FewshotConfig {
         sampler,
-        split: fc.get("split").map(|v| string("fewshot_config.split", v)).transpose()?.or(fewshot_split.clone()),
-        doc_to_text: fc_field("doc_to_text", &doc_to_text)?,
-        doc_to_choice: fc_field("doc_to_choice", &doc_to_choice)?,
-        doc_to_target: fc_field("doc_to_target", &doc_to_target)?,
+        split: fc.get("split").map(|v| string("fewshot_config.split", v)).transpose()?.or(task.split),
+        doc_to_text: fc_field("doc_to_text", &task.doc_to_text)?,
+        doc_to_choice: fc_field("doc_to_choice", &task.doc_to_choice)?,
+        doc_to_target: fc_field("doc_to_target", &task.doc_to_target)?,
         target_delimiter: fc
             .get("target_delimiter")
             .map(|v| string("target_delimiter", v))
             .transpose()?
-            .unwrap_or_else(|| target_delimiter.clone()),
+            .unwrap_or(task.target_delimiter),
         fewshot_delimiter: fc
             .get("fewshot_delimiter")
             .map(|v| string("fewshot_delimiter", v))
             .transpose()?
-            .unwrap_or_else(|| fewshot_delimiter.clone()),
+            .unwrap_or(task.fewshot_delimiter),
         samples,
         gen_prefix: fc
             .get("gen_prefix")
             .map(|v| string("fewshot_config.gen_prefix", v))
             .transpose()?
-            .or(gen_prefix.clone()),
-    };
+            .or(task.gen_prefix),
+    })
+}
 
-    // generation_kwargs: lm-eval fills `until` with [fewshot_delimiter] when absent.
-    let generation = match map.get("generation_kwargs") {
+/// `generation_kwargs` as lm-eval logs them, with `until` = [fewshot_delimiter] where absent;
+/// lm-eval's defaults for a generation task that gives none.
+fn generation_kwargs(
+    path: &str,
+    map: &serde_yaml_ng::Mapping,
+    output_type: OutputType,
+    fewshot_delimiter: &str,
+) -> Result<Option<GenerationKwargs>> {
+    Ok(match map.get("generation_kwargs") {
         Some(Yaml::Mapping(g)) => {
             let mut kwargs = GenerationKwargs { kwargs: Vec::new() };
             for (k, v) in g {
@@ -1051,16 +1136,20 @@ fn build_spec(path: &str, map: serde_yaml_ng::Mapping, overridden: Vec<String>) 
                 kwargs.set(&k, v);
             }
             if kwargs.get("until").is_none() {
-                kwargs.set("until", Json::Array(vec![Json::from(fewshot_delimiter.as_str())]));
+                kwargs.set("until", Json::Array(vec![Json::from(fewshot_delimiter)]));
             }
             kwargs.until().map_err(|e| e.context(path))?;
             kwargs.max_gen_toks().map_err(|e| e.context(path))?;
             Some(kwargs)
         }
-        _ if output_type == OutputType::GenerateUntil => Some(GenerationKwargs::lm_eval_default(&fewshot_delimiter)),
+        _ if output_type == OutputType::GenerateUntil => Some(GenerationKwargs::lm_eval_default(fewshot_delimiter)),
         _ => None,
-    };
+    })
+}
 
+/// `filter_list`: each pipeline's steps, every one lingualens applies as lm-eval does; any other
+/// step (a Python function, an unknown filter) is refused by name rather than skipped.
+fn filter_list(path: &str, map: &serde_yaml_ng::Mapping) -> Result<Vec<FilterPipeline>> {
     let mut filters = Vec::new();
     if let Some(Yaml::Sequence(list)) = map.get("filter_list") {
         for p in list {
@@ -1151,7 +1240,17 @@ fn build_spec(path: &str, map: serde_yaml_ng::Mapping, overridden: Vec<String>) 
             filters.push(FilterPipeline { name, steps });
         }
     }
+    Ok(filters)
+}
 
+/// `metric_list`: names and options kept; a metric lingualens cannot compute for this output type
+/// is named in `warnings` (lm-eval accepts it), a Python metric refused.
+fn metric_list(
+    path: &str,
+    map: &serde_yaml_ng::Mapping,
+    output_type: OutputType,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<MetricSpec>> {
     let mut metrics = Vec::new();
     if let Some(Yaml::Sequence(list)) = map.get("metric_list") {
         for m in list {
@@ -1178,50 +1277,7 @@ fn build_spec(path: &str, map: serde_yaml_ng::Mapping, overridden: Vec<String>) 
             metrics.push(MetricSpec { metric, aggregation, higher_is_better, options: obj });
         }
     }
-
-    let process_docs = match map.get("process_docs") {
-        None | Some(Yaml::Null) => None,
-        Some(Yaml::Mapping(m)) => Some(
-            m.iter()
-                .map(|(k, v)| Ok((yaml_scalar(k), string("process_docs", v)?)))
-                .collect::<Result<BTreeMap<_, _>>>()?,
-        ),
-        Some(Yaml::String(s)) if s == "none" => None,
-        Some(_) => return Err(Error::new("process_docs: give a map field → Jinja template (or `none`)")),
-    };
-
-    if output_type == OutputType::MultipleChoice && doc_to_choice.is_none() {
-        return Err(Error::new("output_type multiple_choice needs doc_to_choice"));
-    }
-
-    Ok(TaskSpec {
-        file: path.to_string(),
-        task,
-        tags,
-        source,
-        test_split: opt_string(&map, "test_split")?,
-        validation_split: opt_string(&map, "validation_split")?,
-        training_split: opt_string(&map, "training_split")?,
-        fewshot_split,
-        output_type,
-        doc_to_text,
-        doc_to_choice,
-        doc_to_target,
-        process_docs,
-        description: opt_string(&map, "description")?,
-        gen_prefix,
-        target_delimiter,
-        fewshot_delimiter,
-        num_fewshot,
-        fewshot,
-        generation,
-        filters,
-        metrics,
-        repeats: map.get("repeats").and_then(|v| v.as_u64()).unwrap_or(1) as usize,
-        overridden,
-        raw,
-        warnings,
-    })
+    Ok(metrics)
 }
 
 /// An [`Item`] as an lm-eval document.

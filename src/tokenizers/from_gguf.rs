@@ -26,6 +26,12 @@ enum Kind {
     WordPiece,
 }
 
+/// The tokenizer a GGUF file's `tokenizer.ggml.*` keys describe.
+///
+/// Long (about 185 lines): it reads the keys in the order llama.cpp's `llama_vocab::impl::load`
+/// does (model, tokens, token types, special ids, pre-tokenizer with scores or merges, BOS/EOS
+/// flags, end-of-generation ids), so each block can be read beside that function, with the same
+/// defaults and the same refusals.
 pub(super) fn build(file: &GgufFile) -> Result<Tokenizer> {
     let name = file.name.as_str();
     let missing = |key: &str| Error::new(format!("{name}: metadata key {key} is missing"));

@@ -151,6 +151,11 @@ pub(super) fn post(worker: &Worker, message: &ToWorker) -> Result<(), String> {
     worker.post_message(&value).map_err(|e: JsValue| format!("cannot message the worker: {e:?}"))
 }
 
+/// What the page does with each message from the worker.
+///
+/// Long (about 215 lines): one arm per `FromWorker` message (web/protocol.rs), most of them a few
+/// lines that hand over to a `show_*` function or the driver; the match the size of the protocol is
+/// kept whole so that every message's handling is found in one place.
 pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String> {
     trace(&format!("<{}", message_name(&message)));
     match message {

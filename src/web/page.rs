@@ -14,7 +14,7 @@
 //! `device` (backend, downloads, cached models), `pool`, `classroom`, `text` (the catalogue).
 //!
 //! URL parameters (so a link can carry a whole run): `model=demo|<catalog id>|<URL>`,
-//! `task=demo|dzen_en|dzen_dz|dzen_dz_en|dzen_en_cloze|dzen_dz_cloze|dzen_dz_en_cloze` (the DZEN tasks read the CSVs the user gives), `limit=N`, `shots=K`, `seed=S`, `order=given|shuffle:N|gold-first|gold-last|rotations`, `pace=MS` (a pause between items, for watching),
+//! `task=demo|dzen_en|dzen_dz|dzen_dz_en|dzen_en_cloze|dzen_dz_cloze|dzen_dz_en_cloze|dzen_cot_en|dzen_cot_dz` or a catalogue task (the DZEN tasks read the CSVs the user gives or DZEN's release; the catalogue's fetch their files), `limit=N`, `shots=K`, `seed=S`, `order=given|shuffle:N|gold-first|gold-last|rotations`, `pace=MS` (a pause between items, for watching),
 //! `filter=FIELD:VALUE` (repeatable: only the documents with that metadata), `sample=N` (a seeded random sample),
 //! `run=1` (start at once), `backend=auto|wgpu|cpu|cpu-int8`, `workers=N` (the CPU pool's size, see
 //! `pool`), `simd=baseline` (start the SIMD128 build of the worker even where relaxed SIMD is there),
@@ -71,16 +71,19 @@ const DEMO_TASK: [&str; 2] = ["datasets/tasks/demo/demo.yaml", "datasets/tasks/d
 /// Built-in tasks served with the app whose data the user gives (`dataset_path: lingualens`: DZEN's
 /// CSVs are read from the user's files, never served): the task's value in `#task-select` and
 /// its files, the task YAML first.
-const DATA_TASKS: [(&str, &[&str]); 6] = [
+const DATA_TASKS: [(&str, &[&str]); 8] = [
     ("dzen_en_cloze", &[DZEN_EN_CLOZE, DZEN_CLOZE_COMMON, DZEN_COMMON]),
     ("dzen_dz_cloze", &[DZEN_DZ_CLOZE, DZEN_CLOZE_COMMON, DZEN_COMMON]),
     ("dzen_dz_en_cloze", &[DZEN_DZ_EN_CLOZE, DZEN_CLOZE_COMMON, DZEN_COMMON]),
     ("dzen_en", &["datasets/tasks/dzen/dzen_en.yaml", DZEN_COMMON]),
     ("dzen_dz", &["datasets/tasks/dzen/dzen_dz.yaml", DZEN_COMMON]),
     ("dzen_dz_en", &["datasets/tasks/dzen/dzen_dz_en.yaml", DZEN_COMMON]),
+    ("dzen_cot_en", &["datasets/tasks/dzen/dzen_cot_en.yaml", DZEN_COT_COMMON]),
+    ("dzen_cot_dz", &["datasets/tasks/dzen/dzen_cot_dz.yaml", DZEN_COT_COMMON]),
 ];
 const DZEN_COMMON: &str = "datasets/tasks/dzen/dzen_common_yaml";
 const DZEN_CLOZE_COMMON: &str = "datasets/tasks/dzen/dzen_cloze_common_yaml";
+const DZEN_COT_COMMON: &str = "datasets/tasks/dzen/dzen_cot_common_yaml";
 const DZEN_EN_CLOZE: &str = "datasets/tasks/dzen/dzen_en_cloze.yaml";
 const DZEN_DZ_CLOZE: &str = "datasets/tasks/dzen/dzen_dz_cloze.yaml";
 const DZEN_DZ_EN_CLOZE: &str = "datasets/tasks/dzen/dzen_dz_en_cloze.yaml";
@@ -537,6 +540,7 @@ fn wire_controls(app: &Shared) -> Result<(), String> {
     }
     dom::on("task-select", "change", |_| {
         let _ = show_filters(&[], &Default::default());
+        spawn_local(show_task_offline());
     })?;
     // Files dropped anywhere on the setup section; elsewhere a drop does nothing (instead of the
     // browser leaving the app to show the file).

@@ -568,3 +568,39 @@ fn kyrgyzllm_tasks_on_written_files() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The page's Task menu (www/index.html's `#task-select`) offers every task of every benchmark in
+/// `datasets/catalog.json`, each under its benchmark's group (`task-group-<benchmark id>`), and
+/// nothing else besides the demo and "My files": a catalogue task missing from the menu is one a
+/// teacher cannot pick, an option without a catalogue entry one the page cannot fetch.
+#[test]
+fn the_task_menu_offers_every_catalogue_task_under_its_benchmark() {
+    let html = std::fs::read_to_string(repo().join("www/index.html")).unwrap();
+    let start = html.find(r#"<select id="task-select">"#).expect("#task-select in www/index.html");
+    let menu = &html[start..start + html[start..].find("</select>").unwrap()];
+    // (group's i18n key, option value) in document order.
+    let mut offered = Vec::new();
+    let mut group = String::new();
+    for line in menu.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("<optgroup ") {
+            let key = rest.split(r#"data-i18n-label=""#).nth(1).expect("each group has data-i18n-label");
+            group = key[..key.find('"').unwrap()].to_string();
+        } else if line.starts_with("</optgroup>") {
+            group.clear();
+        } else if let Some(rest) = line.strip_prefix(r#"<option value=""#) {
+            offered.push((group.clone(), rest[..rest.find('"').unwrap()].to_string()));
+        }
+    }
+    let catalog = lingualens::catalog::benchmark_catalog().unwrap();
+    let mut expected = vec![(String::new(), "demo".to_string()), (String::new(), "files".to_string())];
+    for b in &catalog.benchmarks {
+        for t in &b.tasks {
+            expected.push((format!("task-group-{}", b.id), t.clone()));
+        }
+    }
+    let sorted = |mut v: Vec<(String, String)>| {
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(offered), sorted(expected));
+}

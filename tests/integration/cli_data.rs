@@ -351,3 +351,53 @@ fn proverbeval_amharic_tasks_run_from_the_authors_published_yaml_and_the_hub_fil
         run("amh_fill_1", &tmp.path.join("offline"), &["--offline", "--shots", "5"], "http://127.0.0.1:9/");
     assert!(ok, "--offline with the data kept:\n{text}");
 }
+
+/// ProverbEval's other languages from the catalogue with no `--data`: the authors' published YAMLs
+/// and the Hub's parquet conversion (`resolve/refs%2Fconvert%2Fparquet/{config}/{split}/0000.parquet`,
+/// the branch name percent-encoded as the Hub wants it). The published Ge'ez English-descriptions
+/// YAML names Tigrinya's config; the catalogue gives it Ge'ez's file, and the results say which.
+#[test]
+fn proverbeval_other_languages_run_from_the_hubs_parquet_conversion() {
+    let Some(shared) = shared() else { return };
+    let tmp = common::TempDir::new("fetch-proverbeval-parquet");
+    let root = tmp.path.join("mirror");
+    std::fs::create_dir_all(&root).unwrap();
+    let catalog_file = tmp.path.join("catalog.json");
+    common::proverbeval_standin(&shared, &root, &catalog_file);
+    let standin = common::StandIn::start(&root, &[], &[]);
+    let cache = tmp.path.join("cache");
+    let model = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/demo/lingualens-demo-Q8_0.gguf");
+    let cases = [
+        ("tir_choice_native_1", "tir_choice_native/native_1"),
+        ("gez_choice_english_1", "gez_choice_english/english_1"),
+        ("eng_fill_1", "eng_fill_blank/train_1"),
+        ("orm_generation_native", "orm_generation/native"),
+    ];
+    for (task, config_split) in cases {
+        let out_dir = tmp.path.join(format!("run-{task}"));
+        let out = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+            .args(["eval", "--model", model.to_str().unwrap(), "--task", task, "--limit", "5"])
+            .arg("--out")
+            .arg(&out_dir)
+            .env("LINGUALENS_MIRROR", standin.url(""))
+            .env("LINGUALENS_CACHE", &cache)
+            .env("LINGUALENS_BENCHMARKS", &catalog_file)
+            .env_remove("HF_ENDPOINT")
+            .output()
+            .expect("run lingualens");
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{task}:\n{text}");
+        assert_eq!(read(&out_dir.join(format!("samples_{task}.jsonl"))).lines().count(), 5, "{task}");
+        let results: Value = serde_json::from_str(&read(&out_dir.join(format!("results_{task}.json")))).unwrap();
+        let sources = results["config"]["data_sources"].as_array().expect("config.data_sources");
+        let wanted =
+            format!("/datasets/israel/ProverbEval/resolve/refs%2Fconvert%2Fparquet/{config_split}/0000.parquet");
+        assert!(sources.iter().any(|s| s["url"].as_str().unwrap().ends_with(&wanted)), "{task}: {sources:?}");
+    }
+    // Asked for with the branch name encoded, redirected, and served.
+    let requests = standin.requests();
+    let asked = |status: u16| {
+        requests.iter().filter(|(p, _, s)| p.contains("refs%2Fconvert%2Fparquet/") && *s == status).count()
+    };
+    assert!(asked(302) >= 4 && asked(200) >= 4, "{requests:?}");
+}

@@ -514,6 +514,10 @@ fn a_dzen_task_picked_with_no_file_fetches_its_release_runs_as_the_cli_does_and_
     browser.goto(&link("dzen_en_cloze", 3));
     let offline = finish(&browser, test, "dzen_en_cloze with the source gone");
     assert_eq!(offline["done"], json!(3), "{test}: {offline}");
+    // The chain-of-thought form, from the menu too: five worked exemplars, a generated answer.
+    browser.goto(&link("dzen_cot_en", 1));
+    let cot = finish(&browser, test, "dzen_cot_en from what was kept");
+    assert_eq!(cot["done"], json!(1), "{test}: {cot}");
     assert_eq!(asked_of_other_hosts(&sentinel), Vec::<String>::new(), "{test}: the page asked another host");
 
     // A fresh browser (nothing kept) where the source serves another file: refused by name.
@@ -588,6 +592,19 @@ fn proverbeval_tasks_picked_with_no_file_fetch_the_authors_files_and_run_as_the_
         let run = finish(&browser, test, task);
         assert_eq!(run["done"], json!(5), "{test}: {task}: {run}");
     }
+    // Another language: its split from the Hub's parquet conversion, asked for with the branch
+    // name percent-encoded (`refs%2Fconvert%2Fparquet`) as the Hub wants it.
+    browser.goto(&link("tir_choice_native_1", 5));
+    let tir = finish(&browser, test, "tir_choice_native_1");
+    assert_eq!(tir["done"], json!(5), "{test}: {tir}");
+    assert!(
+        standin
+            .requests()
+            .iter()
+            .any(|(p, _, s)| p.contains("refs%2Fconvert%2Fparquet/tir_choice_native/native_1/") && *s == 200),
+        "{test}: {:?}",
+        standin.requests()
+    );
     // The meaning task again on the exact engine, its log-likelihoods against the CLI's exact
     // ones over the same catalogue. (The int8 paths of wasm and x86 sum a block's scaled dot
     // products in another order: an ulp apart, which can flip one activation's rounding in the
@@ -653,5 +670,21 @@ fn proverbeval_tasks_picked_with_no_file_fetch_the_authors_files_and_run_as_the_
     browser.goto(&link("amh_fill_1", 3));
     let offline = finish(&browser, test, "amh_fill_1 with the source gone");
     assert_eq!(offline["done"], json!(3), "{test}: {offline}");
+    // Under the Task menu: the picked task is said kept, with its files and size; a task never
+    // run is said to download when first run (its Hub file's size unknown).
+    let said = |kept: &str| {
+        format!(
+            "const p = document.getElementById('task-offline'); return p && !p.hidden && p.dataset.kept === '{kept}' ? p.textContent : null;"
+        )
+    };
+    let kept = browser.wait_for("amh_fill_1 said kept", &said("true"), LONG);
+    let kept = kept.as_str().unwrap_or("");
+    assert!(kept.contains("files: 5") && kept.contains("MB") && kept.contains("offline"), "{test}: {kept}");
+    browser.eval(
+        "const s = document.getElementById('task-select'); s.value = 'orm_fill_1'; s.dispatchEvent(new Event('change')); return true;",
+        json!([]),
+    );
+    let not_kept = browser.wait_for("orm_fill_1 said not kept", &said("false"), LONG);
+    assert!(not_kept.as_str().unwrap_or("").contains("size unknown"), "{test}: {not_kept}");
     assert_eq!(asked_of_other_hosts(&sentinel), Vec::<String>::new(), "{test}: the page asked another host");
 }

@@ -4,10 +4,10 @@
 Usage: python3 make_shaped.py SHARED_PROVERBEVAL_CONFIGS MIRROR_ROOT
 
 Under MIRROR_ROOT (the stand-in's --root, laid out HOST/PATH):
-- raw.githubusercontent.com/EthioNLP/EthioProverbEval/COMMIT/<folder>/: the published task YAML
-  and its include file, copied from SHARED_PROVERBEVAL_CONFIGS (they are the authors' files, byte
+- raw.githubusercontent.com/EthioNLP/EthioProverbEval/COMMIT/<folder>/: the published task YAMLs
+  of every language and their include file, copied from SHARED_PROVERBEVAL_CONFIGS (they are the authors' files, byte
   for byte, so the catalogue's sha256 holds for them), and a utils.py written here with the
-  function names the YAMLs call and prompts of our own (the authors' utils.py is not shared);
+  function names the YAMLs call (every language's) and prompts of our own (the authors' utils.py is not shared);
 - huggingface.co/datasets/israel/ProverbEval/amh/*.csv: made-up rows in the columns the tasks read
   (meaning: Proverb, A-D, Answer_Letter; fill in the blank: Proverb, A-D, Answer; generation:
   Description, Proverb). No proverb or description of the benchmark is used.
@@ -22,14 +22,16 @@ configs, root = sys.argv[1], sys.argv[2]
 github = os.path.join(root, "raw.githubusercontent.com/EthioNLP/EthioProverbEval", COMMIT)
 hub = os.path.join(root, "huggingface.co/datasets/israel/ProverbEval")
 
-CHOICE_UTILS = '''from lm_eval.utils import weighted_f1_score
+LANGUAGES = {"amh": "Amharic", "orm": "Afaan Oromo", "tir": "Tigrinya", "gez": "Ge'ez", "eng": "English"}
+
+CHOICE_UTILS = """from lm_eval.utils import weighted_f1_score
 
 
 def doc_to_choice(doc):
     choices = [doc['A'],doc['B'],doc['C'],doc['D']]
     return choices
-
-def doc_to_text_amh_t1(doc):
+""" + "".join('''
+def doc_to_text_%s_t1(doc):
     output = """
         A stand-in prompt in {language}: which meaning fits?
 
@@ -40,35 +42,36 @@ def doc_to_text_amh_t1(doc):
         D: {D}
         Answer:"""
 
-    return output.format(language='Amharic',proverb=doc["Proverb"],A=doc['A'],B=doc['B'],C=doc['C'],D=doc['D'])
-'''
+    return output.format(language=%r,proverb=doc["Proverb"],A=doc['A'],B=doc['B'],C=doc['C'],D=doc['D'])
+''' % (code, name) for code, name in LANGUAGES.items())
 FILL_UTILS = CHOICE_UTILS.replace("{proverb}", "{Proverb}").replace("proverb=doc", "Proverb=doc").replace("which meaning fits?", "which word fills ___?")
 GENERATION_UTILS = '''prompt = """
         A stand-in prompt: from this {source_language} description, a proverb in {target_language}.
 
         {source_language} Description: {Description}
         {target_language} Proverb:"""
+''' + "".join('''
 
-
-def doc_to_text_amh(doc):
+def doc_to_text_%s(doc):
     output = prompt
-    return output.format(source_language="%s",target_language="Amharic",Description=doc["Description"])
-'''
+    return output.format(source_language="%%s",target_language=%r,Description=doc["Description"])
+''' % (code, name) for code, name in LANGUAGES.items())
 
 FOLDERS = {
     "choice/shuffle/english/1": ("ethio_proverb_eval_common_yaml", CHOICE_UTILS),
     "choice/shuffle/native/1": ("ethio_proverb_eval_common_yaml", CHOICE_UTILS),
     "fill_blank/native/1": ("ethio_proverb_eval_common_yaml", FILL_UTILS),
-    "generation/english": ("common_yaml", GENERATION_UTILS % "English"),
-    "generation/native": ("common_yaml", GENERATION_UTILS % "Amharic"),
+    "generation/english": ("common_yaml", GENERATION_UTILS.replace("%s", "English")),
+    "generation/native": ("common_yaml", GENERATION_UTILS.replace("%s", "the native language")),
 }
 
 utils = {}
 for folder, (common, text) in FOLDERS.items():
     out = os.path.join(github, folder)
     os.makedirs(out, exist_ok=True)
-    for name in ("amh.yaml", common):
-        shutil.copyfile(os.path.join(configs, folder, name), os.path.join(out, name))
+    for name in [f"{code}.yaml" for code in LANGUAGES] + [common]:
+        if os.path.exists(os.path.join(configs, folder, name)):
+            shutil.copyfile(os.path.join(configs, folder, name), os.path.join(out, name))
     data = text.encode("utf-8")
     with open(os.path.join(out, "utils.py"), "wb") as f:
         f.write(data)

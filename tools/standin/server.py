@@ -9,7 +9,8 @@ It serves a folder laid out as a mirror is (`ROOT/HOST/PATH`, what `LINGUALENS_M
 - the Hub's `resolve` URLs (`[/huggingface.co]/datasets/ID/resolve/REV/PATH`, also without the host,
   as `HF_ENDPOINT` asks for them) answered with a 302 to another path that serves the file, as the Hub
   redirects to its CDN; the tree API (`[/huggingface.co]/api/datasets/ID/tree/REV[/PATH][?recursive=1]`)
-  as JSON listing `ROOT/huggingface.co/datasets/ID/`.
+  as JSON listing `ROOT/huggingface.co/datasets/ID/`; the parquet conversion's branch
+  (`resolve/refs%2Fconvert%2Fparquet/...`) from `ROOT/huggingface.co/datasets/ID/@refs/convert/parquet/`.
 
 Faults, to test what a user meets: `--truncate-once SUFFIX=N` (the first download of a path ending in
 SUFFIX declares the whole length but sends N bytes and closes), `--no-cors PREFIX` (no CORS headers
@@ -89,14 +90,23 @@ class Handler(BaseHTTPRequestHandler):
         split = urllib.parse.urlsplit(self.path)
         path = urllib.parse.unquote(split.path)
         hub = hub_path(path)
-        m = re.match(r"^/datasets/(?P<id>[^/]+/[^/]+)/resolve/(?P<rev>[^/]+)/(?P<file>.+)$", hub)
+        # A revision is one path segment, so a branch with slashes comes percent-encoded (the parquet
+        # conversion's `refs%2Fconvert%2Fparquet`): these two are matched before decoding.
+        raw_hub = hub_path(split.path)
+        m = re.match(r"^/datasets/(?P<id>[^/]+/[^/]+)/resolve/(?P<rev>[^/]+)/(?P<file>.+)$", raw_hub)
         if m:
             # The Hub answers a resolve URL with a redirect to where the bytes are.
-            target = "/_cdn/datasets/%s/%s/%s" % (m["id"], urllib.parse.quote(m["rev"], safe=""), urllib.parse.quote(m["file"]))
-            return self.reply(302, headers=[("Location", target)], path=path)
-        m = re.match(r"^/_cdn/datasets/(?P<id>[^/]+/[^/]+)/(?P<rev>[^/]+)/(?P<file>.+)$", path)
+            target = "/_cdn/datasets/%s/%s/%s" % (m["id"], m["rev"], m["file"])
+            return self.reply(302, headers=[("Location", target)], path=split.path)
+        m = re.match(r"^/_cdn/datasets/(?P<id>[^/]+/[^/]+)/(?P<rev>[^/]+)/(?P<file>.+)$", split.path)
         if m:
-            return self.send_file(safe_join(os.path.join(args.root, "huggingface.co", "datasets", m["id"]), m["file"]), path)
+            # Every revision is served from the one folder, but for the parquet conversion's branch,
+            # which holds other files (`{config}/{split}/0000.parquet`) and lives under `@refs/convert/parquet/`.
+            rev = urllib.parse.unquote(m["rev"])
+            folder = os.path.join(args.root, "huggingface.co", "datasets", urllib.parse.unquote(m["id"]))
+            if rev == "refs/convert/parquet":
+                folder = os.path.join(folder, "@refs", "convert", "parquet")
+            return self.send_file(safe_join(folder, urllib.parse.unquote(m["file"])), split.path)
         m = re.match(r"^/api/datasets/(?P<id>[^/]+/[^/]+)/tree/(?P<rev>[^/]+)(?:/(?P<sub>.*))?$", hub)
         if m:
             return self.tree(m["id"], (m["sub"] or "").strip("/"), "recursive=1" in split.query or "recursive=true" in split.query, path)
@@ -109,6 +119,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(404, json.dumps({"error": "Repository not found"}).encode(), [("Content-Type", "application/json")], path)
         entries = []
         for dirpath, dirnames, filenames in os.walk(folder):
+            dirnames[:] = [d for d in dirnames if not d.startswith("@")]  # other revisions' files
             rel = os.path.relpath(dirpath, base).replace(os.sep, "/")
             rel = "" if rel == "." else rel + "/"
             for d in sorted(dirnames):

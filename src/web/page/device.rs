@@ -60,31 +60,14 @@ pub(super) fn show_download(app: &Shared, loaded: u64, total: Option<u64>, from_
 /// The models kept in Cache Storage, each with its size and a button that deletes it.
 pub(super) async fn show_cached_models() {
     let Ok(list) = dom::by_id("cached-models") else { return };
-    let Some(cache) = page_cache().await else { return };
+    let Some(cache) = page_cache().await else { return show_task_offline().await };
     let Ok(keys) = JsFuture::from(cache.keys()).await else { return };
     dom::clear(&list);
     let keys = js_sys::Array::from(&keys);
     for request in keys.iter() {
         let Ok(request) = request.dyn_into::<web_sys::Request>() else { continue };
         let url = request.url();
-        let response =
-            JsFuture::from(cache.match_with_str(&url)).await.ok().and_then(|r| r.dyn_into::<web_sys::Response>().ok());
-        // The header where the download had one; else the stored body's own size (a Blob is a
-        // handle: nothing is read).
-        let size = match response {
-            Some(r) => match r.headers().get("content-length").ok().flatten().and_then(|l| l.parse::<f64>().ok()) {
-                Some(length) => Some(length),
-                None => match r.blob() {
-                    Ok(blob) => JsFuture::from(blob)
-                        .await
-                        .ok()
-                        .and_then(|b| b.dyn_into::<web_sys::Blob>().ok())
-                        .map(|b| b.size()),
-                    Err(_) => None,
-                },
-            },
-            None => None,
-        };
+        let size = kept_size(&cache, &url).await.flatten();
         let Ok(li) = dom::element(
             "li",
             "",
@@ -114,6 +97,24 @@ pub(super) async fn show_cached_models() {
         let _ = dom::append(&list, &li);
     }
     dom::set_hidden("cached-models-box", keys.length() == 0);
+    // What was kept or deleted changes whether the picked task runs offline.
+    show_task_offline().await;
+}
+
+/// `None` where `url` is not kept; else its size in bytes where it can be told: the header where
+/// the download had one, else the stored body's own size (a Blob is a handle: nothing is read).
+pub(super) async fn kept_size(cache: &web_sys::Cache, url: &str) -> Option<Option<f64>> {
+    let response =
+        JsFuture::from(cache.match_with_str(url)).await.ok().and_then(|r| r.dyn_into::<web_sys::Response>().ok())?;
+    Some(match response.headers().get("content-length").ok().flatten().and_then(|l| l.parse::<f64>().ok()) {
+        Some(length) => Some(length),
+        None => match response.blob() {
+            Ok(blob) => {
+                JsFuture::from(blob).await.ok().and_then(|b| b.dyn_into::<web_sys::Blob>().ok()).map(|b| b.size())
+            }
+            Err(_) => None,
+        },
+    })
 }
 
 pub(super) async fn page_cache() -> Option<web_sys::Cache> {

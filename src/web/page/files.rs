@@ -428,6 +428,50 @@ fn published_data(catalog: &crate::catalog::BenchmarkCatalog, task: &str) -> Opt
     Some((files, fetch))
 }
 
+/// Under the Task menu, for a task whose data the catalogue fetches: whether its files are kept on
+/// this device (with their size), so that it runs offline, or what picking it downloads. Hidden
+/// for the demo and the user's own files. `data-kept` says which, for tests.
+pub(super) async fn show_task_offline() {
+    let task = dom::value("task-select");
+    let files = match benchmark_catalog().await {
+        Ok(catalog) => published_data(&catalog, &task).map(|(_, f)| f).or_else(|| catalogue_data(&catalog, &task)),
+        Err(_) => None,
+    };
+    let Some(files) = files.filter(|f| !f.is_empty()) else {
+        dom::set_hidden("task-offline", true);
+        return;
+    };
+    let mut kept = Some(0.0);
+    match page_cache().await {
+        Some(cache) => {
+            for f in &files {
+                match kept_size(&cache, &f.url).await {
+                    Some(size) => kept = kept.map(|k| k + size.unwrap_or(0.0)),
+                    None => {
+                        kept = None;
+                        break;
+                    }
+                }
+            }
+        }
+        None => kept = None,
+    }
+    let count = Arg::Number(files.len() as f64, NumberStyle::Integer);
+    let mb = |bytes: f64| Arg::Number(bytes / 1e6, NumberStyle::Decimal(1));
+    let said = match kept {
+        Some(bytes) => key_with("task-kept", vec![("files", count), ("mb", mb(bytes))]),
+        None => match files.iter().map(|f| f.check.size).sum::<Option<u64>>() {
+            Some(bytes) => key_with("task-download-size", vec![("files", count), ("mb", mb(bytes as f64))]),
+            None => key_with("task-download-unknown", vec![("files", count)]),
+        },
+    };
+    text::show("task-offline", said);
+    if let Ok(p) = dom::by_id("task-offline") {
+        dom::set_data(&p, "kept", if kept.is_some() { "true" } else { "false" });
+    }
+    dom::set_hidden("task-offline", false);
+}
+
 /// Whether `task` is one the Task menu offers from the benchmark catalogue's published tasks.
 pub(super) fn is_published_task(task: &str) -> bool {
     crate::catalog::benchmark_catalog()

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 pub mod npy;
+pub mod parquet_writer;
 pub mod samples;
 
 /// Flags every Chromium start needs on these machines: no sandbox (we are root in a container),
@@ -680,12 +681,12 @@ impl Drop for StandIn {
     }
 }
 
-/// ProverbEval's Amharic tasks laid out for the stand-in under `root` (tools/standin/make_shaped.py:
-/// the authors' published YAMLs from the shared copies, a utils.py in their shape, Hub-shaped CSVs),
-/// and at `catalog_file` the committed benchmark catalogue with our utils.py's sha256 where the
-/// authors' is pinned (every other pinned sha256 is checked as committed). Gives the tasks' names.
+/// ProverbEval laid out for the stand-in under `root` (tools/standin/make_shaped.py: the authors'
+/// published YAMLs from the shared copies, a utils.py in their shape, Hub-shaped CSVs for Amharic;
+/// here, Parquet files at the Hub's parquet-conversion paths for the other languages), and at
+/// `catalog_file` the committed benchmark catalogue with our utils.py's sha256 where the authors' is
+/// pinned (every other pinned sha256 is checked as committed). Gives the Amharic tasks' names.
 pub fn proverbeval_standin(shared: &Path, root: &Path, catalog_file: &Path) -> Vec<String> {
-    use serde_json::Value;
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/standin/make_shaped.py");
     let out = std::process::Command::new("python3")
         .arg(&script)
@@ -696,28 +697,66 @@ pub fn proverbeval_standin(shared: &Path, root: &Path, catalog_file: &Path) -> V
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let utils: Value = serde_json::from_slice(&out.stdout).unwrap();
     let mut catalog: Value = serde_json::from_str(lingualens::catalog::BENCHMARK_CATALOG_JSON).unwrap();
-    let entry = catalog["benchmarks"]
-        .as_array_mut()
-        .unwrap()
-        .iter_mut()
-        .find(|b| b["id"] == "proverbeval-amh")
-        .expect("proverbeval-amh in datasets/catalog.json");
-    let tasks: Vec<String> =
-        entry["tasks"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect();
+    let mut amharic = None;
     let mut replaced = 0;
-    for file in entry["files"].as_array_mut().unwrap() {
-        let url = file["url"].as_str().unwrap().to_string();
-        if let Some(rest) = url.strip_prefix("https://").filter(|_| url.ends_with("/utils.py")) {
-            let shaped = &utils[rest];
-            assert!(shaped.is_object(), "make_shaped.py wrote no {rest}");
-            file["sha256"] = shaped["sha256"].clone();
-            file["size_bytes"] = shaped["size_bytes"].clone();
-            replaced += 1;
-        } else if url.starts_with("https://raw.githubusercontent.com/") {
-            assert!(file["sha256"].is_string(), "{url}: the authors' files are pinned");
+    for entry in catalog["benchmarks"].as_array_mut().unwrap() {
+        if !entry["id"].as_str().unwrap().starts_with("proverbeval-") {
+            continue;
+        }
+        if entry["id"] == "proverbeval-amh" {
+            amharic =
+                Some(entry["tasks"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect());
+        }
+        for file in entry["files"].as_array_mut().unwrap() {
+            let url = file["url"].as_str().unwrap().to_string();
+            if let Some(rest) = url.strip_prefix("https://").filter(|_| url.ends_with("/utils.py")) {
+                let shaped = &utils[rest];
+                assert!(shaped.is_object(), "make_shaped.py wrote no {rest}");
+                file["sha256"] = shaped["sha256"].clone();
+                file["size_bytes"] = shaped["size_bytes"].clone();
+                replaced += 1;
+            } else if url.starts_with("https://raw.githubusercontent.com/") {
+                assert!(file["sha256"].is_string(), "{url}: the authors' files are pinned");
+            } else if let Some((_, config_split)) = url.split_once("/resolve/refs%2Fconvert%2Fparquet/") {
+                let path =
+                    root.join("huggingface.co/datasets/israel/ProverbEval/@refs/convert/parquet").join(config_split);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, proverbeval_shaped_parquet(config_split)).unwrap();
+            }
         }
     }
-    assert_eq!(replaced, 5, "one utils.py per task folder");
+    // One utils.py per task folder: five for each of Amharic, Afaan Oromo, Tigrinya and Ge'ez, three for English.
+    assert_eq!(replaced, 23);
     std::fs::write(catalog_file, catalog.to_string()).unwrap();
-    tasks
+    amharic.expect("proverbeval-amh in datasets/catalog.json")
+}
+
+/// A Parquet file in the columns of a ProverbEval config (`{lang}_choice_*`: Proverb, A-D,
+/// Answer_Letter; `{lang}_fill_blank`: Proverb, A-D, Answer; `{lang}_generation`: Description,
+/// Proverb), eight made-up rows whose gold letters differ, as the Hub's conversion of its CSVs has them.
+fn proverbeval_shaped_parquet(config_split: &str) -> Vec<u8> {
+    use parquet_writer::{parquet_file, PqCol};
+    let config = config_split.split('/').next().unwrap();
+    let text = |f: &dyn Fn(usize) -> String| (0..8).map(f).collect::<Vec<String>>();
+    let proverbs = text(&|i| format!("{config} stand-in proverb {i}"));
+    let letters = text(&|i| ["A", "B", "C", "D"][i % 4].to_string());
+    let options: Vec<Vec<String>> = ["a", "b", "c", "d"].iter().map(|o| text(&|i| format!("meaning {o}{i}"))).collect();
+    fn col(v: &[String]) -> Vec<Option<&str>> {
+        v.iter().map(|s| Some(s.as_str())).collect()
+    }
+    let descriptions = text(&|i| format!("A stand-in description number {i}."));
+    let columns = if config.ends_with("_generation") {
+        vec![PqCol::Text("Description", col(&descriptions)), PqCol::Text("Proverb", col(&proverbs))]
+    } else {
+        let gold = if config.ends_with("_fill_blank") { "Answer" } else { "Answer_Letter" };
+        vec![
+            PqCol::Text("Proverb", col(&proverbs)),
+            PqCol::Text("A", col(&options[0])),
+            PqCol::Text("B", col(&options[1])),
+            PqCol::Text("C", col(&options[2])),
+            PqCol::Text("D", col(&options[3])),
+            PqCol::Text(gold, col(&letters)),
+        ]
+    };
+    parquet_file(&columns, ::parquet::basic::Compression::SNAPPY)
 }

@@ -13,9 +13,11 @@ use crate::selftest::{self, SelfTestReport};
 
 pub mod bench;
 mod benchmark_data;
+mod compare;
 mod eval_command;
 pub mod fetch;
 mod kit;
+mod suite;
 
 #[derive(Parser)]
 #[command(name = "lingualens", version, about = "Evaluate small language models on low-resource-language benchmarks")]
@@ -189,6 +191,45 @@ enum Command {
         #[arg(long)]
         offline: bool,
     },
+    /// Two runs of the same items compared item by item: the difference in accuracy with its 95 %
+    /// interval and the exact McNemar test on the items that flipped (DZEN English against
+    /// Dzongkha, one choice order against another, two models). A run is its samples_TASK.jsonl
+    /// or the --out folder holding it; items are matched by doc_id.
+    Compare {
+        /// The first run (A).
+        a: std::path::PathBuf,
+        /// The second run (B); the difference is B − A.
+        b: std::path::PathBuf,
+        /// The per-item metric compared, 0 or 1 per sample.
+        #[arg(long, default_value = "acc")]
+        metric: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run an experiment whole (datasets/experiments/NAME.yaml, or a file): each of its runs is an
+    /// `eval` into OUT/<run>/ (OUT/<model>/<run>/ for several models; resumable), then the table:
+    /// each run's accuracy with its 95 % interval, each comparison's paired difference and exact
+    /// McNemar test, each swing, as OUT/suite_NAME.md, .json and .svg.
+    Suite {
+        /// A built-in experiment's name (e.g. dzen_language_gap) or an experiment file.
+        experiment: String,
+        /// A model file (repeatable: a table of models × runs).
+        #[arg(long = "model", required = true)]
+        models: Vec<std::path::PathBuf>,
+        /// Data for every run, as eval's --data (repeatable).
+        #[arg(long)]
+        data: Vec<std::path::PathBuf>,
+        #[arg(long)]
+        limit: Option<usize>,
+        #[arg(long, value_enum, default_value_t = BackendArg::Cpu)]
+        backend: BackendArg,
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// Never download (as eval's --offline).
+        #[arg(long)]
+        offline: bool,
+    },
     /// Describe a model file: architecture, hyperparameters, tensor types, parameters, bytes.
     ModelInfo {
         /// A GGUF file or a Hugging Face folder (one model.safetensors or sharded).
@@ -237,6 +278,11 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Selftest { backend, json } => selftest_command(backend, json),
         Command::ModelInfo { path, json } => model_info_command(&path, json),
+        Command::Suite { experiment, models, data, limit, backend, out, offline } => report((|| {
+            let args = suite::SuiteArgs { experiment, models, data, limit, out, offline };
+            suite::run(&args, &device(backend)?)
+        })()),
+        Command::Compare { a, b, metric, json } => report(compare::run(&compare::CompareArgs { a, b, metric, json })),
         Command::ExportTask { task, data, overrides, override_file, out, data_root, offline } => {
             report(eval_command::export(&eval_command::ExportArgs {
                 task,

@@ -27,6 +27,7 @@ pub mod fertility;
 pub mod loglikelihood;
 pub mod metrics;
 pub mod outputs;
+pub mod paired;
 pub mod pyjson;
 pub mod report;
 pub mod session;

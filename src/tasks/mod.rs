@@ -7,6 +7,7 @@
 //!   (ProverbEval, KyrgyzMMLU, KyrgyzRC, the `_kg` sets, or a user's mapping).
 //! - [`bundle`]: a task given as files in memory (the page's dropped or built-in files).
 //! - [`check`]: the `data check` report over a list of files.
+//! - [`experiment`]: experiments as data: several runs over the same documents and what to compare.
 //! - [`registry`]: built-in task files by task name (native).
 //! - [`pyprompt`]: a task's Python prompt function (`!function utils.x`) read as a template.
 //!
@@ -17,6 +18,7 @@ pub mod anomaly;
 pub mod bundle;
 pub mod check;
 pub mod dzen;
+pub mod experiment;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod export;
 pub mod hf_table;

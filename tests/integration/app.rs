@@ -960,10 +960,16 @@ fn a_saved_run_opened_for_comparison_shows_the_per_item_differences() {
         "const s = document.getElementById('compare-summary').dataset; if (s.bothRight === undefined) return null;
          return { counts: [+s.bothRight, +s.bothWrong, +s.onlyA, +s.onlyB],
                   ids: [...document.querySelectorAll('#compare-rows tr')].map(tr => tr.dataset.itemId),
-                  text: document.getElementById('compare-summary').textContent };",
+                  text: document.getElementById('compare-summary').textContent, p: s.mcnemarP };",
         LONG,
     );
     assert_eq!(shown["counts"], json!([expected.0, expected.1, expected.2, expected.3]), "{test}: {shown}");
+    // Whether the gap is noise: the exact McNemar p-value of the flips (scoring::paired, checked
+    // against scipy in tests/integration/paired.rs) and the difference's interval, said.
+    let p: f64 = shown["p"].as_str().unwrap_or("").parse().unwrap_or(f64::NAN);
+    let expected_p = lingualens::scoring::paired::mcnemar_exact(expected.2, expected.3);
+    assert!((p - expected_p).abs() <= 1e-12, "{test}: p {p} against {expected_p}: {shown}");
+    assert!(shown["text"].as_str().unwrap().contains("exact McNemar p ="), "{test}: {shown}");
     assert_eq!(shown["ids"], json!(differences), "{test}: {shown}");
     assert!(shown["text"].as_str().unwrap().contains("samples_other.jsonl"), "{test}: {shown}");
     browser.eval("document.getElementById('compare').scrollIntoView(); return true;", json!([]));

@@ -604,3 +604,42 @@ fn the_task_menu_offers_every_catalogue_task_under_its_benchmark() {
     };
     assert_eq!(sorted(offered), sorted(expected));
 }
+
+/// Every experiment under `datasets/experiments/` reads (`tasks::experiment`: unknown keys,
+/// comparisons naming no run and orders with several variants per item are refused) and every
+/// run names a task lingualens has: a built-in task file, or one the benchmark catalogue runs.
+#[test]
+fn every_shipped_experiment_reads_and_names_tasks_that_exist() {
+    let dir = repo().join("datasets/experiments");
+    let catalog = lingualens::catalog::benchmark_catalog().unwrap();
+    let builtin: BTreeSet<String> = lingualens::tasks::registry::list_tasks(&repo().join("datasets/tasks"))
+        .unwrap()
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+        let path = entry.path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let experiment = lingualens::tasks::experiment::Experiment::parse(&path.display().to_string(), &text)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            path.file_stem().unwrap().to_str().unwrap(),
+            experiment.experiment,
+            "{}: the file is named by its experiment",
+            path.display()
+        );
+        for run in &experiment.runs {
+            let in_catalog = catalog.clone().benchmark_for(&run.task).is_some();
+            assert!(
+                builtin.contains(&run.task) || in_catalog,
+                "{}: run {}: no task {}",
+                path.display(),
+                run.name,
+                run.task
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen >= 8, "{seen} experiments");
+}

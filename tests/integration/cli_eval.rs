@@ -449,3 +449,193 @@ fn a_metric_lingualens_cannot_compute_is_named_in_the_warnings_and_the_results_f
         let _ = std::fs::remove_dir_all(d);
     }
 }
+
+/// `lingualens compare`: 12 DZEN questions in two choice orders (as given, gold first), compared
+/// item by item; its four counts and difference as the two samples files give them; a metric that
+/// is not right-or-wrong per item and a run of other items are refused by name.
+#[test]
+fn compare_puts_two_runs_of_the_same_items_side_by_side() {
+    let Some(model) = model() else { return };
+    let Some(dzen) = dzen() else { return };
+    let (given, first) = (out_dir("compare-given"), out_dir("compare-gold-first"));
+    let run = |order: &str, out: &Path| {
+        eval_ok(&[
+            "--model",
+            s(&model),
+            "--task",
+            "dzen_dz_en",
+            "--data",
+            s(&dzen),
+            "--limit",
+            "12",
+            "--order",
+            order,
+            "--out",
+            s(out),
+        ])
+    };
+    run("given", &given);
+    run("gold-first", &first);
+    let compare = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_lingualens")).arg("compare").args(args).output().unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (ok, json, err) = compare(&[s(&given), s(&first), "--json"]);
+    assert!(ok, "{err}");
+    let c: Value = serde_json::from_str(&json).unwrap();
+    // The same counts, read from the two samples files here.
+    let verdicts = |dir: &Path| -> BTreeMap<u64, bool> {
+        let file = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with("samples_"))
+            .unwrap();
+        samples(&file).iter().map(|l| (l["doc_id"].as_u64().unwrap(), l["acc"].as_f64().unwrap() == 1.0)).collect()
+    };
+    let (a, b) = (verdicts(&given), verdicts(&first));
+    assert_eq!(a.len(), b.len());
+    let count = |x: bool, y: bool| a.iter().filter(|(id, &v)| v == x && b[*id] == y).count() as u64;
+    assert!(count(true, false) + count(false, true) > 0, "some answers flipped, so the counts are tested");
+    assert_eq!(c["items"], a.len() as u64);
+    assert_eq!(
+        [&c["both_right"], &c["only_a"], &c["only_b"], &c["both_wrong"]],
+        [count(true, true), count(true, false), count(false, true), count(false, false)]
+    );
+    let right = |m: &BTreeMap<u64, bool>| m.values().filter(|v| **v).count() as f64;
+    let difference = (right(&b) - right(&a)) / a.len() as f64;
+    assert!((c["difference"].as_f64().unwrap() - difference).abs() < 1e-12, "{c}");
+    let p = c["mcnemar_p"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&p), "{c}");
+    let (ok, text, err) = compare(&[s(&given), s(&first)]);
+    assert!(ok && text.contains("exact McNemar p =") && text.contains("difference B − A"), "{text}{err}");
+
+    // Refused by name: a metric that is not 0 or 1 per item, a metric the samples lack, other items.
+    let odd = out_dir("compare-odd");
+    std::fs::create_dir_all(&odd).unwrap();
+    std::fs::write(odd.join("samples_x.jsonl"), "{\"doc_id\": 0, \"acc\": 0.5}\n").unwrap();
+    let (ok, _, err) = compare(&[s(&given), s(&odd.join("samples_x.jsonl"))]);
+    assert!(!ok && err.contains("samples_x.jsonl:1") && err.contains("not 0 or 1"), "{err}");
+    let (ok, _, err) = compare(&[s(&given), s(&first), "--metric", "bleu"]);
+    assert!(!ok && err.contains("no bleu"), "{err}");
+    std::fs::write(odd.join("samples_x.jsonl"), "{\"doc_id\": 999, \"acc\": 1.0}\n").unwrap();
+    let (ok, _, err) = compare(&[s(&given), s(&odd)]);
+    assert!(!ok && err.contains("no item in common"), "{err}");
+}
+
+/// `lingualens suite`: an experiment over 12 DZEN questions (the letter form, whose prompt lists
+/// the options, so that their order matters: as given, gold first, gold last; one comparison, one
+/// swing) for two models (the tiny Llama fixture and the demo's weights). Each run's samples file
+/// is the one a plain `eval` with the same settings writes; the table's counts are the ones read
+/// from those files here; run again, the suite resumes and repeats nothing; a mistaken experiment
+/// file is refused by its key.
+#[test]
+fn a_suite_runs_an_experiment_as_separate_evals_would_and_tables_it() {
+    let Some(model_a) = model() else { return };
+    let Some(dzen) = dzen() else { return };
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let work = out_dir("suite");
+    std::fs::create_dir_all(&work).unwrap();
+    let model_b = work.join("demo.gguf");
+    std::fs::copy(repo.join("models/demo/lingualens-demo-Q8_0.gguf"), &model_b).unwrap();
+    let experiment = work.join("orders.yaml");
+    std::fs::write(
+        &experiment,
+        "experiment: orders\ndescription: DZEN in three orders\nruns:\n  - {name: given, task: dzen_dz_en}\n  - {name: first, task: dzen_dz_en, order: gold-first}\n  - {name: last, task: dzen_dz_en, order: gold-last}\ncompare:\n  - [first, last]\nswing:\n  - {name: orders, runs: [given, first, last]}\n",
+    )
+    .unwrap();
+    let out = work.join("out");
+    let suite = |experiment: &Path| {
+        let o = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+            .args(["suite", s(experiment), "--model", s(&model_a), "--model", s(&model_b)])
+            .args(["--data", s(&dzen), "--limit", "12", "--out", s(&out)])
+            .output()
+            .unwrap();
+        (o.status.success(), format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)))
+    };
+    let (ok, text) = suite(&experiment);
+    assert!(ok, "{text}");
+    // A run of the suite is the run `eval` makes alone.
+    let alone = work.join("alone");
+    eval_ok(&[
+        "--model",
+        s(&model_a),
+        "--task",
+        "dzen_dz_en",
+        "--data",
+        s(&dzen),
+        "--limit",
+        "12",
+        "--order",
+        "gold-last",
+        "--out",
+        s(&alone),
+    ]);
+    let samples_file = |dir: &Path| {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with("samples_"))
+            .unwrap()
+    };
+    assert_eq!(
+        std::fs::read_to_string(samples_file(&out.join("llama3_tied/last"))).unwrap(),
+        std::fs::read_to_string(samples_file(&alone)).unwrap(),
+        "the suite's gold-last run and eval's alone"
+    );
+    // The table's comparison, counted here from the two runs' files.
+    let table: Value = serde_json::from_str(&std::fs::read_to_string(out.join("suite_orders.json")).unwrap()).unwrap();
+    let verdicts = |dir: &Path| -> BTreeMap<u64, bool> {
+        samples(&samples_file(dir))
+            .iter()
+            .map(|l| (l["doc_id"].as_u64().unwrap(), l["acc"].as_f64().unwrap() == 1.0))
+            .collect()
+    };
+    let mut flipped = 0;
+    for (i, model) in ["llama3_tied", "demo"].iter().enumerate() {
+        let m = &table["models"][i];
+        assert_eq!(m["model"], *model);
+        let (first, last) = (verdicts(&out.join(model).join("first")), verdicts(&out.join(model).join("last")));
+        let c = &m["comparisons"][0];
+        let only =
+            |x: &BTreeMap<u64, bool>, y: &BTreeMap<u64, bool>| x.iter().filter(|(id, &v)| v && !y[*id]).count() as u64;
+        assert_eq!(
+            (c["only_a"].as_u64().unwrap(), c["only_b"].as_u64().unwrap()),
+            (only(&first, &last), only(&last, &first)),
+            "{model}: {c}"
+        );
+        flipped += only(&first, &last) + only(&last, &first);
+        let accuracy = |v: &BTreeMap<u64, bool>| v.values().filter(|x| **x).count() as f64 / v.len() as f64;
+        assert!((m["runs"]["first"]["accuracy"].as_f64().unwrap() - accuracy(&first)).abs() < 1e-12, "{m}");
+        let swing = &m["swings"][0];
+        let accs: Vec<f64> =
+            ["given", "first", "last"].iter().map(|r| accuracy(&verdicts(&out.join(model).join(r)))).collect();
+        let spread = accs.iter().cloned().fold(f64::MIN, f64::max) - accs.iter().cloned().fold(f64::MAX, f64::min);
+        assert!((swing["swing"].as_f64().unwrap() - spread).abs() < 1e-12, "{swing}");
+    }
+    assert!(flipped > 0, "the orders changed some answers, so the comparison was tested: {table}");
+    let md = std::fs::read_to_string(out.join("suite_orders.md")).unwrap();
+    assert!(md.contains("| model | given | first | last |") && md.contains("exact McNemar p"), "{md}");
+    let svg = std::fs::read_to_string(out.join("suite_orders.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>") && svg.contains(">last<"), "{svg}");
+
+    // Again: every run resumes from its files (nothing repeated), the same table.
+    let before = std::fs::read_to_string(samples_file(&out.join("demo/given"))).unwrap();
+    let (ok, text) = suite(&experiment);
+    assert!(ok, "{text}");
+    assert_eq!(std::fs::read_to_string(samples_file(&out.join("demo/given"))).unwrap(), before);
+    let again: Value = serde_json::from_str(&std::fs::read_to_string(out.join("suite_orders.json")).unwrap()).unwrap();
+    assert_eq!(again, table);
+
+    // A mistaken experiment is refused by what is wrong, before any run.
+    std::fs::write(&experiment, std::fs::read_to_string(&experiment).unwrap().replace("swing:", "swimg:")).unwrap();
+    let (ok, text) = suite(&experiment);
+    assert!(!ok && text.contains("swimg") && text.contains("orders.yaml"), "{text}");
+    let (ok, text) = suite(Path::new("no_such_experiment"));
+    assert!(!ok && text.contains("dzen_language_gap"), "the built-in experiments are listed: {text}");
+}

@@ -22,6 +22,7 @@ mod generation_metrics;
 mod generation_parity;
 mod loglikelihood_parity;
 mod model_parity;
+mod paired;
 mod quant_parity;
 mod real_model;
 mod split_parity;

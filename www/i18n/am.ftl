@@ -191,6 +191,7 @@ parallel-common = በሁሉም ዓምዶች ባሉት { $n } ቡድኖች ላይ
 # A share of a number of items: "62% of 8".
 share-of = ከ{ $n } { $share }
 compare-summary = ከ{ $name } (B) ጋር፣ ሁለቱም በመለሷቸው { $n } ንጥሎች ላይ፦ ሁለቱም ትክክል { $both_right } · ሁለቱም ስህተት { $both_wrong } · እዚህ ብቻ ትክክል (A) { $only_a } · በB ብቻ ትክክል { $only_b }።
+compare-paired = B − A፦ { $points } ነጥቦች (95 % ክልል ከ{ $lo } እስከ { $hi })፤ ትክክለኛ McNemar p = { $p }።
 compare-unmatched = { $a } ንጥሎች እዚህ ብቻ፣ { $b } በB ብቻ
 inspector-item = ንጥል { $number } · { $id }
 inspector-other-languages = ያው ጥያቄ በሌሎች ቋንቋዎች

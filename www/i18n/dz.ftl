@@ -190,6 +190,7 @@ parallel-common = ཀ་ཐིག་ག་ར་ནང་ཡོད་པའི�
 # A share of a number of items: "62% of 8".
 share-of = { $n } ལས་ { $share }
 compare-summary = { $name } (B) དང་ ག་བསྡུར། གཉིས་ཆ་རའི་ལན་ཡོད་པའི་ དོན་ཚན་ { $n } གུ: གཉིས་ཆ་ར་ཏག་ཏག { $both_right } · གཉིས་ཆ་ར་ནོར་བ { $both_wrong } · ནཱ་ (A) ཁོ་ན་ཏག་ཏག { $only_a } · B ཁོ་ན་ཏག་ཏག { $only_b }།
+compare-paired = B − A: { $points } (95 % interval { $lo } – { $hi }); McNemar p = { $p }།
 compare-unmatched = ནཱ་ཁོ་ན་ དོན་ཚན་ { $a }། B ཁོ་ན་ { $b }
 inspector-item = དོན་ཚན་ { $number } · { $id }
 inspector-other-languages = སྐད་ཡིག་གཞན་ཚུ་ནང་ དྲི་བ་གཅིག་པ

@@ -181,6 +181,7 @@ parallel-common = on the { $n } groups in every column
 # A share of a number of items: "62% of 8".
 share-of = { $share } of { $n }
 compare-summary = Against { $name } (B), on { $n } items both answered: both right { $both_right } · both wrong { $both_wrong } · right only here (A) { $only_a } · right only in B { $only_b }.
+compare-paired = B − A: { $points } points (95 % interval { $lo } to { $hi }); exact McNemar p = { $p }.
 compare-unmatched = { $a } items only here, { $b } only in B
 inspector-item = Item { $number } · { $id }
 inspector-other-languages = The same question in other languages

@@ -193,6 +193,7 @@ parallel-common = бардык тилкелерде бар { $n } топ бою�
 # A share of a number of items: "62% of 8".
 share-of = { $n } ичинен { $share }
 compare-summary = { $name } (B) менен салыштыруу, экөө тең жооп берген { $n } суроо боюнча: экөө тең туура { $both_right } · экөө тең туура эмес { $both_wrong } · ушул жерде гана туура (A) { $only_a } · B'де гана туура { $only_b }.
+compare-paired = B − A: { $points } пункт (95 % интервал { $lo } … { $hi }); так McNemar сыноосу p = { $p }.
 compare-unmatched = { $a } суроо ушул жерде гана, { $b } суроо B'де гана
 inspector-item = Суроо { $number } · { $id }
 inspector-other-languages = Бир эле суроо башка тилдерде

@@ -189,6 +189,7 @@ parallel-common = gareewwan { $n } utubaa hunda keessa jiran irratti
 # A share of a number of items: "62% of 8".
 share-of = { $n } keessaa { $share }
 compare-summary = { $name } (B) waliin, gaaffilee { $n } lamaan deebisan irratti: lamaan sirrii { $both_right } · lamaan dogoggora { $both_wrong } · asitti qofa sirrii (A) { $only_a } · B keessatti qofa sirrii { $only_b }.
+compare-paired = B − A: qabxii { $points } (daangaa 95 %: { $lo } hanga { $hi }); qormaata McNemar sirrii p = { $p }.
 compare-unmatched = gaaffilee { $a } asitti qofa, { $b } B keessatti qofa
 inspector-item = Gaaffii { $number } · { $id }
 inspector-other-languages = Gaaffii tokkicha afaanota biroon

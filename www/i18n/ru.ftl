@@ -208,6 +208,7 @@ compare-summary = { $n ->
     [many] По сравнению с { $name } (B), на { $n } вопросах, на которые ответили оба: оба верно { $both_right } · оба неверно { $both_wrong } · верно только здесь (A) { $only_a } · верно только в B { $only_b }.
    *[other] По сравнению с { $name } (B), на { $n } вопроса, на которые ответили оба: оба верно { $both_right } · оба неверно { $both_wrong } · верно только здесь (A) { $only_a } · верно только в B { $only_b }.
 }
+compare-paired = B − A: { $points } п. п. (95 % интервал от { $lo } до { $hi }); точный тест Макнемара p = { $p }.
 compare-unmatched = Вопросов только здесь: { $a }, только в B: { $b }
 inspector-item = Вопрос { $number } · { $id }
 inspector-other-languages = Тот же вопрос на других языках

@@ -191,6 +191,7 @@ parallel-common = ኣብተን ኣብ ኩሉ ዓምዲ ዘለዋ { $n } ጉጅ�
 # A share of a number of items: "62% of 8".
 share-of = { $share } ካብ { $n }
 compare-summary = ምስ { $name } (B)፣ ኣብ { $n } ሕቶታት ክልቲኦም ዝመለስዎም: ክልቲኦም ቅኑዕ { $both_right } · ክልቲኦም ጌጋ { $both_wrong } · ኣብዚ ጥራይ ቅኑዕ (A) { $only_a } · ኣብ B ጥራይ ቅኑዕ { $only_b }።
+compare-paired = B − A: { $points } ነጥብታት (95 % ክሊል ካብ { $lo } ክሳብ { $hi }); ልክዕ McNemar p = { $p }።
 compare-unmatched = { $a } ሕቶታት ኣብዚ ጥራይ፣ { $b } ኣብ B ጥራይ
 inspector-item = ሕቶ { $number } · { $id }
 inspector-other-languages = ሓደ ሕቶ ብኻልኦት ቋንቋታት

@@ -217,6 +217,25 @@ pub(super) fn draw_comparison(run: &Run, comparison: Option<&(String, Run)>) -> 
             ("only_b", c.only_b.into()),
         ],
     );
+    if let Some(p) = c.paired() {
+        // Whether the gap is more than noise: the difference in points with its interval, and the
+        // exact McNemar test on the items that flipped.
+        let points = |x: f64| Arg::Number(100.0 * x, NumberStyle::Decimal(1));
+        let (lo, hi) = p.ci95.unwrap_or((p.difference, p.difference));
+        said = format!(
+            "{said} {}",
+            t_with(
+                "compare-paired",
+                &[
+                    ("points", points(p.difference)),
+                    ("lo", points(lo)),
+                    ("hi", points(hi)),
+                    ("p", Arg::Number(p.mcnemar_p, NumberStyle::Decimal(3))),
+                ]
+            )
+        );
+        dom::set_data(&summary, "mcnemar-p", &p.mcnemar_p.to_string());
+    }
     if c.unmatched_a + c.unmatched_b > 0 {
         said = format!(
             "{said} · {}",

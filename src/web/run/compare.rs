@@ -61,6 +61,21 @@ pub struct Comparison {
     pub differences: Vec<ItemDiff>,
 }
 
+impl Comparison {
+    /// The paired statistics of these counts (`scoring::paired`): B − A with its 95 % interval and
+    /// the exact McNemar p-value. `None` when no item was answered by both runs.
+    pub fn paired(&self) -> Option<crate::scoring::paired::PairedComparison> {
+        let pairs = [
+            (self.both_right, true, true),
+            (self.only_a, true, false),
+            (self.only_b, false, true),
+            (self.both_wrong, false, false),
+        ];
+        let (a, b): (Vec<bool>, Vec<bool>) = pairs.iter().flat_map(|&(n, x, y)| std::iter::repeat_n((x, y), n)).unzip();
+        crate::scoring::paired::paired_comparison(&a, &b).ok()
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct ItemDiff {
     /// The item's index in run A.
@@ -98,5 +113,9 @@ mod tests {
         assert_eq!(diffs, [("q2", true, false), ("q3", false, true)]);
         let back = b.compare(&a);
         assert_eq!((back.only_a, back.only_b, back.unmatched_b), (1, 1, 1));
+        // One flip each way: no difference, p = 1; nothing in common: no statistics.
+        let paired = c.paired().unwrap();
+        assert_eq!((paired.n, paired.difference, paired.mcnemar_p), (4, 0.0, 1.0));
+        assert_eq!(Comparison::default().paired(), None);
     }
 }

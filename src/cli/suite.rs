@@ -1,0 +1,388 @@
+//! `lingualens suite NAME --model PATH… --out DIR`: an experiment (`tasks::experiment`) run whole.
+//! Every run is an ordinary `lingualens eval` into `DIR/<run>/` (or `DIR/<model>/<run>/` for
+//! several models): the same lm-eval files, resumable, so a suite stopped half way goes on where it
+//! stopped. Then the experiment's table, from the runs' samples files: each run's accuracy with its
+//! 95 % interval, each comparison's paired difference and exact McNemar test, each swing with its
+//! bootstrap interval (`scoring::paired`), as `DIR/suite_<NAME>.md`, `.json` and `.svg`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use super::compare::verdicts;
+use super::eval_command::{self, EvalArgs};
+use crate::eval::RunOptions;
+use crate::scoring::aggregate::Summary;
+use crate::scoring::paired::{paired_comparison, swing, PairedComparison, Swing};
+use crate::tasks::experiment::{Experiment, RunSpec};
+use crate::{bail, Error, Result};
+
+/// Bootstrap replicates and seed of a swing's interval (Python's `random.Random(1234)`).
+const SWING_REPLICATES: usize = 2000;
+const SWING_SEED: u64 = 1234;
+
+pub struct SuiteArgs {
+    /// A built-in experiment's name (`datasets/experiments/NAME.yaml`) or a file.
+    pub experiment: String,
+    pub models: Vec<PathBuf>,
+    /// Data for every run (the same benchmark's files), as `eval --data`.
+    pub data: Vec<PathBuf>,
+    pub limit: Option<usize>,
+    pub out: PathBuf,
+    pub offline: bool,
+}
+
+/// The folder of built-in experiments: `$LINGUALENS_EXPERIMENTS`, else `datasets/experiments`.
+fn builtin_dir() -> PathBuf {
+    match std::env::var_os("LINGUALENS_EXPERIMENTS") {
+        Some(d) => PathBuf::from(d),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/experiments"),
+    }
+}
+
+fn load(name: &str) -> Result<Experiment> {
+    let path = if Path::new(name).is_file() { PathBuf::from(name) } else { builtin_dir().join(format!("{name}.yaml")) };
+    if !path.is_file() {
+        let mut known: Vec<String> = std::fs::read_dir(builtin_dir())
+            .map(|d| {
+                d.flatten().filter_map(|e| e.file_name().to_str()?.strip_suffix(".yaml").map(String::from)).collect()
+            })
+            .unwrap_or_default();
+        known.sort();
+        bail!("no experiment `{name}`: give a file, or one of {}", known.join(", "));
+    }
+    let text =
+        crate::formats::source::read_text_capped(&path, crate::formats::source::limits::TEXT_FILE, "experiment")?;
+    Experiment::parse(&path.display().to_string(), &text)
+}
+
+/// One model's results over the experiment's runs.
+struct ModelResults {
+    model: String,
+    runs: BTreeMap<String, Summary>,
+    comparisons: Vec<(String, String, PairedComparison)>,
+    swings: Vec<(String, Swing)>,
+}
+
+pub fn run(args: &SuiteArgs, device: &crate::backend::ComputeDevice) -> Result<()> {
+    let experiment = load(&args.experiment)?;
+    if args.models.is_empty() {
+        bail!("suite: give at least one --model");
+    }
+    let mut stems: Vec<String> = args.models.iter().map(|m| model_name(m)).collect();
+    stems.sort();
+    stems.dedup();
+    if stems.len() < args.models.len() {
+        bail!("suite: two --model files have the same name; their runs would share a folder");
+    }
+    let mut results = Vec::new();
+    for model in &args.models {
+        let dir = if args.models.len() == 1 { args.out.clone() } else { args.out.join(model_name(model)) };
+        for (i, spec) in experiment.runs.iter().enumerate() {
+            println!(
+                "== {} · {} · run {} of {}: {} ({})",
+                experiment.experiment,
+                model_name(model),
+                i + 1,
+                experiment.runs.len(),
+                spec.name,
+                describe(spec)
+            );
+            let order = spec.order.as_deref().unwrap_or("given");
+            let options = RunOptions {
+                limit: args.limit,
+                shots: spec.shots,
+                seed: spec.seed.unwrap_or(1234),
+                order: order.parse().map_err(|e: Error| e.context(format!("run `{}`", spec.name)))?,
+            };
+            let eval = EvalArgs {
+                model: model.clone(),
+                task: spec.task.clone(),
+                data: args.data.clone(),
+                fewshot_data: Vec::new(),
+                gen_kwargs: Vec::new(),
+                overrides: Vec::new(),
+                override_file: None,
+                options,
+                by: Vec::new(),
+                out: dir.join(&spec.name),
+                offline: args.offline,
+            };
+            eval_command::run(&eval, device).map_err(|e| e.context(format!("run `{}`", spec.name)))?;
+        }
+        results.push(model_results(&experiment, model, &dir)?);
+    }
+    std::fs::create_dir_all(&args.out).map_err(|e| Error::new(format!("{}: {e}", args.out.display())))?;
+    let base = args.out.join(format!("suite_{}", experiment.experiment));
+    let write = |ext: &str, text: String| -> Result<()> {
+        let path = base.with_extension(ext);
+        std::fs::write(&path, text).map_err(|e| Error::new(format!("{}: {e}", path.display())))
+    };
+    let markdown = markdown(&experiment, &results);
+    write("json", serde_json::to_string_pretty(&to_json(&experiment, &results)).unwrap_or_default() + "\n")?;
+    write("svg", svg(&experiment, &results))?;
+    write("md", markdown.clone())?;
+    print!("\n{markdown}");
+    println!("\nwritten: {0}.md, {0}.json, {0}.svg", base.display());
+    Ok(())
+}
+
+fn model_name(model: &Path) -> String {
+    model.file_stem().and_then(|s| s.to_str()).unwrap_or("model").to_string()
+}
+
+fn describe(spec: &RunSpec) -> String {
+    let mut parts = vec![spec.task.clone()];
+    if let Some(k) = spec.shots {
+        parts.push(format!("{k}-shot"));
+    }
+    if let Some(o) = &spec.order {
+        parts.push(o.clone());
+    }
+    if let Some(s) = spec.seed {
+        parts.push(format!("seed {s}"));
+    }
+    if spec.metric != "acc" {
+        parts.push(spec.metric.clone());
+    }
+    parts.join(", ")
+}
+
+fn model_results(experiment: &Experiment, model: &Path, dir: &Path) -> Result<ModelResults> {
+    let mut by_run = BTreeMap::new();
+    let mut runs = BTreeMap::new();
+    for spec in &experiment.runs {
+        let (_, v) = verdicts(&dir.join(&spec.name), &spec.metric)?;
+        let values: Vec<f64> = v.values().map(|&ok| f64::from(u8::from(ok))).collect();
+        runs.insert(spec.name.clone(), Summary::of(&values).ok_or_else(|| Error::new("no samples"))?);
+        by_run.insert(spec.name.clone(), v);
+    }
+    // Items in every one of `names`, in key order.
+    let common = |names: &[&String]| -> Vec<Vec<bool>> {
+        let first = &by_run[names[0]];
+        let keys: Vec<_> = first.keys().filter(|k| names.iter().all(|n| by_run[*n].contains_key(*k))).collect();
+        names.iter().map(|n| keys.iter().map(|k| by_run[*n][*k]).collect()).collect()
+    };
+    let mut comparisons = Vec::new();
+    for [a, b] in &experiment.compare {
+        let v = common(&[a, b]);
+        let c = paired_comparison(&v[0], &v[1]).map_err(|e| e.context(format!("compare [{a}, {b}]")))?;
+        comparisons.push((a.clone(), b.clone(), c));
+    }
+    let mut swings = Vec::new();
+    for s in &experiment.swing {
+        let names: Vec<&String> = s.runs.iter().collect();
+        let v = common(&names);
+        swings.push((
+            s.name.clone(),
+            swing(&v, SWING_REPLICATES, SWING_SEED).map_err(|e| e.context(format!("swing `{}`", s.name)))?,
+        ));
+    }
+    Ok(ModelResults { model: model_name(model), runs, comparisons, swings })
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1}", 100.0 * x)
+}
+
+fn signed(x: f64) -> String {
+    format!("{:+.1}", 100.0 * x)
+}
+
+/// Markdown cells take no `|` or line break.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+fn markdown(experiment: &Experiment, results: &[ModelResults]) -> String {
+    let mut md = format!("# {}\n\n{}\n", cell(&experiment.experiment), cell(&experiment.description));
+    if let Some(source) = &experiment.source {
+        let _ = writeln!(md, "\nSource: {}", cell(source));
+    }
+    md += "\n## Runs\n\n| run | task | shots | order | seed | metric |\n| --- | --- | ---: | --- | ---: | --- |\n";
+    for r in &experiment.runs {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} |",
+            cell(&r.name),
+            cell(&r.task),
+            r.shots.map_or("task's".into(), |k| k.to_string()),
+            cell(r.order.as_deref().unwrap_or("given")),
+            r.seed.unwrap_or(1234),
+            cell(&r.metric)
+        );
+    }
+    md += "\n## Accuracy (%, 95 % interval)\n\n| model |";
+    for r in &experiment.runs {
+        let _ = write!(md, " {} |", cell(&r.name));
+    }
+    md += "\n| --- |";
+    md += &" ---: |".repeat(experiment.runs.len());
+    md += "\n";
+    for m in results {
+        let _ = write!(md, "| {} |", cell(&m.model));
+        for r in &experiment.runs {
+            let s = &m.runs[&r.name];
+            let interval = s.ci95().map(|(lo, hi)| format!(" ({}–{})", percent(lo), percent(hi))).unwrap_or_default();
+            let _ = write!(md, " {}{} n={} |", percent(s.mean), interval, s.n);
+        }
+        md += "\n";
+    }
+    if !experiment.compare.is_empty() {
+        md += "\n## Comparisons (B − A, points)\n\n| model | A | B | items | B − A | 95 % interval | right in A only | right in B only | exact McNemar p |\n| --- | --- | --- | ---: | ---: | --- | ---: | ---: | ---: |\n";
+        for m in results {
+            for (a, b, c) in &m.comparisons {
+                let interval =
+                    c.ci95.map(|(lo, hi)| format!("{} to {}", signed(lo), signed(hi))).unwrap_or_else(|| "–".into());
+                let _ = writeln!(
+                    md,
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {:.4} |",
+                    cell(&m.model),
+                    cell(a),
+                    cell(b),
+                    c.n,
+                    signed(c.difference),
+                    interval,
+                    c.only_a,
+                    c.only_b,
+                    c.mcnemar_p
+                );
+            }
+        }
+    }
+    if !experiment.swing.is_empty() {
+        let _ = write!(
+            md,
+            "\n## Swings (largest − smallest accuracy, points; 95 % bootstrap interval, {SWING_REPLICATES} resamples of the items)\n\n| model | swing | runs | swing | 95 % interval |\n| --- | --- | --- | ---: | --- |\n"
+        );
+        for m in results {
+            for ((name, s), spec) in m.swings.iter().zip(&experiment.swing) {
+                let _ = writeln!(
+                    md,
+                    "| {} | {} | {} | {} | {} to {} |",
+                    cell(&m.model),
+                    cell(name),
+                    cell(&spec.runs.join(", ")),
+                    percent(s.swing),
+                    percent(s.ci95.0),
+                    percent(s.ci95.1)
+                );
+            }
+        }
+    }
+    md
+}
+
+fn to_json(experiment: &Experiment, results: &[ModelResults]) -> Value {
+    let runs: Vec<Value> = experiment
+        .runs
+        .iter()
+        .map(|r| json!({"name": r.name, "task": r.task, "shots": r.shots, "order": r.order.as_deref().unwrap_or("given"), "seed": r.seed.unwrap_or(1234), "metric": r.metric}))
+        .collect();
+    let models: Vec<Value> = results
+        .iter()
+        .map(|m| {
+            let runs: serde_json::Map<String, Value> = m
+                .runs
+                .iter()
+                .map(|(name, s)| (name.clone(), json!({"n": s.n, "accuracy": s.mean, "stderr": s.stderr, "ci95": s.ci95().map(|(a, b)| [a, b])})))
+                .collect();
+            let comparisons: Vec<Value> = m
+                .comparisons
+                .iter()
+                .map(|(a, b, c)| {
+                    json!({"a": a, "b": b, "items": c.n, "accuracy_a": c.accuracy_a, "accuracy_b": c.accuracy_b,
+                           "difference": c.difference, "ci95": c.ci95.map(|(x, y)| [x, y]), "both_right": c.both_right,
+                           "both_wrong": c.both_wrong, "only_a": c.only_a, "only_b": c.only_b, "mcnemar_p": c.mcnemar_p})
+                })
+                .collect();
+            let swings: Vec<Value> = m
+                .swings
+                .iter()
+                .map(|(name, s)| json!({"name": name, "accuracies": s.accuracies, "swing": s.swing, "ci95": [s.ci95.0, s.ci95.1], "replicates": s.replicates, "seed": SWING_SEED}))
+                .collect();
+            json!({"model": m.model, "runs": runs, "comparisons": comparisons, "swings": swings})
+        })
+        .collect();
+    json!({"experiment": experiment.experiment, "description": experiment.description, "source": experiment.source, "runs": runs, "models": models})
+}
+
+fn xml(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// Each run's accuracy per model as a bar with its 95 % interval as a whisker.
+fn svg(experiment: &Experiment, results: &[ModelResults]) -> String {
+    let (bar, gap, left, top, height) = (18.0, 14.0, 48.0, 40.0, 220.0);
+    let group = bar * results.len() as f64 + gap;
+    let width = left + group * experiment.runs.len() as f64 + 20.0;
+    let y = |v: f64| top + height * (1.0 - v.clamp(0.0, 1.0));
+    let colours = ["#3b6ea5", "#d08c2c", "#4c9a5b", "#a8473f", "#7a5aa6", "#5f6b73"];
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{:.0}\" font-family=\"sans-serif\" font-size=\"11\">\n<title>{}</title>\n<text x=\"{left}\" y=\"18\" font-size=\"13\">{}</text>\n",
+        top + height + 50.0 + 14.0 * results.len() as f64,
+        xml(&experiment.experiment),
+        xml(&experiment.experiment)
+    );
+    for tick in [0.0, 0.25, 0.5, 0.75, 1.0] {
+        let _ = writeln!(
+            s,
+            "<line x1=\"{left}\" x2=\"{:.1}\" y1=\"{1:.1}\" y2=\"{1:.1}\" stroke=\"#ddd\"/><text x=\"{2:.1}\" y=\"{3:.1}\" text-anchor=\"end\">{4:.0} %</text>",
+            width - 10.0,
+            y(tick),
+            left - 4.0,
+            y(tick) + 4.0,
+            tick * 100.0
+        );
+    }
+    for (i, run) in experiment.runs.iter().enumerate() {
+        let x0 = left + gap / 2.0 + group * i as f64;
+        for (j, m) in results.iter().enumerate() {
+            let summary = &m.runs[&run.name];
+            let x = x0 + bar * j as f64;
+            let colour = colours[j % colours.len()];
+            let _ = writeln!(
+                s,
+                "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\"><title>{} · {}: {} %</title></rect>",
+                y(summary.mean),
+                bar - 2.0,
+                y(0.0) - y(summary.mean),
+                xml(&m.model),
+                xml(&run.name),
+                percent(summary.mean)
+            );
+            if let Some((lo, hi)) = summary.ci95() {
+                let cx = x + (bar - 2.0) / 2.0;
+                let _ = writeln!(
+                    s,
+                    "<line x1=\"{cx:.1}\" x2=\"{cx:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"#222\"/>",
+                    y(lo),
+                    y(hi)
+                );
+            }
+        }
+        let _ = writeln!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" transform=\"rotate(30 {0:.1} {1:.1})\">{}</text>",
+            x0,
+            y(0.0) + 14.0,
+            xml(&run.name)
+        );
+    }
+    for (j, m) in results.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+            width - 160.0,
+            top + height + 36.0 + 14.0 * j as f64,
+            colours[j % colours.len()],
+            width - 146.0,
+            top + height + 45.0 + 14.0 * j as f64,
+            xml(&m.model)
+        );
+    }
+    s += "</svg>\n";
+    s
+}

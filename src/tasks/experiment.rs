@@ -1,0 +1,169 @@
+//! Experiments as data (`datasets/experiments/*.yaml`): a paper's finding is a comparison, so an
+//! experiment names several runs over the same documents (tasks, shots, choice orders, seeds) and
+//! what to compare: pairs of runs (the paired difference and exact McNemar test of
+//! `scoring::paired`) and sets of runs whose spread is the finding (the swing).
+//!
+//! ```yaml
+//! experiment: dzen_language_gap
+//! description: The same DZEN questions in English, in Dzongkha, and in Dzongkha with the English appended.
+//! runs:
+//!   - {name: en, task: dzen_en_cloze}
+//!   - {name: dz, task: dzen_dz_cloze}
+//! compare:
+//!   - [en, dz]            # B − A: dz − en
+//! swing:
+//!   - {name: languages, runs: [en, dz]}
+//! ```
+//!
+//! A run is one `lingualens eval`: `task` (a built-in task's name or a file), and optionally
+//! `shots`, `order` (`given`, `gold-first`, `gold-last`, `shuffle:1`, … one order per item, so that
+//! runs compare item by item), `seed`, and `metric` (the per-item 0/1 metric compared; default
+//! `acc`). Every key is checked: an unknown key, a repeated or unsafe run name, a comparison naming
+//! no run, or an order with several variants per item is refused by name.
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result};
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Experiment {
+    pub experiment: String,
+    #[serde(default)]
+    pub description: String,
+    /// Where the experiment comes from (a paper and its table or section).
+    #[serde(default)]
+    pub source: Option<String>,
+    pub runs: Vec<RunSpec>,
+    /// Pairs of run names `[A, B]`: the difference is B − A.
+    #[serde(default)]
+    pub compare: Vec<[String; 2]>,
+    #[serde(default)]
+    pub swing: Vec<SwingSpec>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunSpec {
+    /// The run's name: its folder under the suite's output, and how comparisons name it.
+    pub name: String,
+    pub task: String,
+    #[serde(default)]
+    pub shots: Option<usize>,
+    /// One choice order per item (`given` when absent).
+    #[serde(default)]
+    pub order: Option<String>,
+    /// The few-shot sampler's and the shuffle's seed (lm-eval's 1234 when absent).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// The per-item metric compared, 0 or 1 per sample.
+    #[serde(default = "default_metric")]
+    pub metric: String,
+}
+
+fn default_metric() -> String {
+    "acc".to_string()
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwingSpec {
+    pub name: String,
+    pub runs: Vec<String>,
+}
+
+impl Experiment {
+    /// Reads and checks an experiment file's text; `file` names it in messages.
+    pub fn parse(file: &str, text: &str) -> Result<Experiment> {
+        let experiment: Experiment =
+            serde_yaml_ng::from_str(text).map_err(|e| Error::new(format!("{file}: not an experiment: {e}")))?;
+        experiment.check().map_err(|e| e.context(file))?;
+        Ok(experiment)
+    }
+
+    /// The run named `name`.
+    pub fn run(&self, name: &str) -> Option<&RunSpec> {
+        self.runs.iter().find(|r| r.name == name)
+    }
+
+    fn check(&self) -> Result<()> {
+        if self.runs.is_empty() {
+            return Err(Error::new("an experiment needs at least one run"));
+        }
+        for (i, run) in self.runs.iter().enumerate() {
+            let safe = !run.name.is_empty()
+                && run.name.len() <= 64
+                && run.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            if !safe {
+                return Err(Error::new(format!(
+                    "run {}: name {:?} must be 1-64 letters, digits, `_` or `-` (it names a folder)",
+                    i + 1,
+                    run.name
+                )));
+            }
+            if self.runs[..i].iter().any(|r| r.name == run.name) {
+                return Err(Error::new(format!("run name `{}` appears twice", run.name)));
+            }
+            if let Some(order) = &run.order {
+                let one_per_item = matches!(order.as_str(), "given" | "gold-first" | "gold-last" | "shuffle:1");
+                if !one_per_item {
+                    return Err(Error::new(format!(
+                        "run `{}`: order `{order}` gives several variants per item; a run compared item by item takes one (given, gold-first, gold-last, shuffle:1 with a seed)",
+                        run.name
+                    )));
+                }
+            }
+        }
+        let known = |name: &str, what: &str| -> Result<()> {
+            match self.run(name) {
+                Some(_) => Ok(()),
+                None => Err(Error::new(format!("{what} names `{name}`, which is not one of the runs"))),
+            }
+        };
+        for [a, b] in &self.compare {
+            known(a, "compare")?;
+            known(b, "compare")?;
+        }
+        for swing in &self.swing {
+            if swing.runs.len() < 2 {
+                return Err(Error::new(format!("swing `{}` needs two runs or more", swing.name)));
+            }
+            for r in &swing.runs {
+                known(r, &format!("swing `{}`", swing.name))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "experiment: x\nruns:\n  - {name: a, task: t}\n  - {name: b, task: t, order: gold-first, shots: 5}\ncompare:\n  - [a, b]\nswing:\n  - {name: orders, runs: [a, b]}\n";
+
+    #[test]
+    fn a_good_experiment_reads_with_its_defaults() {
+        let e = Experiment::parse("x.yaml", GOOD).unwrap();
+        assert_eq!(e.runs.len(), 2);
+        assert_eq!(e.runs[0].metric, "acc");
+        assert_eq!(e.run("b").unwrap().shots, Some(5));
+        assert_eq!(e.compare, vec![["a".to_string(), "b".to_string()]]);
+    }
+
+    #[test]
+    fn every_mistake_is_refused_by_name() {
+        for (text, says) in [
+            (GOOD.replace("swing:", "swimg:"), "swimg"),
+            (GOOD.replace("[a, b]\nswing", "[a, c]\nswing"), "`c`"),
+            (GOOD.replace("{name: b,", "{name: a,"), "appears twice"),
+            (GOOD.replace("{name: b,", "{name: ../b,"), "names a folder"),
+            (GOOD.replace("gold-first", "rotations"), "several variants"),
+            (GOOD.replace("runs: [a, b]}", "runs: [a]}"), "two runs or more"),
+            ("experiment: x\nruns: []\n".to_string(), "at least one run"),
+        ] {
+            let error = Experiment::parse("x.yaml", &text).unwrap_err().to_string();
+            assert!(error.contains("x.yaml") && error.contains(says), "{says}: {error}");
+        }
+    }
+}

@@ -60,6 +60,24 @@ fn samples(path: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// The one `samples_*.jsonl` of an output folder.
+fn samples_file(dir: &Path) -> PathBuf {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with("samples_"))
+        .unwrap_or_else(|| panic!("{}: no samples file", dir.display()))
+}
+
+/// An output folder's `acc` per document: right or not.
+fn verdicts(dir: &Path) -> BTreeMap<u64, bool> {
+    samples(&samples_file(dir))
+        .iter()
+        .map(|l| (l["doc_id"].as_u64().unwrap(), l["acc"].as_f64().unwrap() == 1.0))
+        .collect()
+}
+
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -488,15 +506,6 @@ fn compare_puts_two_runs_of_the_same_items_side_by_side() {
     assert!(ok, "{err}");
     let c: Value = serde_json::from_str(&json).unwrap();
     // The same counts, read from the two samples files here.
-    let verdicts = |dir: &Path| -> BTreeMap<u64, bool> {
-        let file = std::fs::read_dir(dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with("samples_"))
-            .unwrap();
-        samples(&file).iter().map(|l| (l["doc_id"].as_u64().unwrap(), l["acc"].as_f64().unwrap() == 1.0)).collect()
-    };
     let (a, b) = (verdicts(&given), verdicts(&first));
     assert_eq!(a.len(), b.len());
     let count = |x: bool, y: bool| a.iter().filter(|(id, &v)| v == x && b[*id] == y).count() as u64;
@@ -575,14 +584,6 @@ fn a_suite_runs_an_experiment_as_separate_evals_would_and_tables_it() {
         "--out",
         s(&alone),
     ]);
-    let samples_file = |dir: &Path| {
-        std::fs::read_dir(dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with("samples_"))
-            .unwrap()
-    };
     assert_eq!(
         std::fs::read_to_string(samples_file(&out.join("llama3_tied/last"))).unwrap(),
         std::fs::read_to_string(samples_file(&alone)).unwrap(),
@@ -590,12 +591,6 @@ fn a_suite_runs_an_experiment_as_separate_evals_would_and_tables_it() {
     );
     // The table's comparison, counted here from the two runs' files.
     let table: Value = serde_json::from_str(&std::fs::read_to_string(out.join("suite_orders.json")).unwrap()).unwrap();
-    let verdicts = |dir: &Path| -> BTreeMap<u64, bool> {
-        samples(&samples_file(dir))
-            .iter()
-            .map(|l| (l["doc_id"].as_u64().unwrap(), l["acc"].as_f64().unwrap() == 1.0))
-            .collect()
-    };
     let mut flipped = 0;
     for (i, model) in ["llama3_tied", "demo"].iter().enumerate() {
         let m = &table["models"][i];

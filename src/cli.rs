@@ -100,6 +100,12 @@ enum Command {
         /// A sidecar YAML whose keys replace the task's fields.
         #[arg(long)]
         override_file: Option<std::path::PathBuf>,
+        /// Score a seeded random sample of N documents (Python's `random.Random(--sample-seed).sample`,
+        /// kept in the split's order) instead of all of them; before --limit.
+        #[arg(long)]
+        sample: Option<usize>,
+        #[arg(long = "sample-seed", default_value_t = 1234, requires = "sample")]
+        sample_seed: u64,
         #[arg(long)]
         limit: Option<usize>,
         #[arg(long)]
@@ -220,6 +226,13 @@ enum Command {
         /// Data for every run, as eval's --data (repeatable).
         #[arg(long)]
         data: Vec<std::path::PathBuf>,
+        /// Every run scores the same seeded random sample of N documents (as eval's --sample).
+        #[arg(long)]
+        sample: Option<usize>,
+        /// The sample's seed (as eval's --sample-seed; each run's own few-shot and shuffle seeds
+        /// come from the experiment).
+        #[arg(long, default_value_t = 1234, requires = "sample")]
+        seed: u64,
         #[arg(long)]
         limit: Option<usize>,
         #[arg(long, value_enum, default_value_t = BackendArg::Cpu)]
@@ -278,8 +291,9 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Selftest { backend, json } => selftest_command(backend, json),
         Command::ModelInfo { path, json } => model_info_command(&path, json),
-        Command::Suite { experiment, models, data, limit, backend, out, offline } => report((|| {
-            let args = suite::SuiteArgs { experiment, models, data, limit, out, offline };
+        Command::Suite { experiment, models, data, sample, seed, limit, backend, out, offline } => report((|| {
+            let sample = sample.map(|size| crate::eval::Sample { size, seed });
+            let args = suite::SuiteArgs { experiment, models, data, sample, limit, out, offline };
             suite::run(&args, &device(backend)?)
         })()),
         Command::Compare { a, b, metric, json } => report(compare::run(&compare::CompareArgs { a, b, metric, json })),
@@ -302,6 +316,8 @@ pub fn main() -> ExitCode {
             gen_kwargs,
             overrides,
             override_file,
+            sample,
+            sample_seed,
             limit,
             shots,
             seed,
@@ -312,7 +328,8 @@ pub fn main() -> ExitCode {
             offline,
         } => report((|| {
             let order = order.parse().map_err(|e: crate::Error| e.context("--order"))?;
-            let options = crate::eval::RunOptions { limit, shots, seed, order };
+            let sample = sample.map(|size| crate::eval::Sample { size, seed: sample_seed });
+            let options = crate::eval::RunOptions { sample, limit, shots, seed, order };
             let gen_kwargs = crate::tasks::yaml::parse_gen_kwargs(&gen_kwargs)?;
             let args = eval_command::EvalArgs {
                 model,

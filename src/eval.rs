@@ -55,6 +55,8 @@ pub struct ItemResult {
 
 #[derive(Debug, Clone, Default)]
 pub struct RunOptions {
+    /// Score a seeded random sample of the documents instead of all (before `limit`).
+    pub sample: Option<Sample>,
     /// Score at most this many documents (in order).
     pub limit: Option<usize>,
     /// Few-shot examples per prompt; the task's `num_fewshot` when `None`.
@@ -63,6 +65,50 @@ pub struct RunOptions {
     pub seed: u64,
     /// The order of each item's options ([`plan`] only; `render` ignores it).
     pub order: ChoiceOrder,
+}
+
+/// A seeded random sample of a split's documents: those of Python's
+/// `random.Random(seed).sample(range(len(docs)), size)`, kept in the split's order, so that
+/// every run of a suite given the same size and seed scores the same documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sample {
+    pub size: usize,
+    pub seed: u64,
+}
+
+impl Sample {
+    /// The indices of the documents kept out of `n` (all of them when `size >= n`), ascending.
+    pub fn indices(&self, n: usize) -> Vec<usize> {
+        if self.size >= n {
+            return (0..n).collect();
+        }
+        let mut kept = PyRandom::new(self.seed).sample(n, self.size);
+        kept.sort_unstable();
+        kept
+    }
+}
+
+/// The documents a run scores: the sample where one is asked for, then at most `limit`.
+pub fn select_docs<T>(docs: Vec<T>, options: &RunOptions) -> Vec<T> {
+    let docs = match options.sample {
+        Some(sample) => {
+            let keep = sample.indices(docs.len());
+            let mut keep = keep.into_iter().peekable();
+            docs.into_iter()
+                .enumerate()
+                .filter_map(|(i, d)| {
+                    if keep.peek() == Some(&i) {
+                        keep.next();
+                        Some(d)
+                    } else {
+                        None
+                    }
+                })
+                .collect()
+        }
+        None => docs,
+    };
+    docs.into_iter().take(options.limit.unwrap_or(usize::MAX)).collect()
 }
 
 /// One thing to score: a document in one choice order, rendered.
@@ -109,7 +155,7 @@ pub fn render(
     let renderer = spec.renderer()?;
     let docs = renderer.prepare_docs(docs)?;
     let pool = renderer.prepare_pool(pool)?;
-    let docs: Vec<Json> = docs.into_iter().take(options.limit.unwrap_or(usize::MAX)).collect();
+    let docs = select_docs(docs, options);
     let rendered = renderer.render_all(&docs, &pool, options.shots, options.seed)?;
     Ok((docs, rendered))
 }
@@ -320,5 +366,25 @@ impl ItemResult {
             record.extra.push(("permutation".into(), PyJson::List(p.iter().map(|&i| PyJson::Int(i as i64)).collect())));
         }
         Ok(record)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sample_keeps_pythons_draw_in_the_splits_order_then_the_limit() {
+        // python3 -c "import random; print(sorted(random.Random(1234).sample(range(10), 3)))" -> [0, 1, 7]
+        let sample = Sample { size: 3, seed: 1234 };
+        assert_eq!(sample.indices(10), vec![0, 1, 7]);
+        let docs: Vec<usize> = (100..110).collect();
+        let options = RunOptions { sample: Some(sample), ..Default::default() };
+        assert_eq!(select_docs(docs.clone(), &options), vec![100, 101, 107]);
+        let limited = RunOptions { sample: Some(sample), limit: Some(2), ..Default::default() };
+        assert_eq!(select_docs(docs.clone(), &limited), vec![100, 101]);
+        // A sample as large as the split keeps it whole; no sample, only the limit.
+        assert_eq!(Sample { size: 99, seed: 1 }.indices(4), vec![0, 1, 2, 3]);
+        assert_eq!(select_docs(docs, &RunOptions { limit: Some(1), ..Default::default() }), vec![100]);
     }
 }

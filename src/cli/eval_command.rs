@@ -219,6 +219,9 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
         end_unix: now,
     });
     results.add_data_sources(&sources);
+    if let Some(sample) = args.options.sample {
+        results.add_sample(sample.size, sample.seed);
+    }
     results.add_warnings(&spec.warnings);
     let results_path = args.out.join(format!("results_{}.json", spec.task));
     std::fs::write(&results_path, results.to_json()).map_err(|e| io(&results_path, e))?;
@@ -283,7 +286,7 @@ fn fingerprint(
     let mut documents = Sha256::new();
     documents.update(serde_json::to_vec(&data.docs).unwrap_or_default());
     documents.update(serde_json::to_vec(data.pool.docs()).unwrap_or_default());
-    Ok(BTreeMap::from([
+    let mut fingerprint = BTreeMap::from([
         ("task".to_string(), spec.task.clone()),
         ("model_sha256".to_string(), hex(model)),
         ("task_sha256".to_string(), hex(task)),
@@ -292,7 +295,12 @@ fn fingerprint(
         ("seed".to_string(), args.options.seed.to_string()),
         ("choice_order".to_string(), args.options.order.to_string()),
         ("backend".to_string(), device.info.label().to_string()),
-    ]))
+    ]);
+    // Only where asked for, so that runs without a sample keep their earlier fingerprints.
+    if let Some(sample) = args.options.sample {
+        fingerprint.insert("sample".to_string(), format!("{} documents, seed {}", sample.size, sample.seed));
+    }
+    Ok(fingerprint)
 }
 
 /// Refuses to add to a samples file that another run (another fingerprint) wrote; writes this
@@ -683,9 +691,9 @@ impl Run<'_> {
     /// Tokens per word/character/syllable of the model's tokenizer on the items' texts, by language
     /// (documents with a `language` field; the question, else the input text).
     fn fertility(&self) -> BTreeMap<String, crate::scoring::fertility::Fertility> {
-        let docs = &self.data.docs[..self.data.docs.len().min(self.args.options.limit.unwrap_or(usize::MAX))];
+        let docs = eval::select_docs(self.data.docs.iter().collect(), &self.args.options);
         let samples: Vec<(String, String, usize)> = docs
-            .iter()
+            .into_iter()
             .filter_map(|d| {
                 let lang = d.get("language")?.as_str()?;
                 let text = d.get("question").or_else(|| d.get("input"))?.as_str()?;

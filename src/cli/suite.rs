@@ -29,6 +29,8 @@ pub struct SuiteArgs {
     pub models: Vec<PathBuf>,
     /// Data for every run (the same benchmark's files), as `eval --data`.
     pub data: Vec<PathBuf>,
+    /// The same seeded sample of documents for every run.
+    pub sample: Option<crate::eval::Sample>,
     pub limit: Option<usize>,
     pub out: PathBuf,
     pub offline: bool,
@@ -92,6 +94,7 @@ pub fn run(args: &SuiteArgs, device: &crate::backend::ComputeDevice) -> Result<(
             );
             let order = spec.order.as_deref().unwrap_or("given");
             let options = RunOptions {
+                sample: args.sample,
                 limit: args.limit,
                 shots: spec.shots,
                 seed: spec.seed.unwrap_or(1234),
@@ -120,8 +123,11 @@ pub fn run(args: &SuiteArgs, device: &crate::backend::ComputeDevice) -> Result<(
         let path = base.with_extension(ext);
         std::fs::write(&path, text).map_err(|e| Error::new(format!("{}: {e}", path.display())))
     };
-    let markdown = markdown(&experiment, &results);
-    write("json", serde_json::to_string_pretty(&to_json(&experiment, &results)).unwrap_or_default() + "\n")?;
+    let markdown = markdown(&experiment, &results, args.sample);
+    write(
+        "json",
+        serde_json::to_string_pretty(&to_json(&experiment, &results, args.sample)).unwrap_or_default() + "\n",
+    )?;
     write("svg", svg(&experiment, &results))?;
     write("md", markdown.clone())?;
     print!("\n{markdown}");
@@ -196,10 +202,17 @@ fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
-fn markdown(experiment: &Experiment, results: &[ModelResults]) -> String {
+fn markdown(experiment: &Experiment, results: &[ModelResults], sample: Option<crate::eval::Sample>) -> String {
     let mut md = format!("# {}\n\n{}\n", cell(&experiment.experiment), cell(&experiment.description));
     if let Some(source) = &experiment.source {
         let _ = writeln!(md, "\nSource: {}", cell(source));
+    }
+    if let Some(sample) = sample {
+        let _ = writeln!(
+            md,
+            "\nEvery run scored the same {} documents, drawn at random with seed {} (Python's `random.Random({1}).sample`).",
+            sample.size, sample.seed
+        );
     }
     md += "\n## Runs\n\n| run | task | shots | order | seed | metric |\n| --- | --- | ---: | --- | ---: | --- |\n";
     for r in &experiment.runs {
@@ -275,7 +288,7 @@ fn markdown(experiment: &Experiment, results: &[ModelResults]) -> String {
     md
 }
 
-fn to_json(experiment: &Experiment, results: &[ModelResults]) -> Value {
+fn to_json(experiment: &Experiment, results: &[ModelResults], sample: Option<crate::eval::Sample>) -> Value {
     let runs: Vec<Value> = experiment
         .runs
         .iter()
@@ -306,7 +319,8 @@ fn to_json(experiment: &Experiment, results: &[ModelResults]) -> Value {
             json!({"model": m.model, "runs": runs, "comparisons": comparisons, "swings": swings})
         })
         .collect();
-    json!({"experiment": experiment.experiment, "description": experiment.description, "source": experiment.source, "runs": runs, "models": models})
+    json!({"experiment": experiment.experiment, "description": experiment.description, "source": experiment.source,
+           "sample": sample.map(|s| json!({"size": s.size, "seed": s.seed})), "runs": runs, "models": models})
 }
 
 fn xml(text: &str) -> String {

@@ -434,6 +434,14 @@ impl ResultsFile {
         }
     }
 
+    /// The run scored a seeded random sample of the split (`config.sample`: its size and seed).
+    pub fn add_sample(&mut self, size: usize, seed: u64) {
+        self.config.push((
+            "sample".into(),
+            PyJson::dict([("size", PyJson::Int(size as i64)), ("seed", PyJson::Int(seed as i64))]),
+        ));
+    }
+
     /// Where the run's data came from (`config.data_sources`: each download's URL, sha256 and
     /// size), so that a result names the exact files it was measured on; nothing for files the
     /// user gave.

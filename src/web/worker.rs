@@ -447,7 +447,7 @@ fn prepare_task(
     state.borrow_mut().task = None;
     let task = files.prepare(&LoadOptions::default()).map_err(|e| e.to_string())?;
     let order = settings.order.parse::<eval::ChoiceOrder>().map_err(|e| e.to_string())?;
-    let options = RunOptions { limit: settings.limit, shots: settings.shots, seed: settings.seed, order };
+    let options = RunOptions { sample: None, limit: settings.limit, shots: settings.shots, seed: settings.seed, order };
     // Filters and the sample pick documents before they are numbered, rendered and ordered.
     let documents = task.docs.len();
     let facets = run::facets(&task.docs);

@@ -634,3 +634,81 @@ fn a_suite_runs_an_experiment_as_separate_evals_would_and_tables_it() {
     let (ok, text) = suite(Path::new("no_such_experiment"));
     assert!(!ok && text.contains("dzen_language_gap"), "the built-in experiments are listed: {text}");
 }
+
+/// `suite --sample N --seed S`: every run scores the same documents, those Python's
+/// `random.Random(S).sample(range(len(split)), N)` picks (asked of Python here), in the split's
+/// order; the sample is written in each run's results and in the suite's table.
+#[test]
+fn a_suites_sample_is_pythons_draw_and_the_same_for_every_run() {
+    let Some(model) = model() else { return };
+    let python = std::env::var("LINGUALENS_PYTHON").unwrap_or_else(|_| "python3".into());
+    let Ok(drawn) = Command::new(&python)
+        .args(["-c", "import random; print(sorted(random.Random(7).sample(range(40), 5)))"])
+        .output()
+    else {
+        common::skip("cli_eval::sample", "no Python (LINGUALENS_PYTHON or python3) to draw the reference sample");
+        return;
+    };
+    let drawn: Vec<usize> = serde_json::from_slice(&drawn.stdout).expect("Python printed a list");
+    let dir = out_dir("suite-sample");
+    std::fs::create_dir_all(&dir).unwrap();
+    let task = dir.join("forty.yaml");
+    std::fs::write(
+        &task,
+        "task: forty\ndataset_path: json\ntest_split: test\noutput_type: multiple_choice\ndoc_to_text: 'Q: {{question}}\nA:'\ndoc_to_choice: choices\ndoc_to_target: answer\n",
+    )
+    .unwrap();
+    let data = dir.join("test.jsonl");
+    let rows: String = (0..40)
+        .map(|i| {
+            format!(
+                "{{\"question\": \"item {i}\", \"choices\": [\"yes\", \"no\", \"maybe\"], \"answer\": {}}}\n",
+                i % 3
+            )
+        })
+        .collect();
+    std::fs::write(&data, rows).unwrap();
+    let experiment = dir.join("sampled.yaml");
+    std::fs::write(
+        &experiment,
+        format!(
+            "experiment: sampled\nruns:\n  - {{name: given, task: {0}}}\n  - {{name: last, task: {0}, order: gold-last}}\ncompare:\n  - [given, last]\n",
+            task.display()
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let suite = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_lingualens"))
+            .args(["suite", s(&experiment), "--model", s(&model), "--data", s(&data), "--out", s(&out)])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = suite(&["--sample", "5", "--seed", "7"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let expected: Vec<String> = drawn.iter().map(|i| format!("item {i}")).collect();
+    for run in ["given", "last"] {
+        let questions: Vec<String> = samples(&samples_file(&out.join(run)))
+            .iter()
+            .map(|l| l["doc"]["question"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(questions, expected, "run {run}");
+        let results: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join(run).join("results_forty.json")).unwrap()).unwrap();
+        assert_eq!(results["config"]["sample"], serde_json::json!({"size": 5, "seed": 7}), "{results}");
+        assert_eq!(results["n-samples"]["forty"]["original"], 40, "{results}");
+    }
+    let table: Value = serde_json::from_str(&std::fs::read_to_string(out.join("suite_sampled.json")).unwrap()).unwrap();
+    assert_eq!(table["sample"], serde_json::json!({"size": 5, "seed": 7}));
+    assert_eq!(table["models"][0]["comparisons"][0]["items"], 5, "{table}");
+    let md = std::fs::read_to_string(out.join("suite_sampled.md")).unwrap();
+    assert!(md.contains("the same 5 documents") && md.contains("seed 7"), "{md}");
+    // Another sample is another run: the files of this one are not resumed into it.
+    let o = suite(&["--sample", "6", "--seed", "7"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("sample"), "{err}");
+    // A seed alone means nothing to sample.
+    let o = suite(&["--seed", "7"]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("--sample"));
+}

@@ -175,9 +175,15 @@ enum Command {
     /// Write a task as a folder stock lm-evaluation-harness runs (`lm-eval run --tasks NAME
     /// --include_path OUT`): NAME.yaml with `dataset_path: json`, and its documents as JSONL, for a
     /// task whose documents come through a lingualens loader (DZEN, KyrgyzMMLU, …) or any other.
+    /// With --experiment, an experiment's runs as an lm-eval group.
     ExportTask {
         /// A task YAML file, or the name of a built-in task (e.g. dzen_en).
-        task: String,
+        #[arg(required_unless_present = "experiment")]
+        task: Option<String>,
+        /// Instead of a task: an experiment (a built-in name such as dzen_language_gap, or a
+        /// file) as an lm-eval group: every task it runs, a task per run, and the group file.
+        #[arg(long, conflicts_with_all = ["task", "overrides", "override_file"])]
+        experiment: Option<String>,
         /// The task's data, as for `eval` (DZEN: the folder holding DZEN/ and DZEN-Few_Shots/).
         #[arg(long)]
         data: Vec<std::path::PathBuf>,
@@ -297,9 +303,10 @@ pub fn main() -> ExitCode {
             suite::run(&args, &device(backend)?)
         })()),
         Command::Compare { a, b, metric, json } => report(compare::run(&compare::CompareArgs { a, b, metric, json })),
-        Command::ExportTask { task, data, overrides, override_file, out, data_root, offline } => {
+        Command::ExportTask { task, experiment, data, overrides, override_file, out, data_root, offline } => {
             report(eval_command::export(&eval_command::ExportArgs {
                 task,
+                experiment,
                 data,
                 overrides,
                 override_file,

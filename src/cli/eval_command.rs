@@ -97,7 +97,10 @@ fn load_spec(
 /// `lingualens export-task`: the task and its documents as a folder stock lm-eval runs
 /// (`tasks::export`).
 pub struct ExportArgs {
-    pub task: String,
+    /// A task (a file or a built-in name), or with `experiment` none.
+    pub task: Option<String>,
+    /// An experiment (a file or a built-in name) to export as an lm-eval group.
+    pub experiment: Option<String>,
     pub data: Vec<PathBuf>,
     pub overrides: Vec<String>,
     pub override_file: Option<PathBuf>,
@@ -108,8 +111,22 @@ pub struct ExportArgs {
 }
 
 pub fn export(args: &ExportArgs) -> Result<()> {
+    if let Some(name) = &args.experiment {
+        return export_experiment(args, name);
+    }
+    let Some(task) = &args.task else { return Err(Error::new("export-task: give a task or --experiment")) };
+    let (name, n) = export_one(args, task)?;
+    println!(
+        "{n} documents; run them with: lm-eval run --tasks {name} --include_path {} --model hf --model_args pretrained=…",
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// Exports one task into `args.out`: its name (as lm-eval will know it) and its document count.
+fn export_one(args: &ExportArgs, task: &str) -> Result<(String, usize)> {
     let (task_path, spec, published) =
-        load_spec(&args.task, &args.overrides, args.override_file.as_deref(), args.offline, !args.data.is_empty())?;
+        load_spec(task, &args.overrides, args.override_file.as_deref(), args.offline, !args.data.is_empty())?;
     for warning in &spec.warnings {
         eprintln!("warning: {warning}");
     }
@@ -122,14 +139,39 @@ pub fn export(args: &ExportArgs) -> Result<()> {
     };
     let n = data.docs.len();
     let exported = crate::tasks::export::export_task(&spec, data.docs, data.pool, &root)?;
+    write_exported(&args.out, &exported)?;
+    Ok((spec.task.clone(), n))
+}
+
+fn write_exported(out: &Path, exported: &crate::tasks::export::ExportedTask) -> Result<()> {
     for (name, text) in &exported.files {
-        let path = args.out.join(name);
+        let path = out.join(name);
         std::fs::write(&path, text).map_err(|e| io(&path, e))?;
         println!("wrote {}", path.display());
     }
+    Ok(())
+}
+
+/// An experiment as an lm-eval group: every task its runs name, exported once, then the runs'
+/// task files and the group file (`tasks::export::experiment_group`). Refused before anything is
+/// written where a run has no lm-eval equivalent.
+fn export_experiment(args: &ExportArgs, name: &str) -> Result<()> {
+    let experiment = super::suite::load(name)?;
+    if let Some(why) = crate::tasks::export::group_refusal(&experiment) {
+        return Err(Error::new(format!("{why}; `lingualens suite {name}` runs it")));
+    }
+    let mut task_names = BTreeMap::new();
+    for run in &experiment.runs {
+        if !task_names.contains_key(&run.task) {
+            let (exported, _) = export_one(args, &run.task).map_err(|e| e.context(format!("run `{}`", run.name)))?;
+            task_names.insert(run.task.clone(), exported);
+        }
+    }
+    write_exported(&args.out, &crate::tasks::export::experiment_group(&experiment, &task_names)?)?;
     println!(
-        "{n} documents; run them with: lm-eval run --tasks {} --include_path {} --model hf --model_args pretrained=…",
-        spec.task,
+        "{} runs as the group {}; run them with: lm-eval run --tasks {1} --include_path {} --model hf --model_args pretrained=… (the group's table has each run's metrics and their mean; `lingualens compare` on two runs' samples, with --log_samples, gives the paired test)",
+        experiment.runs.len(),
+        experiment.experiment,
         args.out.display()
     );
     Ok(())

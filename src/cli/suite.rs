@@ -44,7 +44,8 @@ fn builtin_dir() -> PathBuf {
     }
 }
 
-fn load(name: &str) -> Result<Experiment> {
+/// A built-in experiment by name, or an experiment file.
+pub(super) fn load(name: &str) -> Result<Experiment> {
     let path = if Path::new(name).is_file() { PathBuf::from(name) } else { builtin_dir().join(format!("{name}.yaml")) };
     if !path.is_file() {
         let mut known: Vec<String> = std::fs::read_dir(builtin_dir())

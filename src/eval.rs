@@ -79,33 +79,21 @@ pub struct Sample {
 impl Sample {
     /// The indices of the documents kept out of `n` (all of them when `size >= n`), ascending.
     pub fn indices(&self, n: usize) -> Vec<usize> {
-        if self.size >= n {
-            return (0..n).collect();
-        }
-        let mut kept = PyRandom::new(self.seed).sample(n, self.size);
-        kept.sort_unstable();
-        kept
+        PyRandom::sorted_sample(self.seed, n, self.size)
+    }
+
+    /// The documents kept, in their order.
+    pub fn apply<T>(&self, docs: Vec<T>) -> Vec<T> {
+        let mut docs: Vec<Option<T>> = docs.into_iter().map(Some).collect();
+        self.indices(docs.len()).into_iter().filter_map(|i| docs[i].take()).collect()
     }
 }
 
-/// The documents a run scores: the sample where one is asked for, then at most `limit`.
+/// The documents a run scores: the sample where one is asked for (drawn from the split as read,
+/// as the page draws it), then, once the task has prepared them, at most `limit`.
 pub fn select_docs<T>(docs: Vec<T>, options: &RunOptions) -> Vec<T> {
     let docs = match options.sample {
-        Some(sample) => {
-            let keep = sample.indices(docs.len());
-            let mut keep = keep.into_iter().peekable();
-            docs.into_iter()
-                .enumerate()
-                .filter_map(|(i, d)| {
-                    if keep.peek() == Some(&i) {
-                        keep.next();
-                        Some(d)
-                    } else {
-                        None
-                    }
-                })
-                .collect()
-        }
+        Some(sample) => sample.apply(docs),
         None => docs,
     };
     docs.into_iter().take(options.limit.unwrap_or(usize::MAX)).collect()
@@ -153,9 +141,13 @@ pub fn render(
     options: &RunOptions,
 ) -> Result<(Vec<Json>, Vec<Rendered>)> {
     let renderer = spec.renderer()?;
+    let docs = match options.sample {
+        Some(sample) => sample.apply(docs),
+        None => docs,
+    };
     let docs = renderer.prepare_docs(docs)?;
     let pool = renderer.prepare_pool(pool)?;
-    let docs = select_docs(docs, options);
+    let docs: Vec<Json> = docs.into_iter().take(options.limit.unwrap_or(usize::MAX)).collect();
     let rendered = renderer.render_all(&docs, &pool, options.shots, options.seed)?;
     Ok((docs, rendered))
 }

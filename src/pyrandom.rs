@@ -117,6 +117,14 @@ impl PyRandom {
         }
     }
 
+    /// `sorted(random.Random(seed).sample(range(n), min(k, n)))`: a seeded random subset of `n`
+    /// documents kept in their order (the page's and `eval --sample`'s).
+    pub fn sorted_sample(seed: u64, n: usize, k: usize) -> Vec<usize> {
+        let mut picked = PyRandom::new(seed).sample(n, k.min(n));
+        picked.sort_unstable();
+        picked
+    }
+
     /// The indices `random.sample(range(n), k)` returns, in order.
     pub fn sample(&mut self, n: usize, k: usize) -> Vec<usize> {
         assert!(k <= n, "sample larger than population");

@@ -65,8 +65,7 @@ pub fn select_docs(docs: Vec<Json>, settings: &RunSettings) -> Vec<Json> {
     };
     let kept: Vec<Json> = docs.into_iter().filter(|d| matches(d)).collect();
     let Some(k) = settings.sample else { return kept };
-    let mut picked = PyRandom::new(settings.seed).sample(kept.len(), k.min(kept.len()));
-    picked.sort_unstable();
+    let picked = PyRandom::sorted_sample(settings.seed, kept.len(), k);
     let mut kept: Vec<Option<Json>> = kept.into_iter().map(Some).collect();
     picked.into_iter().filter_map(|i| kept[i].take()).collect()
 }

@@ -14,14 +14,8 @@ use serde_json::{json, Value};
 use super::compare::verdicts;
 use super::eval_command::{self, EvalArgs};
 use crate::eval::RunOptions;
-use crate::scoring::aggregate::Summary;
-use crate::scoring::paired::{paired_comparison, swing, PairedComparison, Swing};
-use crate::tasks::experiment::{Experiment, RunSpec};
+use crate::tasks::experiment::{Experiment, ExperimentResults, RunSpec, SWING_REPLICATES, SWING_SEED};
 use crate::{bail, Error, Result};
-
-/// Bootstrap replicates and seed of a swing's interval (Python's `random.Random(1234)`).
-const SWING_REPLICATES: usize = 2000;
-const SWING_SEED: u64 = 1234;
 
 pub struct SuiteArgs {
     /// A built-in experiment's name (`datasets/experiments/NAME.yaml`) or a file.
@@ -64,9 +58,7 @@ pub(super) fn load(name: &str) -> Result<Experiment> {
 /// One model's results over the experiment's runs.
 struct ModelResults {
     model: String,
-    runs: BTreeMap<String, Summary>,
-    comparisons: Vec<(String, String, PairedComparison)>,
-    swings: Vec<(String, Swing)>,
+    results: ExperimentResults,
 }
 
 pub fn run(args: &SuiteArgs, device: &crate::backend::ComputeDevice) -> Result<()> {
@@ -129,7 +121,8 @@ pub fn run(args: &SuiteArgs, device: &crate::backend::ComputeDevice) -> Result<(
         "json",
         serde_json::to_string_pretty(&to_json(&experiment, &results, args.sample)).unwrap_or_default() + "\n",
     )?;
-    write("svg", svg(&experiment, &results))?;
+    let models: Vec<(&str, &ExperimentResults)> = results.iter().map(|m| (m.model.as_str(), &m.results)).collect();
+    write("svg", crate::web::suite::chart_svg(&experiment, &models))?;
     write("md", markdown.clone())?;
     print!("\n{markdown}");
     println!("\nwritten: {0}.md, {0}.json, {0}.svg", base.display());
@@ -159,35 +152,14 @@ fn describe(spec: &RunSpec) -> String {
 
 fn model_results(experiment: &Experiment, model: &Path, dir: &Path) -> Result<ModelResults> {
     let mut by_run = BTreeMap::new();
-    let mut runs = BTreeMap::new();
     for spec in &experiment.runs {
         let (_, v) = verdicts(&dir.join(&spec.name), &spec.metric)?;
-        let values: Vec<f64> = v.values().map(|&ok| f64::from(u8::from(ok))).collect();
-        runs.insert(spec.name.clone(), Summary::of(&values).ok_or_else(|| Error::new("no samples"))?);
+        if v.is_empty() {
+            bail!("run `{}`: no samples in {}", spec.name, dir.join(&spec.name).display());
+        }
         by_run.insert(spec.name.clone(), v);
     }
-    // Items in every one of `names`, in key order.
-    let common = |names: &[&String]| -> Vec<Vec<bool>> {
-        let first = &by_run[names[0]];
-        let keys: Vec<_> = first.keys().filter(|k| names.iter().all(|n| by_run[*n].contains_key(*k))).collect();
-        names.iter().map(|n| keys.iter().map(|k| by_run[*n][*k]).collect()).collect()
-    };
-    let mut comparisons = Vec::new();
-    for [a, b] in &experiment.compare {
-        let v = common(&[a, b]);
-        let c = paired_comparison(&v[0], &v[1]).map_err(|e| e.context(format!("compare [{a}, {b}]")))?;
-        comparisons.push((a.clone(), b.clone(), c));
-    }
-    let mut swings = Vec::new();
-    for s in &experiment.swing {
-        let names: Vec<&String> = s.runs.iter().collect();
-        let v = common(&names);
-        swings.push((
-            s.name.clone(),
-            swing(&v, SWING_REPLICATES, SWING_SEED).map_err(|e| e.context(format!("swing `{}`", s.name)))?,
-        ));
-    }
-    Ok(ModelResults { model: model_name(model), runs, comparisons, swings })
+    Ok(ModelResults { model: model_name(model), results: experiment.results(&by_run)? })
 }
 
 fn percent(x: f64) -> String {
@@ -238,7 +210,7 @@ fn markdown(experiment: &Experiment, results: &[ModelResults], sample: Option<cr
     for m in results {
         let _ = write!(md, "| {} |", cell(&m.model));
         for r in &experiment.runs {
-            let s = &m.runs[&r.name];
+            let s = &m.results.runs[&r.name];
             let interval = s.ci95().map(|(lo, hi)| format!(" ({}–{})", percent(lo), percent(hi))).unwrap_or_default();
             let _ = write!(md, " {}{} n={} |", percent(s.mean), interval, s.n);
         }
@@ -247,7 +219,7 @@ fn markdown(experiment: &Experiment, results: &[ModelResults], sample: Option<cr
     if !experiment.compare.is_empty() {
         md += "\n## Comparisons (B − A, points)\n\n| model | A | B | items | B − A | 95 % interval | right in A only | right in B only | exact McNemar p |\n| --- | --- | --- | ---: | ---: | --- | ---: | ---: | ---: |\n";
         for m in results {
-            for (a, b, c) in &m.comparisons {
+            for (a, b, c) in &m.results.comparisons {
                 let interval =
                     c.ci95.map(|(lo, hi)| format!("{} to {}", signed(lo), signed(hi))).unwrap_or_else(|| "–".into());
                 let _ = writeln!(
@@ -272,7 +244,7 @@ fn markdown(experiment: &Experiment, results: &[ModelResults], sample: Option<cr
             "\n## Swings (largest − smallest accuracy, points; 95 % bootstrap interval, {SWING_REPLICATES} resamples of the items)\n\n| model | swing | runs | swing | 95 % interval |\n| --- | --- | --- | ---: | --- |\n"
         );
         for m in results {
-            for ((name, s), spec) in m.swings.iter().zip(&experiment.swing) {
+            for ((name, s), spec) in m.results.swings.iter().zip(&experiment.swing) {
                 let _ = writeln!(
                     md,
                     "| {} | {} | {} | {} | {} to {} |",
@@ -299,11 +271,13 @@ fn to_json(experiment: &Experiment, results: &[ModelResults], sample: Option<cra
         .iter()
         .map(|m| {
             let runs: serde_json::Map<String, Value> = m
+                .results
                 .runs
                 .iter()
                 .map(|(name, s)| (name.clone(), json!({"n": s.n, "accuracy": s.mean, "stderr": s.stderr, "ci95": s.ci95().map(|(a, b)| [a, b])})))
                 .collect();
             let comparisons: Vec<Value> = m
+                .results
                 .comparisons
                 .iter()
                 .map(|(a, b, c)| {
@@ -313,6 +287,7 @@ fn to_json(experiment: &Experiment, results: &[ModelResults], sample: Option<cra
                 })
                 .collect();
             let swings: Vec<Value> = m
+                .results
                 .swings
                 .iter()
                 .map(|(name, s)| json!({"name": name, "accuracies": s.accuracies, "swing": s.swing, "ci95": [s.ci95.0, s.ci95.1], "replicates": s.replicates, "seed": SWING_SEED}))
@@ -322,82 +297,4 @@ fn to_json(experiment: &Experiment, results: &[ModelResults], sample: Option<cra
         .collect();
     json!({"experiment": experiment.experiment, "description": experiment.description, "source": experiment.source,
            "sample": sample.map(|s| json!({"size": s.size, "seed": s.seed})), "runs": runs, "models": models})
-}
-
-fn xml(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
-/// Each run's accuracy per model as a bar with its 95 % interval as a whisker.
-fn svg(experiment: &Experiment, results: &[ModelResults]) -> String {
-    let (bar, gap, left, top, height) = (18.0, 14.0, 48.0, 40.0, 220.0);
-    let group = bar * results.len() as f64 + gap;
-    let width = left + group * experiment.runs.len() as f64 + 20.0;
-    let y = |v: f64| top + height * (1.0 - v.clamp(0.0, 1.0));
-    let colours = ["#3b6ea5", "#d08c2c", "#4c9a5b", "#a8473f", "#7a5aa6", "#5f6b73"];
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{:.0}\" font-family=\"sans-serif\" font-size=\"11\">\n<title>{}</title>\n<text x=\"{left}\" y=\"18\" font-size=\"13\">{}</text>\n",
-        top + height + 50.0 + 14.0 * results.len() as f64,
-        xml(&experiment.experiment),
-        xml(&experiment.experiment)
-    );
-    for tick in [0.0, 0.25, 0.5, 0.75, 1.0] {
-        let _ = writeln!(
-            s,
-            "<line x1=\"{left}\" x2=\"{:.1}\" y1=\"{1:.1}\" y2=\"{1:.1}\" stroke=\"#ddd\"/><text x=\"{2:.1}\" y=\"{3:.1}\" text-anchor=\"end\">{4:.0} %</text>",
-            width - 10.0,
-            y(tick),
-            left - 4.0,
-            y(tick) + 4.0,
-            tick * 100.0
-        );
-    }
-    for (i, run) in experiment.runs.iter().enumerate() {
-        let x0 = left + gap / 2.0 + group * i as f64;
-        for (j, m) in results.iter().enumerate() {
-            let summary = &m.runs[&run.name];
-            let x = x0 + bar * j as f64;
-            let colour = colours[j % colours.len()];
-            let _ = writeln!(
-                s,
-                "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\"><title>{} · {}: {} %</title></rect>",
-                y(summary.mean),
-                bar - 2.0,
-                y(0.0) - y(summary.mean),
-                xml(&m.model),
-                xml(&run.name),
-                percent(summary.mean)
-            );
-            if let Some((lo, hi)) = summary.ci95() {
-                let cx = x + (bar - 2.0) / 2.0;
-                let _ = writeln!(
-                    s,
-                    "<line x1=\"{cx:.1}\" x2=\"{cx:.1}\" y1=\"{:.1}\" y2=\"{:.1}\" stroke=\"#222\"/>",
-                    y(lo),
-                    y(hi)
-                );
-            }
-        }
-        let _ = writeln!(
-            s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" transform=\"rotate(30 {0:.1} {1:.1})\">{}</text>",
-            x0,
-            y(0.0) + 14.0,
-            xml(&run.name)
-        );
-    }
-    for (j, m) in results.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-            width - 160.0,
-            top + height + 36.0 + 14.0 * j as f64,
-            colours[j % colours.len()],
-            width - 146.0,
-            top + height + 45.0 + 14.0 * j as f64,
-            xml(&m.model)
-        );
-    }
-    s += "</svg>\n";
-    s
 }

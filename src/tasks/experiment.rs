@@ -21,9 +21,44 @@
 //! `acc`). Every key is checked: an unknown key, a repeated or unsafe run name, a comparison naming
 //! no run, or an order with several variants per item is refused by name.
 
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
 
 use crate::error::{Error, Result};
+use crate::scoring::aggregate::Summary;
+use crate::scoring::paired::{paired_comparison, swing, PairedComparison, Swing};
+
+/// Bootstrap replicates and seed of a swing's interval (Python's `random.Random(1234)`).
+pub const SWING_REPLICATES: usize = 2000;
+pub const SWING_SEED: u64 = 1234;
+
+/// The shipped experiments (`datasets/experiments/*.yaml`), built into the page (the CLI reads the
+/// folder); a test checks that this list is that folder.
+pub const BUILTIN: [(&str, &str); 8] = [
+    ("dzen_language_gap", include_str!("../../datasets/experiments/dzen_language_gap.yaml")),
+    ("dzen_shots", include_str!("../../datasets/experiments/dzen_shots.yaml")),
+    ("proverbeval_choice_order_amh", include_str!("../../datasets/experiments/proverbeval_choice_order_amh.yaml")),
+    ("proverbeval_choice_order_orm", include_str!("../../datasets/experiments/proverbeval_choice_order_orm.yaml")),
+    ("proverbeval_choice_order_tir", include_str!("../../datasets/experiments/proverbeval_choice_order_tir.yaml")),
+    ("proverbeval_choice_order_gez", include_str!("../../datasets/experiments/proverbeval_choice_order_gez.yaml")),
+    ("proverbeval_choice_order_eng", include_str!("../../datasets/experiments/proverbeval_choice_order_eng.yaml")),
+    ("kyrgyz_mmlu_shots", include_str!("../../datasets/experiments/kyrgyz_mmlu_shots.yaml")),
+];
+
+/// A shipped experiment by name.
+pub fn builtin(name: &str) -> Option<Result<Experiment>> {
+    BUILTIN.iter().find(|(n, _)| *n == name).map(|(n, text)| Experiment::parse(&format!("{n}.yaml"), text))
+}
+
+/// One model's results over an experiment's runs (the CLI's `suite` table, the page's).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExperimentResults {
+    pub runs: BTreeMap<String, Summary>,
+    /// `(A, B, comparison)` in the experiment's order.
+    pub comparisons: Vec<(String, String, PairedComparison)>,
+    pub swings: Vec<(String, Swing)>,
+}
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -79,6 +114,41 @@ impl Experiment {
             serde_yaml_ng::from_str(text).map_err(|e| Error::new(format!("{file}: not an experiment: {e}")))?;
         experiment.check().map_err(|e| e.context(file))?;
         Ok(experiment)
+    }
+
+    /// Each run's accuracy, each comparison and each swing, from the runs' verdicts per item
+    /// (`by_run[run][item]`). A comparison or swing is over the items every run in it has; one
+    /// naming a run not in `by_run` (a suite still under way) is left out.
+    pub fn results<K: Ord>(&self, by_run: &BTreeMap<String, BTreeMap<K, bool>>) -> Result<ExperimentResults> {
+        let mut runs = BTreeMap::new();
+        for spec in &self.runs {
+            let Some(v) = by_run.get(&spec.name) else { continue };
+            let values: Vec<f64> = v.values().map(|&ok| f64::from(u8::from(ok))).collect();
+            if let Some(summary) = Summary::of(&values) {
+                runs.insert(spec.name.clone(), summary);
+            }
+        }
+        // The verdicts of `names` on the items all of them have, in key order; `None` if one is missing.
+        let common = |names: &[&String]| -> Option<Vec<Vec<bool>>> {
+            let maps: Vec<&BTreeMap<K, bool>> = names.iter().map(|n| by_run.get(*n)).collect::<Option<_>>()?;
+            let keys: Vec<&K> = maps[0].keys().filter(|k| maps.iter().all(|m| m.contains_key(*k))).collect();
+            Some(maps.iter().map(|m| keys.iter().map(|k| m[*k]).collect()).collect())
+        };
+        let mut comparisons = Vec::new();
+        for [a, b] in &self.compare {
+            let Some(v) = common(&[a, b]) else { continue };
+            let c = paired_comparison(&v[0], &v[1]).map_err(|e| e.context(format!("compare [{a}, {b}]")))?;
+            comparisons.push((a.clone(), b.clone(), c));
+        }
+        let mut swings = Vec::new();
+        for s in &self.swing {
+            let names: Vec<&String> = s.runs.iter().collect();
+            let Some(v) = common(&names) else { continue };
+            let result =
+                swing(&v, SWING_REPLICATES, SWING_SEED).map_err(|e| e.context(format!("swing `{}`", s.name)))?;
+            swings.push((s.name.clone(), result));
+        }
+        Ok(ExperimentResults { runs, comparisons, swings })
     }
 
     /// The run named `name`.
@@ -165,5 +235,31 @@ mod tests {
             let error = Experiment::parse("x.yaml", &text).unwrap_err().to_string();
             assert!(error.contains("x.yaml") && error.contains(says), "{says}: {error}");
         }
+    }
+
+    #[test]
+    fn results_cover_the_runs_at_hand_and_compare_on_common_items() {
+        let e = Experiment::parse("x.yaml", GOOD).unwrap();
+        let a: BTreeMap<u32, bool> = [(1, true), (2, false), (3, true)].into_iter().collect();
+        let b: BTreeMap<u32, bool> = [(1, false), (2, false), (4, true)].into_iter().collect();
+        let only_a = BTreeMap::from([("a".to_string(), a.clone())]);
+        let partial = e.results(&only_a).unwrap();
+        assert_eq!((partial.runs.len(), partial.comparisons.len(), partial.swings.len()), (1, 0, 0));
+        let both = BTreeMap::from([("a".to_string(), a), ("b".to_string(), b)]);
+        let r = e.results(&both).unwrap();
+        let (_, _, c) = &r.comparisons[0];
+        // Items 1 and 2 are in both: item 1 right in A only.
+        assert_eq!((c.n, c.only_a, c.only_b, c.both_wrong), (2, 1, 0, 1));
+        assert_eq!(r.runs["a"].n, 3);
+        assert_eq!(r.swings[0].1.accuracies, vec![0.5, 0.0]);
+    }
+
+    #[test]
+    fn the_built_in_list_reads() {
+        for (name, _) in BUILTIN {
+            let e = builtin(name).unwrap().unwrap();
+            assert_eq!(e.experiment, name);
+        }
+        assert!(builtin("nope").is_none());
     }
 }

@@ -12,6 +12,7 @@ pub mod i18n;
 pub mod protocol;
 pub mod run;
 pub mod segments;
+pub mod suite;
 pub mod summary;
 
 #[cfg(target_arch = "wasm32")]

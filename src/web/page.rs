@@ -32,6 +32,7 @@ mod files;
 mod inspector;
 mod pool;
 mod rows;
+mod suite;
 mod text;
 mod worker_link;
 
@@ -159,6 +160,9 @@ struct App {
     helper_ids: u32,
     /// Classroom mode's state while it is shown (`classroom`).
     classroom: Option<super::classroom::Classroom>,
+    /// The experiment under way or finished (`suite`), and whether the current run is its run.
+    suite: Option<super::suite::SuiteProgress>,
+    suite_driving: bool,
 }
 
 /// A `ScoreItem` unanswered after this many seconds, and after 20 times the slowest answer so
@@ -274,10 +278,14 @@ fn init() -> Result<(), String> {
         helpers: Vec::new(),
         helper_ids: 0,
         classroom: None,
+        suite: None,
+        suite_driving: false,
     }));
     listen(&app, &worker, 0);
 
     apply_url_parameters();
+    suite::fill_menu()?;
+    suite::restore(&app);
     wire_controls(&app)?;
     classroom::wire(&app)?;
     if dom::query_param("mode").as_deref() == Some("classroom") {
@@ -313,9 +321,7 @@ fn apply_url_parameters() {
         }
     }
     if let Some(task) = dom::query_param("task") {
-        let builtin =
-            task == "demo" || DATA_TASKS.iter().any(|(name, _)| *name == task) || files::is_published_task(&task);
-        dom::set_value("task-select", if builtin { &task } else { "files" });
+        dom::set_value("task-select", if is_menu_task(&task) { &task } else { "files" });
     }
     let filters: std::collections::BTreeMap<String, String> = dom::query_params("filter")
         .iter()
@@ -325,6 +331,11 @@ fn apply_url_parameters() {
     if !filters.is_empty() {
         let _ = show_filters(&[], &filters);
     }
+}
+
+/// Whether the Task menu offers `task` (the demo, a DZEN task, a catalogue task).
+fn is_menu_task(task: &str) -> bool {
+    task == "demo" || DATA_TASKS.iter().any(|(name, _)| *name == task) || files::is_published_task(task)
 }
 
 /// One select per metadata field of the prepared task ("all" or one value, with its number of
@@ -471,7 +482,23 @@ fn show_kit_note(kit: &crate::catalog::KitManifest) {
 
 fn wire_controls(app: &Shared) -> Result<(), String> {
     let a = app.clone();
-    dom::on("run-start", "click", move |_| start_run(&a))?;
+    dom::on("run-start", "click", move |_| {
+        // A run started by hand is not the experiment's (which the resume button goes on with).
+        a.borrow_mut().suite_driving = false;
+        suite::draw(&a);
+        start_run(&a)
+    })?;
+    let a = app.clone();
+    dom::on("experiment-start", "click", move |_| {
+        let name = dom::value("experiment-select");
+        if !name.is_empty() {
+            suite::start(&a, &name);
+        }
+    })?;
+    let a = app.clone();
+    dom::on("suite-resume", "click", move |_| suite::resume(&a))?;
+    let a = app.clone();
+    dom::on("suite-forget", "click", move |_| suite::forget(&a))?;
     let a = app.clone();
     dom::on("lang-select", "change", move |_| switch_language(&a, &dom::value("lang-select")))?;
     let a = app.clone();
@@ -633,6 +660,7 @@ fn switch_language(app: &Shared, code: &str) {
     update_summary(app);
     flush_analysis(app);
     classroom::draw(app);
+    suite::draw(app);
 }
 
 fn row_index_of(event: &web_sys::Event) -> Option<usize> {

@@ -688,3 +688,94 @@ fn proverbeval_tasks_picked_with_no_file_fetch_the_authors_files_and_run_as_the_
     assert!(not_kept.as_str().unwrap_or("").contains("size unknown"), "{test}: {not_kept}");
     assert_eq!(asked_of_other_hosts(&sentinel), Vec::<String>::new(), "{test}: the page asked another host");
 }
+
+/// The Experiment menu: `?experiment=dzen_language_gap&limit=3&run=1` runs the experiment's six
+/// runs in turn on the demo model (DZEN's release from the stand-in); the page is reloaded while
+/// the third run is under way and goes on from that run (the two finished are kept, not run
+/// again); the table it draws (each run's accuracy and items, each comparison's flips and exact
+/// McNemar p, the swings) is the one `lingualens suite` prints for the same model, limit and
+/// engine (cpu-int8), and a chart is drawn.
+#[test]
+fn an_experiment_runs_in_the_page_resumes_after_a_reload_and_tables_as_the_cli_does() {
+    let test = "experiment_in_the_page";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let Some(release) = dzen_release_or_skip(test) else { return };
+    let tmp = TempDir::new("site-suite");
+    let standin = dzen_standin(&release, &tmp, &[]);
+    let app = StaticServer::start(dist.clone());
+    let browser = Browser::start(&[]);
+    let mirror = common::url_encode(&standin.url(""));
+    let link = app.url(&format!("?model=demo&experiment=dzen_language_gap&limit=3&pace=150&run=1&mirror={mirror}"));
+    browser.goto(&link);
+    let suite_state = "
+        const err = document.getElementById('error');
+        if (err.dataset.visible === 'true') return { error: err.textContent };
+        const s = document.getElementById('suite').dataset;
+        return { status: s.status || '', next: +(s.next || 0), resumed: s.resumedAt ?? null };";
+    let before = browser.wait_for(
+        "the third run under way",
+        &format!("const s = (() => {{ {suite_state} }})(); return (s.error || s.next >= 2) ? s : null;"),
+        LONG,
+    );
+    assert!(before.get("error").is_none(), "{test}: {before}");
+    let at_reload = before["next"].as_u64().unwrap();
+    assert!(at_reload < 6, "{test}: the suite ended before the reload: {before}");
+    browser.goto(&link);
+    let after = browser.wait_for(
+        "the experiment finished",
+        &format!("const s = (() => {{ {suite_state} }})(); return (s.error || s.status === 'done') ? s : null;"),
+        LONG,
+    );
+    assert!(after.get("error").is_none(), "{test}: {after}");
+    assert_eq!(after["resumed"], json!(at_reload.to_string()), "{test}: went on from the run under way: {after}");
+    browser.eval("document.getElementById('suite').scrollIntoView();", json!([]));
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
+    let page = browser.eval(
+        "const rows = (id) => [...document.querySelectorAll('#' + id + ' tr')].map(tr => ({...tr.dataset}));
+         return { runs: rows('suite-runs'), comparisons: rows('suite-comparisons'), swings: rows('suite-swings'),
+                  chart: document.querySelectorAll('#suite-chart svg rect').length };",
+        json!([]),
+    );
+
+    // The CLI's suite on the same model, documents and engine.
+    let out = tmp.path.join("cli-suite");
+    let o = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+        .args(["suite", "dzen_language_gap", "--model"])
+        .arg(repo().join("models/demo/lingualens-demo-Q8_0.gguf"))
+        .arg("--data")
+        .arg(common::shared_root().join("datasets/dzen"))
+        .args(["--limit", "3", "--backend", "cpu-int8", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cli: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("suite_dzen_language_gap.json")).unwrap()).unwrap();
+    let model = &cli["models"][0];
+    let runs = page["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 6, "{test}: {page}");
+    for row in runs {
+        let name = row["run"].as_str().unwrap();
+        let theirs = &model["runs"][name];
+        assert_eq!(row["n"], json!("3"), "{test}: run {name}: every item once: {row}");
+        let ours: f64 = row["accuracy"].as_str().unwrap().parse().unwrap();
+        assert!((ours - theirs["accuracy"].as_f64().unwrap()).abs() < 1e-9, "{test}: run {name}: {row} / {theirs}");
+    }
+    let comparisons = page["comparisons"].as_array().unwrap();
+    assert_eq!(comparisons.len(), model["comparisons"].as_array().unwrap().len(), "{test}: {page}");
+    for (ours, theirs) in comparisons.iter().zip(model["comparisons"].as_array().unwrap()) {
+        assert_eq!((&ours["a"], &ours["b"]), (&theirs["a"], &theirs["b"]), "{test}");
+        // `dataset` names data-only-a `onlyA`.
+        for (k, c) in [("onlyA", "only_a"), ("onlyB", "only_b"), ("items", "items")] {
+            assert_eq!(ours[k], json!(theirs[c].to_string()), "{test}: {k}: {ours} / {theirs}");
+        }
+        let p: f64 = ours["mcnemarP"].as_str().unwrap().parse().unwrap();
+        assert!((p - theirs["mcnemar_p"].as_f64().unwrap()).abs() < 1e-12, "{test}: {ours} / {theirs}");
+    }
+    for (ours, theirs) in page["swings"].as_array().unwrap().iter().zip(model["swings"].as_array().unwrap()) {
+        let v: f64 = ours["value"].as_str().unwrap().parse().unwrap();
+        assert!((v - theirs["swing"].as_f64().unwrap()).abs() < 1e-12, "{test}: {ours} / {theirs}");
+    }
+    assert_eq!(page["swings"].as_array().unwrap().len(), 2, "{test}: {page}");
+    assert!(page["chart"].as_u64().unwrap() >= 6, "{test}: a bar per run: {page}");
+}

@@ -48,7 +48,11 @@ pub(super) async fn prepare(app: &Shared) -> Result<(), String> {
     if matches!(app.borrow().driver.phase(), Phase::Preparing | Phase::Running) {
         return Ok(());
     }
-    let settings = settings_from_controls()?;
+    // The experiment's run under way takes its settings from the experiment, not the controls.
+    let settings = match suite::settings(app) {
+        Some((_, settings)) => settings,
+        None => settings_from_controls()?,
+    };
     let (model_id, load, files) = chosen_model(app)?;
     let pace: u32 = dom::value("pace").trim().parse().unwrap_or(0);
     let (worker, effects) = {
@@ -273,6 +277,7 @@ pub(super) fn apply(app: &Shared, effects: Vec<Effect>) {
                     status.push(key_with("status-failed-items", vec![("n", failed.into())]));
                 }
                 say(Said::Joined(status, " "));
+                suite::run_finished(app);
             }
             Effect::Phase(phase) => show_controls(app, phase),
             Effect::Stuck { seconds, .. } => {
@@ -385,6 +390,8 @@ pub(super) fn toggle_pause(app: &Shared) {
 
 pub(super) fn cancel_run(app: &Shared) {
     pool::stop(app);
+    app.borrow_mut().suite_driving = false;
+    suite::draw(app);
     let (run, checkpoint, effects) = {
         let mut a = app.borrow_mut();
         let effects = a.driver.update(Event::Cancel);
@@ -432,6 +439,9 @@ pub(super) fn maybe_autostart(app: &Shared) {
         go
     };
     if go {
-        start_run(app);
+        match dom::query_param("experiment") {
+            Some(name) => suite::autostart(app, &name),
+            None => start_run(app),
+        }
     }
 }

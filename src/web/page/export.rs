@@ -87,13 +87,26 @@ pub(super) fn summary_svg(app: &Shared) -> Option<String> {
 /// only printing shows: the page's fonts draw every script in it.
 pub(super) fn draw_print_summary(app: &Shared) {
     let Some(svg) = summary_svg(app) else { return };
-    let Ok(target) = dom::by_id("print-summary") else { return };
-    let Ok(parser) = web_sys::DomParser::new() else { return };
-    let Ok(parsed) = parser.parse_from_string(&svg, web_sys::SupportedType::ImageSvgXml) else { return };
-    let Some(root) = parsed.document_element() else { return };
+    if show_svg("print-summary", &svg) {
+        if let Ok(target) = dom::by_id("print-summary") {
+            dom::set_data(&target, "ready", "true");
+        }
+    }
+}
+
+/// Our own SVG markup (its text escaped) parsed as SVG, never as HTML, in place of what the
+/// element `id` held. Whether it is there.
+pub(super) fn show_svg(id: &str, svg: &str) -> bool {
+    let Ok(target) = dom::by_id(id) else { return false };
     dom::clear(&target);
-    if let Ok(node) = dom::document().import_node_with_deep(&root, true) {
-        let _ = target.append_child(&node);
-        dom::set_data(&target, "ready", "true");
+    if svg.is_empty() {
+        return false;
+    }
+    let Ok(parser) = web_sys::DomParser::new() else { return false };
+    let Ok(parsed) = parser.parse_from_string(svg, web_sys::SupportedType::ImageSvgXml) else { return false };
+    let Some(root) = parsed.document_element() else { return false };
+    match dom::document().import_node_with_deep(&root, true) {
+        Ok(node) => target.append_child(&node).is_ok(),
+        Err(_) => false,
     }
 }

@@ -117,11 +117,10 @@ pub fn run(args: &SuiteArgs, device: &crate::backend::ComputeDevice) -> Result<(
         std::fs::write(&path, text).map_err(|e| Error::new(format!("{}: {e}", path.display())))
     };
     let markdown = markdown(&experiment, &results, args.sample);
-    write(
-        "json",
-        serde_json::to_string_pretty(&to_json(&experiment, &results, args.sample)).unwrap_or_default() + "\n",
-    )?;
     let models: Vec<(&str, &ExperimentResults)> = results.iter().map(|m| (m.model.as_str(), &m.results)).collect();
+    let sample = args.sample.map(|s| json!({"size": s.size, "seed": s.seed}));
+    let table = crate::web::suite::suite_json(&experiment, &models, sample);
+    write("json", serde_json::to_string_pretty(&table).unwrap_or_default() + "\n")?;
     write("svg", crate::web::suite::chart_svg(&experiment, &models))?;
     write("md", markdown.clone())?;
     print!("\n{markdown}");
@@ -259,42 +258,4 @@ fn markdown(experiment: &Experiment, results: &[ModelResults], sample: Option<cr
         }
     }
     md
-}
-
-fn to_json(experiment: &Experiment, results: &[ModelResults], sample: Option<crate::eval::Sample>) -> Value {
-    let runs: Vec<Value> = experiment
-        .runs
-        .iter()
-        .map(|r| json!({"name": r.name, "task": r.task, "shots": r.shots, "order": r.order.as_deref().unwrap_or("given"), "seed": r.seed.unwrap_or(1234), "metric": r.metric}))
-        .collect();
-    let models: Vec<Value> = results
-        .iter()
-        .map(|m| {
-            let runs: serde_json::Map<String, Value> = m
-                .results
-                .runs
-                .iter()
-                .map(|(name, s)| (name.clone(), json!({"n": s.n, "accuracy": s.mean, "stderr": s.stderr, "ci95": s.ci95().map(|(a, b)| [a, b])})))
-                .collect();
-            let comparisons: Vec<Value> = m
-                .results
-                .comparisons
-                .iter()
-                .map(|(a, b, c)| {
-                    json!({"a": a, "b": b, "items": c.n, "accuracy_a": c.accuracy_a, "accuracy_b": c.accuracy_b,
-                           "difference": c.difference, "ci95": c.ci95.map(|(x, y)| [x, y]), "both_right": c.both_right,
-                           "both_wrong": c.both_wrong, "only_a": c.only_a, "only_b": c.only_b, "mcnemar_p": c.mcnemar_p})
-                })
-                .collect();
-            let swings: Vec<Value> = m
-                .results
-                .swings
-                .iter()
-                .map(|(name, s)| json!({"name": name, "accuracies": s.accuracies, "swing": s.swing, "ci95": [s.ci95.0, s.ci95.1], "replicates": s.replicates, "seed": SWING_SEED}))
-                .collect();
-            json!({"model": m.model, "runs": runs, "comparisons": comparisons, "swings": swings})
-        })
-        .collect();
-    json!({"experiment": experiment.experiment, "description": experiment.description, "source": experiment.source,
-           "sample": sample.map(|s| json!({"size": s.size, "seed": s.seed})), "runs": runs, "models": models})
 }

@@ -33,22 +33,26 @@ use crate::scoring::paired::{paired_comparison, swing, PairedComparison, Swing};
 pub const SWING_REPLICATES: usize = 2000;
 pub const SWING_SEED: u64 = 1234;
 
-/// The shipped experiments (`datasets/experiments/*.yaml`), built into the page (the CLI reads the
-/// folder); a test checks that this list is that folder.
-pub const BUILTIN: [(&str, &str); 8] = [
-    ("dzen_language_gap", include_str!("../../datasets/experiments/dzen_language_gap.yaml")),
-    ("dzen_shots", include_str!("../../datasets/experiments/dzen_shots.yaml")),
-    ("proverbeval_choice_order_amh", include_str!("../../datasets/experiments/proverbeval_choice_order_amh.yaml")),
-    ("proverbeval_choice_order_orm", include_str!("../../datasets/experiments/proverbeval_choice_order_orm.yaml")),
-    ("proverbeval_choice_order_tir", include_str!("../../datasets/experiments/proverbeval_choice_order_tir.yaml")),
-    ("proverbeval_choice_order_gez", include_str!("../../datasets/experiments/proverbeval_choice_order_gez.yaml")),
-    ("proverbeval_choice_order_eng", include_str!("../../datasets/experiments/proverbeval_choice_order_eng.yaml")),
-    ("kyrgyz_mmlu_shots", include_str!("../../datasets/experiments/kyrgyz_mmlu_shots.yaml")),
-];
+/// The shipped experiments (`datasets/experiments/*.yaml`) as `build.rs` wrote them: JSON, so that
+/// the page, which offers them, links no YAML parser.
+const BUILTIN_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/experiments.json"));
+
+/// The shipped experiments, each read and checked as `Experiment::parse` checks a file.
+pub fn builtin_all() -> Result<Vec<Experiment>> {
+    let experiments: Vec<Experiment> = serde_json::from_str(BUILTIN_JSON)
+        .map_err(|e| Error::new(format!("datasets/experiments: not an experiment: {e}")))?;
+    for e in &experiments {
+        e.check().map_err(|err| err.context(format!("datasets/experiments/{}.yaml", e.experiment)))?;
+    }
+    Ok(experiments)
+}
 
 /// A shipped experiment by name.
 pub fn builtin(name: &str) -> Option<Result<Experiment>> {
-    BUILTIN.iter().find(|(n, _)| *n == name).map(|(n, text)| Experiment::parse(&format!("{n}.yaml"), text))
+    match builtin_all() {
+        Ok(all) => all.into_iter().find(|e| e.experiment == name).map(Ok),
+        Err(e) => Some(Err(e)),
+    }
 }
 
 /// One model's results over an experiment's runs (the CLI's `suite` table, the page's).
@@ -256,9 +260,10 @@ mod tests {
 
     #[test]
     fn the_built_in_list_reads() {
-        for (name, _) in BUILTIN {
-            let e = builtin(name).unwrap().unwrap();
-            assert_eq!(e.experiment, name);
+        let all = builtin_all().unwrap();
+        assert!(all.len() >= 8, "{}", all.len());
+        for e in &all {
+            assert_eq!(builtin(&e.experiment).unwrap().unwrap(), *e);
         }
         assert!(builtin("nope").is_none());
     }

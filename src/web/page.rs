@@ -16,6 +16,7 @@
 //! URL parameters (so a link can carry a whole run): `model=demo|<catalog id>|<URL>`,
 //! `task=demo|dzen_en|dzen_dz|dzen_dz_en|dzen_en_cloze|dzen_dz_cloze|dzen_dz_en_cloze|dzen_cot_en|dzen_cot_dz` or a catalogue task (the DZEN tasks read the CSVs the user gives or DZEN's release; the catalogue's fetch their files), `limit=N`, `shots=K`, `seed=S`, `order=given|shuffle:N|gold-first|gold-last|rotations`, `pace=MS` (a pause between items, for watching),
 //! `filter=FIELD:VALUE` (repeatable: only the documents with that metadata), `sample=N` (a seeded random sample),
+//! `experiment=NAME` (with `run=1`: a built-in experiment's runs in turn, going on where a kept one was; `suite`),
 //! `run=1` (start at once), `backend=auto|wgpu|cpu|cpu-int8`, `workers=N` (the CPU pool's size, see
 //! `pool`), `simd=baseline` (start the SIMD128 build of the worker even where relaxed SIMD is there),
 //! `budget_mib=N` (check models against N MiB instead of the backend's memory, to see or test a refusal),
@@ -499,6 +500,10 @@ fn wire_controls(app: &Shared) -> Result<(), String> {
     dom::on("suite-resume", "click", move |_| suite::resume(&a))?;
     let a = app.clone();
     dom::on("suite-forget", "click", move |_| suite::forget(&a))?;
+    let a = app.clone();
+    dom::on("suite-json", "click", move |_| suite::download(&a, false))?;
+    let a = app.clone();
+    dom::on("suite-svg", "click", move |_| suite::download(&a, true))?;
     let a = app.clone();
     dom::on("lang-select", "change", move |_| switch_language(&a, &dom::value("lang-select")))?;
     let a = app.clone();

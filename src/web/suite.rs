@@ -11,10 +11,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 
 use super::protocol::RunSettings;
 use super::run::Run;
-use crate::tasks::experiment::{Experiment, ExperimentResults, RunSpec};
+use crate::tasks::experiment::{Experiment, ExperimentResults, RunSpec, SWING_SEED};
 
 /// A suite under way, or finished, as the page keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -86,6 +87,44 @@ impl SuiteProgress {
 /// A run's verdict (its `correct`: acc, or a generation's exact match) per item position.
 pub fn verdicts(run: &Run) -> BTreeMap<u64, bool> {
     run.rows.values().map(|row| (row.index as u64, row.correct)).collect()
+}
+
+/// The suite's table as JSON (`suite_<NAME>.json`, the page's download alike): the runs, and per
+/// model each run's accuracy, each comparison, each swing. `sample`: what the runs' documents were
+/// drawn with, if they were.
+pub fn suite_json(experiment: &Experiment, results: &[(&str, &ExperimentResults)], sample: Option<Value>) -> Value {
+    let runs: Vec<Value> = experiment
+        .runs
+        .iter()
+        .map(|r| json!({"name": r.name, "task": r.task, "shots": r.shots, "order": r.order.as_deref().unwrap_or("given"), "seed": r.seed.unwrap_or(1234), "metric": r.metric}))
+        .collect();
+    let models: Vec<Value> = results
+        .iter()
+        .map(|m| {
+            let runs: serde_json::Map<String, Value> = m.1
+                .runs
+                .iter()
+                .map(|(name, s)| (name.clone(), json!({"n": s.n, "accuracy": s.mean, "stderr": s.stderr, "ci95": s.ci95().map(|(a, b)| [a, b])})))
+                .collect();
+            let comparisons: Vec<Value> = m.1
+                .comparisons
+                .iter()
+                .map(|(a, b, c)| {
+                    json!({"a": a, "b": b, "items": c.n, "accuracy_a": c.accuracy_a, "accuracy_b": c.accuracy_b,
+                           "difference": c.difference, "ci95": c.ci95.map(|(x, y)| [x, y]), "both_right": c.both_right,
+                           "both_wrong": c.both_wrong, "only_a": c.only_a, "only_b": c.only_b, "mcnemar_p": c.mcnemar_p})
+                })
+                .collect();
+            let swings: Vec<Value> = m.1
+                .swings
+                .iter()
+                .map(|(name, s)| json!({"name": name, "accuracies": s.accuracies, "swing": s.swing, "ci95": [s.ci95.0, s.ci95.1], "replicates": s.replicates, "seed": SWING_SEED}))
+                .collect();
+            json!({"model": m.0, "runs": runs, "comparisons": comparisons, "swings": swings})
+        })
+        .collect();
+    json!({"experiment": experiment.experiment, "description": experiment.description, "source": experiment.source,
+           "sample": sample, "runs": runs, "models": models})
 }
 
 fn xml(text: &str) -> String {
@@ -215,6 +254,8 @@ mod tests {
         let (_, _, c) = &r.comparisons[0];
         assert_eq!((c.n, c.only_a, c.only_b, c.both_wrong), (2, 1, 0, 1));
         let svg = chart_svg(&e, &[("demo", &r)]);
+        let table = suite_json(&e, &[("demo", &r)], None);
+        assert_eq!(table["models"][0]["comparisons"][0]["only_a"], 1, "{table}");
         assert!(svg.starts_with("<svg") && svg.contains(">last<") && svg.contains("demo"), "{svg}");
     }
 }

@@ -1276,7 +1276,7 @@ fn cli_eval(test: &str, model: &Path, task: &str, data: &Path, extra: &[&str], o
 /// Clicks each of `buttons` and returns what the page downloaded, `[{name, text}]` in order: the
 /// downloads are caught by recording each blob with the name it is saved under (the blobs are
 /// read directly: the page's Content-Security-Policy would refuse a fetch of their blob: URLs).
-fn downloads(browser: &Browser, buttons: &[&str]) -> Value {
+pub(crate) fn downloads(browser: &Browser, buttons: &[&str]) -> Value {
     browser.eval(
         "window.__downloads = [];
          if (!window.__blobs) {

@@ -778,4 +778,13 @@ fn an_experiment_runs_in_the_page_resumes_after_a_reload_and_tables_as_the_cli_d
     }
     assert_eq!(page["swings"].as_array().unwrap().len(), 2, "{test}: {page}");
     assert!(page["chart"].as_u64().unwrap() >= 6, "{test}: a bar per run: {page}");
+    // Downloaded, the table is the CLI's file but for the model's name (the page's id, `demo`).
+    let files = crate::app::downloads(&browser, &["#suite-json", "#suite-svg"]);
+    let names: Vec<&str> = files.as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["suite_dzen_language_gap.json", "suite_dzen_language_gap.svg"], "{test}");
+    let mut table: Value = serde_json::from_str(files[0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(table["models"][0]["model"], json!("demo"), "{test}");
+    table["models"][0]["model"] = cli["models"][0]["model"].clone();
+    assert_eq!(table, cli, "{test}: the page's table and the CLI's");
+    assert!(files[1]["text"].as_str().unwrap().starts_with("<svg"), "{test}");
 }

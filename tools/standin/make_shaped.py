@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes ProverbEval-shaped files for the stand-in server: the authors' layout and schemas, made-up text.
 
-Usage: python3 make_shaped.py SHARED_PROVERBEVAL_CONFIGS MIRROR_ROOT
+Usage: python3 make_shaped.py SHARED_PROVERBEVAL_CONFIGS MIRROR_ROOT [ROWS]
+
+ROWS: made-up rows per Amharic file (8 by default, as the tests use).
 
 Under MIRROR_ROOT (the stand-in's --root, laid out HOST/PATH):
 - raw.githubusercontent.com/EthioNLP/EthioProverbEval/COMMIT/<folder>/: the published task YAMLs
@@ -19,6 +21,7 @@ import csv, hashlib, io, json, os, shutil, sys
 
 COMMIT = "8c6e92671f7fb59afdf7cd8295efca71b2120a10"
 configs, root = sys.argv[1], sys.argv[2]
+ROWS = int(sys.argv[3]) if len(sys.argv) > 3 else 8
 github = os.path.join(root, "raw.githubusercontent.com/EthioNLP/EthioProverbEval", COMMIT)
 hub = os.path.join(root, "huggingface.co/datasets/israel/ProverbEval")
 
@@ -90,13 +93,13 @@ def table(name, header, rows):
 
 LETTERS = "ABCD"
 words = ["ውሃ", "ቤት", "ልብ", "መንገድ", "ዛፍ", "ሰማይ", "እጅ", "ዓይን"]
-mc = [[f"{words[i % 8]} {words[(i + 3) % 8]} (stand-in {i})", f"meaning a{i}", f"meaning b{i}", f"meaning c{i}", f"meaning d{i}", LETTERS[i % 4]] for i in range(8)]
+mc = [[f"{words[i % 8]} {words[(i + 3) % 8]} (stand-in {i})", f"meaning a{i}", f"meaning b{i}", f"meaning c{i}", f"meaning d{i}", LETTERS[i % 4]] for i in range(ROWS)]
 table("amh_english_test_1.csv", ["Proverb", "A", "B", "C", "D", "Answer_Letter"], mc)
 table("amh_native_test_1.csv", ["Proverb", "A", "B", "C", "D", "Answer_Letter"], [[p, f"ትርጉም {a}", b, c, d, g] for p, a, b, c, d, g in mc])
-fill = [[f"{words[i % 8]} ___ {words[(i + 5) % 8]}", words[i % 8], words[(i + 1) % 8], words[(i + 2) % 8], words[(i + 4) % 8], LETTERS[(i + 1) % 4]] for i in range(8)]
+fill = [[f"{words[i % 8]} ___ {words[(i + 5) % 8]}", words[i % 8], words[(i + 1) % 8], words[(i + 2) % 8], words[(i + 4) % 8], LETTERS[(i + 1) % 4]] for i in range(ROWS)]
 table("amh_fill_1.csv", ["Proverb", "A", "B", "C", "D", "Answer"], fill)
 table("amh_fill_valid.csv", ["Proverb", "A", "B", "C", "D", "Answer"], fill[:5])
-gen = [[f"A stand-in description number {i}.", f"{words[i % 8]} {words[(i + 2) % 8]}"] for i in range(8)]
+gen = [[f"A stand-in description number {i}.", f"{words[i % 8]} {words[(i + 2) % 8]}"] for i in range(ROWS)]
 table("amh_meaining_generation_english.csv", ["Description", "Proverb"], gen)
 table("amh_meaining_generation_native.csv", ["Description", "Proverb"], [[f"መግለጫ {i}", p] for i, (_, p) in enumerate(gen)])
 

@@ -346,3 +346,5 @@ suite-col-swing = ነጥቦች (95 % bootstrap ክልል)
 suite-not-in-menu = የሙከራው ሩጫ { $run } ተግባሩን { $task } ይፈልጋል፤ ይህ ገጽ ገና አያቀርበውም።
 suite-other-model = ይህ ሙከራ የተጀመረው በ{ $model } ነው፤ ለመቀጠል ያንን ሞዴል ይምረጡ፣ ወይም ሙከራውን ይርሱ።
 suite-unknown = { $name } የሚባል ሙከራ የለም።
+button-suite-json = ሰንጠረዥ (JSON)
+button-suite-svg = ገበታ (SVG)

@@ -327,3 +327,5 @@ suite-col-swing = (95 % bootstrap interval)
 suite-not-in-menu = བརྟག་ཞིབ་ཀྱི་གཡོག་བཀོལ་ { $run } ལུ་ ལཱ་ { $task } དགོཔ་ཨིན། ཤོག་ལེབ་འདི་གིས་ ད་ལྟོ་ཚུན་ མི་བྱིན།
 suite-other-model = བརྟག་ཞིབ་འདི་ { $model } གུ་འགོ་བཙུགས་ཡི། འཕྲོ་མཐུད་ནི་ལུ་ དཔེ་གཞི་དེ་ གདམ་ཁ་རྐྱབ། ཡང་ན་ བརྟག་ཞིབ་ བརྗེད།
 suite-unknown = { $name } ཟེར་མི་ བརྟག་ཞིབ་ མེད།
+button-suite-json = ཐིག་ཁྲམ་ (JSON)
+button-suite-svg = རི་མོ་ (SVG)

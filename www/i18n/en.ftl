@@ -336,3 +336,5 @@ suite-col-swing = Points (95 % bootstrap interval)
 suite-not-in-menu = The experiment's run { $run } needs the task { $task }, which this page does not offer yet.
 suite-other-model = This experiment was started on { $model }; choose that model to go on, or forget the experiment.
 suite-unknown = There is no experiment { $name }.
+button-suite-json = Table (JSON)
+button-suite-svg = Chart (SVG)

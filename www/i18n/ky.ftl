@@ -348,3 +348,5 @@ suite-col-swing = Пункт (95 % bootstrap интервал)
 suite-not-in-menu = Эксперименттин { $run } жүргүзүүсүнө { $task } тапшырмасы керек, ал бул бетте азырынча жок.
 suite-other-model = Бул эксперимент { $model } моделинде башталган; улантуу үчүн ошол моделди тандаңыз же экспериментти унутуңуз.
 suite-unknown = { $name } деген эксперимент жок.
+button-suite-json = Таблица (JSON)
+button-suite-svg = Диаграмма (SVG)

@@ -344,3 +344,5 @@ suite-col-swing = Qabxii (daangaa bootstrap 95 %)
 suite-not-in-menu = Hojiin { $run } yaalichaa gocha { $task } barbaada; fuulli kun ammaaf hin dhiyeessu.
 suite-other-model = Yaaliin kun { $model } irratti jalqabame; itti fufuuf moodela sana filadhu, ykn yaalicha irraanfadhu.
 suite-unknown = Yaaliin { $name } jedhamu hin jiru.
+button-suite-json = Gabatee (JSON)
+button-suite-svg = Chaartii (SVG)

@@ -349,3 +349,5 @@ suite-col-swing = ነጥብታት (95 % bootstrap ክሊል)
 suite-not-in-menu = ምንቅስቓስ { $run } ናይቲ ፈተነ ነቲ ዕማም { $task } የድልዮ፤ እዚ ገጽ ገና ኣየቕርቦን።
 suite-other-model = እዚ ፈተነ ብ{ $model } እዩ ተጀሚሩ፤ ንምቕጻል ነቲ ሞደል ምረጹ፣ ወይ ነቲ ፈተነ ረስዕዎ።
 suite-unknown = { $name } ዝበሃል ፈተነ የለን።
+button-suite-json = ሰሌዳ (JSON)
+button-suite-svg = ቻርት (SVG)

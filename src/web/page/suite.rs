@@ -44,12 +44,10 @@ fn experiment_named(name: &str) -> Result<Experiment, String> {
 /// The experiments in the menu, by name, with their descriptions as tooltips.
 pub(super) fn fill_menu() -> Result<(), String> {
     let select = dom::by_id("experiment-select")?;
-    for (name, _) in experiment::BUILTIN {
-        let option = dom::element("option", "", name)?;
-        let _ = option.set_attribute("value", name);
-        if let Ok(e) = experiment_named(name) {
-            let _ = option.set_attribute("title", &e.description);
-        }
+    for e in experiment::builtin_all().map_err(|e| e.to_string())? {
+        let option = dom::element("option", "", &e.experiment)?;
+        let _ = option.set_attribute("value", &e.experiment);
+        let _ = option.set_attribute("title", &e.description);
         dom::append(&select, &option)?;
     }
     if let Some(name) = dom::query_param("experiment") {
@@ -127,6 +125,41 @@ pub(super) fn resume(app: &Shared) {
         Ok(_) => show_error(&t_with("suite-other-model", &[("model", progress.model.as_str().into())])),
         Err(e) => show_error(&e),
     }
+}
+
+/// The suite's table as the CLI writes it (`suite_<NAME>.json`), or its chart, downloaded.
+pub(super) fn download(app: &Shared, svg: bool) {
+    let a = app.borrow();
+    let Some(progress) = a.suite.as_ref() else { return };
+    let Ok(e) = experiment_named(&progress.experiment) else { return };
+    let results = match progress.results(&e) {
+        Ok(r) => r,
+        Err(err) => return show_error(&err.to_string()),
+    };
+    let model = model_name(&progress.model);
+    let models = [(model.as_str(), &results)];
+    let name = format!("suite_{}", e.experiment);
+    let saved = if svg {
+        dom::download(&format!("{name}.svg"), "image/svg+xml", &chart_svg(&e, &models))
+    } else {
+        // The page's sample is drawn with each run's seed.
+        let sample = progress.sample.map(|n| serde_json::json!({"size": n, "seed": "each run's"}));
+        let table = crate::web::suite::suite_json(&e, &models, sample);
+        dom::download(
+            &format!("{name}.json"),
+            "application/json",
+            &(serde_json::to_string_pretty(&table).unwrap_or_default() + "\n"),
+        )
+    };
+    if let Err(err) = saved {
+        show_error(&err);
+    }
+}
+
+/// The model as the suite's table names it: a file's name without its extension, as the CLI does.
+fn model_name(model: &str) -> String {
+    let file = model.rsplit('/').next().unwrap_or(model);
+    file.strip_suffix(".gguf").unwrap_or(file).to_string()
 }
 
 /// Forgets the kept suite (the runs' checkpoints stay, as saved runs do).
@@ -215,6 +248,8 @@ fn draw_panel(app: &Shared) -> Result<(), String> {
     dom::set_data(&panel, "next", &progress.next.to_string());
     dom::set_data(&panel, "runs", &e.runs.len().to_string());
     dom::set_hidden("suite-resume", done || a.suite_driving);
+    dom::set_enabled("suite-json", !progress.verdicts.is_empty());
+    dom::set_enabled("suite-svg", !progress.verdicts.is_empty());
     let (name, runs) = (e.experiment.as_str(), e.runs.len());
     let said = match progress.current(&e) {
         Some(spec) if a.suite_driving => key_with(
@@ -314,7 +349,7 @@ fn draw_panel(app: &Shared) -> Result<(), String> {
     dom::set_hidden("suite-swings-box", results.swings.is_empty());
 
     // Built from the experiment's own names and the model's, each XML-escaped (`chart_svg`).
-    let model = progress.model.rsplit('/').next().unwrap_or(&progress.model).to_string();
+    let model = model_name(&progress.model);
     let svg = if results.runs.is_empty() { String::new() } else { chart_svg(&e, &[(model.as_str(), &results)]) };
     export::show_svg("suite-chart", &svg);
     Ok(())

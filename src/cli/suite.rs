@@ -9,12 +9,12 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::compare::verdicts;
 use super::eval_command::{self, EvalArgs};
 use crate::eval::RunOptions;
-use crate::tasks::experiment::{Experiment, ExperimentResults, RunSpec, SWING_REPLICATES, SWING_SEED};
+use crate::tasks::experiment::{Experiment, ExperimentResults, RunSpec, SWING_REPLICATES};
 use crate::{bail, Error, Result};
 
 pub struct SuiteArgs {

@@ -14,7 +14,7 @@ use serde_json::json;
 use super::compare::verdicts;
 use super::eval_command::{self, EvalArgs};
 use crate::eval::RunOptions;
-use crate::tasks::experiment::{Experiment, ExperimentResults, RunSpec, SWING_REPLICATES};
+use crate::tasks::experiment::{Experiment, ExperimentResults, SWING_REPLICATES};
 use crate::{bail, Error, Result};
 
 pub struct SuiteArgs {
@@ -83,7 +83,7 @@ pub fn run(args: &SuiteArgs, device: &crate::backend::ComputeDevice) -> Result<(
                 i + 1,
                 experiment.runs.len(),
                 spec.name,
-                describe(spec)
+                spec.describe()
             );
             let order = spec.order.as_deref().unwrap_or("given");
             let options = RunOptions {
@@ -130,23 +130,6 @@ pub fn run(args: &SuiteArgs, device: &crate::backend::ComputeDevice) -> Result<(
 
 fn model_name(model: &Path) -> String {
     model.file_stem().and_then(|s| s.to_str()).unwrap_or("model").to_string()
-}
-
-fn describe(spec: &RunSpec) -> String {
-    let mut parts = vec![spec.task.clone()];
-    if let Some(k) = spec.shots {
-        parts.push(format!("{k}-shot"));
-    }
-    if let Some(o) = &spec.order {
-        parts.push(o.clone());
-    }
-    if let Some(s) = spec.seed {
-        parts.push(format!("seed {s}"));
-    }
-    if spec.metric != "acc" {
-        parts.push(spec.metric.clone());
-    }
-    parts.join(", ")
 }
 
 fn model_results(experiment: &Experiment, model: &Path, dir: &Path) -> Result<ModelResults> {

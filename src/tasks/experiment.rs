@@ -111,6 +111,26 @@ pub struct SwingSpec {
     pub runs: Vec<String>,
 }
 
+impl RunSpec {
+    /// "task, 5-shot, gold-last, seed 2": what the run is, as the CLI's progress and the page's table say.
+    pub fn describe(&self) -> String {
+        let mut parts = vec![self.task.clone()];
+        if let Some(k) = self.shots {
+            parts.push(format!("{k}-shot"));
+        }
+        if let Some(o) = &self.order {
+            parts.push(o.clone());
+        }
+        if let Some(s) = self.seed {
+            parts.push(format!("seed {s}"));
+        }
+        if self.metric != "acc" {
+            parts.push(self.metric.clone());
+        }
+        parts.join(", ")
+    }
+}
+
 impl Experiment {
     /// Reads and checks an experiment file's text; `file` names it in messages.
     pub fn parse(file: &str, text: &str) -> Result<Experiment> {

@@ -277,16 +277,7 @@ fn draw_panel(app: &Shared) -> Result<(), String> {
     for (i, spec) in e.runs.iter().enumerate() {
         let tr = dom::element("tr", "", "")?;
         dom::set_data(&tr, "run", &spec.name);
-        let mut details = vec![spec.task.clone()];
-        if let Some(k) = spec.shots {
-            details.push(format!("{k}-shot"));
-        }
-        if let Some(order) = &spec.order {
-            details.push(order.clone());
-        }
-        if let Some(seed) = spec.seed {
-            details.push(format!("seed {seed}"));
-        }
+        let details = spec.describe();
         let (accuracy, n) = match results.runs.get(&spec.name) {
             Some(s) => {
                 dom::set_data(&tr, "accuracy", &s.mean.to_string());
@@ -297,7 +288,7 @@ fn draw_panel(app: &Shared) -> Result<(), String> {
             None if i == progress.next && a.suite_driving => ("…".into(), String::new()),
             None => ("–".into(), String::new()),
         };
-        for (class, text) in [("", spec.name.as_str()), ("", &details.join(", ")), ("num", &accuracy), ("num", &n)] {
+        for (class, text) in [("", spec.name.as_str()), ("", &details), ("num", &accuracy), ("num", &n)] {
             dom::append(&tr, &dom::element("td", class, text)?)?;
         }
         dom::append(&body, &tr)?;

@@ -123,8 +123,21 @@ pub fn run(args: &SuiteArgs, device: &crate::backend::ComputeDevice) -> Result<(
     write("json", serde_json::to_string_pretty(&table).unwrap_or_default() + "\n")?;
     write("svg", crate::web::suite::chart_svg(&experiment, &models))?;
     write("md", markdown.clone())?;
+    // The one-page picture the page prints, in English.
+    let words = crate::web::i18n::Catalogue::new("en").map_err(Error::new)?;
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64());
+    let date: String = crate::scoring::outputs::date_id(now).chars().take(10).collect();
+    let picture = crate::web::suite::summary_svg(
+        &experiment,
+        &models,
+        table.get("sample").filter(|s| !s.is_null()),
+        &date,
+        &words,
+    );
+    let summary = args.out.join(format!("suite_{}_summary.svg", experiment.experiment));
+    std::fs::write(&summary, picture).map_err(|e| Error::new(format!("{}: {e}", summary.display())))?;
     print!("\n{markdown}");
-    println!("\nwritten: {0}.md, {0}.json, {0}.svg", base.display());
+    println!("\nwritten: {0}.md, {0}.json, {0}.svg, {0}_summary.svg", base.display());
     Ok(())
 }
 

@@ -180,15 +180,25 @@ impl Experiment {
         self.runs.iter().find(|r| r.name == name)
     }
 
-    fn check(&self) -> Result<()> {
+    /// The checks `parse` makes: run names safe as folder names and unique, one order per item,
+    /// comparisons and swings naming runs.
+    pub fn check(&self) -> Result<()> {
+        let safe = |name: &str| {
+            !name.is_empty()
+                && name.len() <= 64
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        };
+        if !safe(&self.experiment) {
+            return Err(Error::new(format!(
+                "experiment {:?}: a name must be 1-64 letters, digits, `_` or `-` (it names the suite's files)",
+                self.experiment
+            )));
+        }
         if self.runs.is_empty() {
             return Err(Error::new("an experiment needs at least one run"));
         }
         for (i, run) in self.runs.iter().enumerate() {
-            let safe = !run.name.is_empty()
-                && run.name.len() <= 64
-                && run.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-            if !safe {
+            if !safe(&run.name) {
                 return Err(Error::new(format!(
                     "run {}: name {:?} must be 1-64 letters, digits, `_` or `-` (it names a folder)",
                     i + 1,

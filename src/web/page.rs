@@ -164,6 +164,8 @@ struct App {
     /// The experiment under way or finished (`suite`), and whether the current run is its run.
     suite: Option<super::suite::SuiteProgress>,
     suite_driving: bool,
+    /// A suite table opened from a file (its name and table), shown instead of `suite` until forgotten.
+    suite_saved: Option<(String, super::suite::SavedSuite)>,
 }
 
 /// A `ScoreItem` unanswered after this many seconds, and after 20 times the slowest answer so
@@ -281,6 +283,7 @@ fn init() -> Result<(), String> {
         classroom: None,
         suite: None,
         suite_driving: false,
+        suite_saved: None,
     }));
     listen(&app, &worker, 0);
 
@@ -501,9 +504,18 @@ fn wire_controls(app: &Shared) -> Result<(), String> {
     let a = app.clone();
     dom::on("suite-forget", "click", move |_| suite::forget(&a))?;
     let a = app.clone();
-    dom::on("suite-json", "click", move |_| suite::download(&a, false))?;
+    dom::on("suite-json", "click", move |_| suite::download(&a, suite::Download::Table))?;
     let a = app.clone();
-    dom::on("suite-svg", "click", move |_| suite::download(&a, true))?;
+    dom::on("suite-svg", "click", move |_| suite::download(&a, suite::Download::Chart))?;
+    let a = app.clone();
+    dom::on("suite-summary", "click", move |_| suite::download(&a, suite::Download::Summary))?;
+    let a = app.clone();
+    dom::on("suite-print", "click", move |_| suite::print(&a))?;
+    let a = app.clone();
+    dom::on("suite-file", "change", move |_| {
+        let a = a.clone();
+        spawn_local(async move { suite::open_saved(&a).await });
+    })?;
     let a = app.clone();
     dom::on("lang-select", "change", move |_| switch_language(&a, &dom::value("lang-select")))?;
     let a = app.clone();

@@ -298,9 +298,21 @@ pub struct RunSettings {
     /// Left out of the JSON when empty, so the checkpoint keys of unfiltered runs stay as they were.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub filters: BTreeMap<String, String>,
-    /// A random sample of this many of the filtered documents, drawn with `seed`, in document order.
+    /// A random sample of this many of the filtered documents, drawn with `sample_seed` (else
+    /// `seed`), in document order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sample: Option<usize>,
+    /// The sample's own seed, as the CLI's `--sample-seed`: an experiment's runs differ in `seed`
+    /// (their shuffles) and score one sample. Left out when None, so older checkpoint keys hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sample_seed: Option<u64>,
+}
+
+impl RunSettings {
+    /// The seed the run's sample is drawn with.
+    pub fn sample_seed(&self) -> u64 {
+        self.sample_seed.unwrap_or(self.seed)
+    }
 }
 
 /// A metadata field of a task's documents with its values and how many documents have each

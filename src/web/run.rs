@@ -56,7 +56,7 @@ pub fn facets(docs: &[Json]) -> Vec<Facet> {
 }
 
 /// The documents a run scores: those whose metadata matches every filter, then, with `sample`, a
-/// seeded random sample of them (Python's `random.Random(seed).sample(range(n), k)`, put back in
+/// seeded random sample of them (Python's `random.Random(sample_seed).sample(range(n), k)`, put back in
 /// document order). The run's `limit` applies after this.
 pub fn select_docs(docs: Vec<Json>, settings: &RunSettings) -> Vec<Json> {
     let matches = |doc: &Json| {
@@ -65,7 +65,7 @@ pub fn select_docs(docs: Vec<Json>, settings: &RunSettings) -> Vec<Json> {
     };
     let kept: Vec<Json> = docs.into_iter().filter(|d| matches(d)).collect();
     let Some(k) = settings.sample else { return kept };
-    let picked = PyRandom::sorted_sample(settings.seed, kept.len(), k);
+    let picked = PyRandom::sorted_sample(settings.sample_seed(), kept.len(), k);
     let mut kept: Vec<Option<Json>> = kept.into_iter().map(Some).collect();
     picked.into_iter().filter_map(|i| kept[i].take()).collect()
 }
@@ -347,6 +347,9 @@ impl Run {
             start_unix,
             end_unix,
         });
+        if let Some(size) = self.settings.sample {
+            results.add_sample(size, self.settings.sample_seed());
+        }
         results.add_data_sources(&self.data_sources);
         results.add_warnings(&self.warnings);
         Ok(results.to_json())
@@ -790,6 +793,9 @@ pub(crate) mod tests {
         assert_eq!(ids(&sample), expected.iter().map(|i| format!("d{i}")).collect::<Vec<_>>());
         assert_eq!(ids(&sample), ids(&select_docs(docs.clone(), &settings)), "the same seed, the same sample");
         assert_ne!(ids(&sample), ids(&select_docs(docs.clone(), &RunSettings { seed: 1, ..settings.clone() })));
+        // The sample's own seed, where given, draws it: the run's seed is then for its shuffles.
+        let own = RunSettings { seed: 1, sample_seed: Some(1234), ..settings.clone() };
+        assert_eq!(ids(&sample), ids(&select_docs(docs.clone(), &own)));
         settings.sample = Some(400);
         assert_eq!(select_docs(docs, &settings).len(), 40, "a sample larger than the documents is all of them");
     }

@@ -62,7 +62,7 @@ fn look(class: &str) -> &'static str {
 }
 
 /// A text element of kind `class`.
-fn text(x: f64, y: f64, class: &str, content: &str) -> String {
+pub(super) fn text(x: f64, y: f64, class: &str, content: &str) -> String {
     format!("<text x=\"{x:.1}\" y=\"{y:.1}\" class=\"{class}\" {}>{}</text>\n", look(class), xml_escape(content))
 }
 
@@ -137,11 +137,17 @@ pub fn summary_svg(run: &Run, words: &SummaryText, percent: &dyn Fn(f64) -> Stri
     y += 30.0;
     body += &text(24.0, y, "muted", "lingualens");
     let height = y + 16.0;
+    let accuracy = run.accuracy().map(|a| a.value.to_string()).unwrap_or_default();
+    document(WIDTH, height, &format!("data-accuracy=\"{accuracy}\""), &body)
+}
+
+/// A one-page picture of `width` × `height` around `body`, in the page's fonts (every script the
+/// benchmarks have) on white; `attributes` (already escaped) go on its root.
+pub(super) fn document(width: f64, height: f64, attributes: &str, body: &str) -> String {
     format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height:.0}\" viewBox=\"0 0 {WIDTH} {height:.0}\" role=\"img\" data-accuracy=\"{}\" \
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {width:.0} {height:.0}\" role=\"img\" {attributes} \
 font-family=\"&quot;LL Sans&quot;, &quot;LL Ethiopic&quot;, &quot;LL Tibetan&quot;, &quot;Noto Sans&quot;, &quot;Noto Sans Ethiopic&quot;, &quot;Noto Serif Tibetan&quot;, sans-serif\">\n\
-<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n{body}</svg>\n",
-        run.accuracy().map(|a| a.value.to_string()).unwrap_or_default()
+<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n{body}</svg>\n"
     )
 }
 

@@ -618,6 +618,12 @@ fn a_suite_runs_an_experiment_as_separate_evals_would_and_tables_it() {
     assert!(md.contains("| model | given | first | last |") && md.contains("exact McNemar p"), "{md}");
     let svg = std::fs::read_to_string(out.join("suite_orders.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>") && svg.contains(">last<"), "{svg}");
+    // The one-page picture the page prints: every model's comparison, in English.
+    let picture = std::fs::read_to_string(out.join("suite_orders_summary.svg")).unwrap();
+    assert!(picture.contains("lingualens · experiment orders") && picture.contains("last − first"), "{picture}");
+    for model in table["models"].as_array().unwrap() {
+        assert!(picture.contains(&format!(">{}<", model["model"].as_str().unwrap())), "{picture}");
+    }
 
     // Again: every run resumes from its files (nothing repeated), the same table.
     let before = std::fs::read_to_string(samples_file(&out.join("demo/given"))).unwrap();

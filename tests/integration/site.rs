@@ -705,7 +705,9 @@ fn an_experiment_runs_in_the_page_resumes_after_a_reload_and_tables_as_the_cli_d
     let app = StaticServer::start(dist.clone());
     let browser = Browser::start(&[]);
     let mirror = common::url_encode(&standin.url(""));
-    let link = app.url(&format!("?model=demo&experiment=dzen_language_gap&limit=3&pace=150&run=1&mirror={mirror}"));
+    // A sample of 3 documents drawn with seed 7, one for every run, as the CLI's `--sample 3 --seed 7`.
+    let link =
+        app.url(&format!("?model=demo&experiment=dzen_language_gap&sample=3&seed=7&pace=150&run=1&mirror={mirror}"));
     browser.goto(&link);
     let suite_state = "
         const err = document.getElementById('error');
@@ -744,7 +746,7 @@ fn an_experiment_runs_in_the_page_resumes_after_a_reload_and_tables_as_the_cli_d
         .arg(repo().join("models/demo/lingualens-demo-Q8_0.gguf"))
         .arg("--data")
         .arg(common::shared_root().join("datasets/dzen"))
-        .args(["--limit", "3", "--backend", "cpu-int8", "--out"])
+        .args(["--sample", "3", "--seed", "7", "--backend", "cpu-int8", "--out"])
         .arg(&out)
         .output()
         .unwrap();
@@ -785,6 +787,45 @@ fn an_experiment_runs_in_the_page_resumes_after_a_reload_and_tables_as_the_cli_d
     let mut table: Value = serde_json::from_str(files[0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(table["models"][0]["model"], json!("demo"), "{test}");
     table["models"][0]["model"] = cli["models"][0]["model"].clone();
+    assert_eq!(table["sample"], json!({"size": 3, "seed": 7}), "{test}");
     assert_eq!(table, cli, "{test}: the page's table and the CLI's");
     assert!(files[1]["text"].as_str().unwrap().starts_with("<svg"), "{test}");
+
+    // The CLI's table opens in the page as a saved experiment: its rows, under the CLI's model name.
+    browser.eval("window.print = () => { document.body.dataset.printed = 'yes'; };", json!([]));
+    browser.send_keys("#suite-file", out.join("suite_dzen_language_gap.json").to_str().unwrap());
+    let opened = browser.wait_for(
+        "the saved table opened",
+        "const err = document.getElementById('error');
+         if (err.dataset.visible === 'true') return { error: err.textContent };
+         if (document.getElementById('suite').dataset.status !== 'opened') return null;
+         return [...document.querySelectorAll('#suite-runs tr')].map(tr => ({...tr.dataset}));",
+        LONG,
+    );
+    let rows = opened.as_array().unwrap_or_else(|| panic!("{test}: {opened}"));
+    assert_eq!(rows.len(), 6, "{test}: {opened}");
+    for row in rows {
+        let name = row["run"].as_str().unwrap();
+        assert_eq!(row["model"], model["model"], "{test}: {row}");
+        assert_eq!(row["accuracy"], json!(model["runs"][name]["accuracy"].as_f64().unwrap().to_string()), "{test}");
+    }
+    // Printed, it is one page: every run, comparison and swing in the picture.
+    browser.click("#suite-print");
+    let printed = browser.wait_for(
+        "the experiment's picture",
+        "const s = document.getElementById('print-summary'); const svg = s.querySelector('svg');
+         return document.body.dataset.printed === 'yes' && s.dataset.kind === 'suite' && svg ? svg.textContent : null;",
+        LONG,
+    );
+    let printed = printed.as_str().unwrap();
+    for spec in cli["runs"].as_array().unwrap() {
+        assert!(printed.contains(spec["name"].as_str().unwrap()), "{test}: {printed}");
+    }
+    for c in model["comparisons"].as_array().unwrap() {
+        let pair = format!("{} − {}", c["b"].as_str().unwrap(), c["a"].as_str().unwrap());
+        assert!(printed.contains(&pair), "{test}: {pair} in {printed}");
+    }
+    let pdf = browser.print_pdf();
+    let pages = regex::bytes::Regex::new(r"/Type\s*/Page[^s]").unwrap().find_iter(&pdf).count();
+    assert_eq!(pages, 1, "{test}: the experiment prints on {pages} pages");
 }

@@ -338,3 +338,15 @@ suite-other-model = This experiment was started on { $model }; choose that model
 suite-unknown = There is no experiment { $name }.
 button-suite-json = Table (JSON)
 button-suite-svg = Chart (SVG)
+button-suite-summary = Summary picture (SVG)
+button-suite-print = Print the experiment
+import-suite = Open a saved experiment
+suite-opened = { $name }: opened from { $file }, { $models ->
+    [one] one model.
+   *[other] { $models } models.
+}
+suite-col-model = Model
+suite-runs-heading = Runs
+suite-summary-title = lingualens · experiment { $name }
+suite-summary-models = Models: { $models } · { $date }
+suite-summary-sample = Every run scored the same { $n } documents, drawn at random with seed { $seed }.

@@ -28,6 +28,7 @@ pub(super) fn settings_from_controls() -> Result<RunSettings, String> {
             "" => "given".into(),
             other => other.to_string(),
         },
+        sample_seed: None,
     })
 }
 

@@ -329,7 +329,8 @@ pub(super) fn update_summary(app: &Shared) {
     // Which documents the run is of: "language = dz · a sample of 20 (seed 1234)".
     let mut selection: Vec<String> = run.settings.filters.iter().map(|(f, v)| format!("{f} = {v}")).collect();
     if let Some(k) = run.settings.sample {
-        selection.push(t_with("run-sample", &[("n", k.into()), ("seed", run.settings.seed.to_string().into())]));
+        selection
+            .push(t_with("run-sample", &[("n", k.into()), ("seed", run.settings.sample_seed().to_string().into())]));
     }
     let text = std::iter::once(text).chain(selection).collect::<Vec<_>>().join(" · ");
     summary.set_text_content(Some(&text));

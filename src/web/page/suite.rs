@@ -4,11 +4,12 @@
 //! the exact McNemar test, the swings, a chart) drawn as each run ends. The progress is kept in
 //! `localStorage` after every run: a reload shows it, `?experiment=NAME&run=1` or the resume
 //! button goes on with the run under way (its finished rows from the checkpoint), and a finished
-//! run is never run again.
+//! run is never run again. A suite table saved by the page or the CLI (`suite_<NAME>.json`, one
+//! model or several) opens again: the same tables, chart, picture and print.
 
 use super::*;
-use crate::tasks::experiment::{self, Experiment};
-use crate::web::suite::{chart_svg, SuiteProgress};
+use crate::tasks::experiment::{self, Experiment, ExperimentResults};
+use crate::web::suite::{chart_svg, summary_svg, SavedSuite, SuiteProgress, SAVED_SUITE_MAX_BYTES};
 
 const STORAGE_KEY: &str = "lingualens-suite";
 
@@ -99,9 +100,13 @@ pub(super) fn start(app: &Shared, name: &str) {
         }
         let controls = settings_from_controls()?;
         let (model, _, _) = chosen_model(app)?;
-        let progress = SuiteProgress::new(&e, &model, controls.limit, controls.sample);
+        // One sample for every run, drawn with the controls' seed (the runs' own seeds shuffle).
+        let sample = controls.sample.map(|n| (n, controls.seed));
+        let progress = SuiteProgress::new(&e, &model, controls.limit, sample);
         save(&progress);
-        app.borrow_mut().suite = Some(progress);
+        let mut a = app.borrow_mut();
+        a.suite = Some(progress);
+        a.suite_saved = None;
         Ok(())
     })();
     match result {
@@ -127,32 +132,126 @@ pub(super) fn resume(app: &Shared) {
     }
 }
 
-/// The suite's table as the CLI writes it (`suite_<NAME>.json`), or its chart, downloaded.
-pub(super) fn download(app: &Shared, svg: bool) {
-    let a = app.borrow();
-    let Some(progress) = a.suite.as_ref() else { return };
-    let Ok(e) = experiment_named(&progress.experiment) else { return };
-    let results = match progress.results(&e) {
-        Ok(r) => r,
-        Err(err) => return show_error(&err.to_string()),
+/// What the panel shows: the opened table, else the suite kept on this page.
+struct View {
+    experiment: Experiment,
+    models: Vec<(String, ExperimentResults)>,
+    sample: Option<serde_json::Value>,
+}
+
+impl View {
+    fn models(&self) -> Vec<(&str, &ExperimentResults)> {
+        self.models.iter().map(|(m, r)| (m.as_str(), r)).collect()
+    }
+}
+
+fn view(a: &App) -> Result<Option<View>, String> {
+    if let Some((_, saved)) = &a.suite_saved {
+        return Ok(Some(View {
+            experiment: saved.experiment.clone(),
+            models: saved.models.clone(),
+            sample: saved.sample.clone(),
+        }));
+    }
+    let Some(progress) = a.suite.as_ref() else { return Ok(None) };
+    let e = experiment_named(&progress.experiment)?;
+    let results = progress.results(&e).map_err(|e| e.to_string())?;
+    Ok(Some(View {
+        models: vec![(model_name(&progress.model), results)],
+        sample: progress.sample_json(),
+        experiment: e,
+    }))
+}
+
+#[derive(Clone, Copy)]
+pub(super) enum Download {
+    /// `suite_<NAME>.json`, as the CLI writes it.
+    Table,
+    /// `suite_<NAME>.svg`: the chart, as the CLI writes it.
+    Chart,
+    /// `suite_<NAME>_summary.svg`: the one-page picture (`web::suite::summary_svg`).
+    Summary,
+}
+
+/// The shown suite's table, chart or one-page picture, downloaded.
+pub(super) fn download(app: &Shared, what: Download) {
+    let shown = view(&app.borrow());
+    let v = match shown {
+        Ok(Some(v)) => v,
+        Ok(None) => return,
+        Err(e) => return show_error(&e),
     };
-    let model = model_name(&progress.model);
-    let models = [(model.as_str(), &results)];
-    let name = format!("suite_{}", e.experiment);
-    let saved = if svg {
-        dom::download(&format!("{name}.svg"), "image/svg+xml", &chart_svg(&e, &models))
-    } else {
-        // The page's sample is drawn with each run's seed.
-        let sample = progress.sample.map(|n| serde_json::json!({"size": n, "seed": "each run's"}));
-        let table = crate::web::suite::suite_json(&e, &models, sample);
-        dom::download(
-            &format!("{name}.json"),
-            "application/json",
-            &(serde_json::to_string_pretty(&table).unwrap_or_default() + "\n"),
-        )
+    let name = format!("suite_{}", v.experiment.experiment);
+    let saved = match what {
+        Download::Chart => {
+            dom::download(&format!("{name}.svg"), "image/svg+xml", &chart_svg(&v.experiment, &v.models()))
+        }
+        Download::Summary => match picture(&v) {
+            Some(svg) => dom::download(&format!("{name}_summary.svg"), "image/svg+xml", &svg),
+            None => return,
+        },
+        Download::Table => {
+            let table = crate::web::suite::suite_json(&v.experiment, &v.models(), v.sample.clone());
+            dom::download(
+                &format!("{name}.json"),
+                "application/json",
+                &(serde_json::to_string_pretty(&table).unwrap_or_default() + "\n"),
+            )
+        }
     };
     if let Err(err) = saved {
         show_error(&err);
+    }
+}
+
+/// The one-page picture of the shown suite, in the page's language.
+fn picture(v: &View) -> Option<String> {
+    let date =
+        js_sys::Date::new_0().to_iso_string().as_string().unwrap_or_default().chars().take(10).collect::<String>();
+    text::with_catalogue(|words| summary_svg(&v.experiment, &v.models(), v.sample.as_ref(), &date, words))
+}
+
+/// Prints the shown suite's picture alone (the print style shows `#print-summary` only).
+pub(super) fn print(app: &Shared) {
+    let shown = view(&app.borrow());
+    let Ok(Some(v)) = shown else { return };
+    let Some(svg) = picture(&v) else { return };
+    if export::show_svg("print-summary", &svg) {
+        if let Ok(target) = dom::by_id("print-summary") {
+            dom::set_data(&target, "ready", "true");
+            dom::set_data(&target, "kind", "suite");
+        }
+        let _ = gloo::utils::window().print();
+    }
+}
+
+/// Opens a suite table (`suite_<NAME>.json`, the page's or the CLI's) chosen in `#suite-file`.
+pub(super) async fn open_saved(app: &Shared) {
+    let Some(file) = dom::files("suite-file").into_iter().next() else { return };
+    clear_error();
+    let name = file.name();
+    let read = async {
+        if file.size() > SAVED_SUITE_MAX_BYTES as f64 {
+            return Err(format!(
+                "{name}: {} MB is larger than a suite table can be ({} MB at most)",
+                (file.size() / 1e6).round(),
+                SAVED_SUITE_MAX_BYTES >> 20
+            ));
+        }
+        let text = JsFuture::from(file.text()).await.map_err(|_| format!("{name}: cannot be read"))?;
+        SavedSuite::read(&name, &text.as_string().unwrap_or_default()).map_err(|e| e.to_string())
+    }
+    .await;
+    dom::set_value("suite-file", "");
+    match read {
+        Ok(saved) => {
+            app.borrow_mut().suite_saved = Some((name, saved));
+            draw(app);
+            if let Ok(panel) = dom::by_id("suite") {
+                panel.scroll_into_view();
+            }
+        }
+        Err(e) => show_error(&e),
     }
 }
 
@@ -162,14 +261,17 @@ fn model_name(model: &str) -> String {
     file.strip_suffix(".gguf").unwrap_or(file).to_string()
 }
 
-/// Forgets the kept suite (the runs' checkpoints stay, as saved runs do).
+/// Closes the opened table, or else forgets the kept suite (the runs' checkpoints stay, as saved
+/// runs do).
 pub(super) fn forget(app: &Shared) {
-    if let Some(s) = storage() {
-        let _ = s.remove_item(STORAGE_KEY);
-    }
     let mut a = app.borrow_mut();
-    a.suite = None;
-    a.suite_driving = false;
+    if a.suite_saved.take().is_none() {
+        if let Some(s) = storage() {
+            let _ = s.remove_item(STORAGE_KEY);
+        }
+        a.suite = None;
+        a.suite_driving = false;
+    }
     drop(a);
     draw(app);
 }
@@ -229,119 +331,144 @@ pub(super) fn draw(app: &Shared) {
 fn draw_panel(app: &Shared) -> Result<(), String> {
     let a = app.borrow();
     let panel = dom::by_id("suite")?;
-    let Some(progress) = a.suite.as_ref() else {
+    let Some(v) = view(&a)? else {
         dom::set_hidden("suite", true);
         return Ok(());
     };
-    let e = experiment_named(&progress.experiment)?;
+    let e = &v.experiment;
     dom::set_hidden("suite", false);
-    let done = progress.done(&e);
-    let status = if done {
-        "done"
-    } else if a.suite_driving {
-        "running"
-    } else {
-        "stopped"
-    };
-    dom::set_data(&panel, "experiment", &e.experiment);
-    dom::set_data(&panel, "status", status);
-    dom::set_data(&panel, "next", &progress.next.to_string());
-    dom::set_data(&panel, "runs", &e.runs.len().to_string());
-    dom::set_hidden("suite-resume", done || a.suite_driving);
-    dom::set_enabled("suite-json", !progress.verdicts.is_empty());
-    dom::set_enabled("suite-svg", !progress.verdicts.is_empty());
     let (name, runs) = (e.experiment.as_str(), e.runs.len());
-    let said = match progress.current(&e) {
-        Some(spec) if a.suite_driving => key_with(
-            "suite-progress",
-            vec![
-                ("name", name.to_string().into()),
-                ("run", (progress.next + 1).into()),
-                ("runs", runs.into()),
-                ("task", spec.task.clone().into()),
-            ],
+    // The live suite's run under way, while it runs.
+    let mut running = None;
+    let (status, said) = match (&a.suite_saved, a.suite.as_ref()) {
+        (Some((file, saved)), _) => (
+            "opened",
+            key_with(
+                "suite-opened",
+                vec![
+                    ("name", name.to_string().into()),
+                    ("file", file.clone().into()),
+                    ("models", saved.models.len().into()),
+                ],
+            ),
         ),
-        Some(_) => key_with(
-            "suite-stopped",
-            vec![("name", name.to_string().into()), ("done", progress.next.into()), ("runs", runs.into())],
-        ),
-        None => key_with("suite-finished", vec![("name", name.to_string().into()), ("runs", runs.into())]),
+        (None, Some(progress)) => match progress.current(e) {
+            Some(spec) if a.suite_driving => {
+                running = Some(progress.next);
+                (
+                    "running",
+                    key_with(
+                        "suite-progress",
+                        vec![
+                            ("name", name.to_string().into()),
+                            ("run", (progress.next + 1).into()),
+                            ("runs", runs.into()),
+                            ("task", spec.task.clone().into()),
+                        ],
+                    ),
+                )
+            }
+            Some(_) => (
+                "stopped",
+                key_with(
+                    "suite-stopped",
+                    vec![("name", name.to_string().into()), ("done", progress.next.into()), ("runs", runs.into())],
+                ),
+            ),
+            None => {
+                ("done", key_with("suite-finished", vec![("name", name.to_string().into()), ("runs", runs.into())]))
+            }
+        },
+        (None, None) => return Ok(()),
     };
+    dom::set_data(&panel, "experiment", name);
+    dom::set_data(&panel, "status", status);
+    if let (None, Some(progress)) = (&a.suite_saved, a.suite.as_ref()) {
+        dom::set_data(&panel, "next", &progress.next.to_string());
+    }
+    dom::set_data(&panel, "runs", &runs.to_string());
+    dom::set_hidden("suite-resume", status != "stopped");
+    let any = v.models.iter().any(|(_, r)| !r.runs.is_empty());
+    for id in ["suite-json", "suite-svg", "suite-summary", "suite-print"] {
+        dom::set_enabled(id, any);
+    }
     text::show("suite-progress", said);
-    let results = progress.results(&e).map_err(|e| e.to_string())?;
     let points = |x: f64| text::number(100.0 * x, NumberStyle::Decimal(1));
     let interval = |lo: f64, hi: f64| format!("{} – {}", points(lo), points(hi));
+    let row = |body: &Element, data: &[(&str, String)], cells: &[(&str, String)]| -> Result<(), String> {
+        let tr = dom::element("tr", "", "")?;
+        for (k, v) in data {
+            dom::set_data(&tr, k, v);
+        }
+        for (class, text) in cells {
+            dom::append(&tr, &dom::element("td", class, text)?)?;
+        }
+        dom::append(body, &tr)
+    };
 
     let body = dom::by_id("suite-runs")?;
     dom::clear(&body);
     for (i, spec) in e.runs.iter().enumerate() {
-        let tr = dom::element("tr", "", "")?;
-        dom::set_data(&tr, "run", &spec.name);
-        let details = spec.describe();
-        let (accuracy, n) = match results.runs.get(&spec.name) {
-            Some(s) => {
-                dom::set_data(&tr, "accuracy", &s.mean.to_string());
-                dom::set_data(&tr, "n", &s.n.to_string());
-                let ci = s.ci95().map(|(lo, hi)| format!(" ({})", interval(lo, hi))).unwrap_or_default();
-                (format!("{}{ci}", points(s.mean)), s.n.to_string())
-            }
-            None if i == progress.next && a.suite_driving => ("…".into(), String::new()),
-            None => ("–".into(), String::new()),
-        };
-        for (class, text) in [("", spec.name.as_str()), ("", &details), ("num", &accuracy), ("num", &n)] {
-            dom::append(&tr, &dom::element("td", class, text)?)?;
+        for (model, results) in &v.models {
+            let mut data = vec![("run", spec.name.clone()), ("model", model.clone())];
+            let (accuracy, n) = match results.runs.get(&spec.name) {
+                Some(s) => {
+                    data.push(("accuracy", s.mean.to_string()));
+                    data.push(("n", s.n.to_string()));
+                    let ci = s.ci95().map(|(lo, hi)| format!(" ({})", interval(lo, hi))).unwrap_or_default();
+                    (format!("{}{ci}", points(s.mean)), s.n.to_string())
+                }
+                None if running == Some(i) => ("…".into(), String::new()),
+                None => ("–".into(), String::new()),
+            };
+            let cells =
+                [("", model.clone()), ("", spec.name.clone()), ("", spec.describe()), ("num", accuracy), ("num", n)];
+            row(&body, &data, &cells)?;
         }
-        dom::append(&body, &tr)?;
     }
 
     let body = dom::by_id("suite-comparisons")?;
     dom::clear(&body);
-    for (a_name, b_name, c) in &results.comparisons {
-        let tr = dom::element("tr", "", "")?;
-        for (k, v) in [
-            ("a", a_name.clone()),
-            ("b", b_name.clone()),
-            ("items", c.n.to_string()),
-            ("difference", c.difference.to_string()),
-            ("only-a", c.only_a.to_string()),
-            ("only-b", c.only_b.to_string()),
-            ("mcnemar-p", c.mcnemar_p.to_string()),
-        ] {
-            dom::set_data(&tr, k, &v);
+    for (model, results) in &v.models {
+        for (a_name, b_name, c) in &results.comparisons {
+            let data = [
+                ("model", model.clone()),
+                ("a", a_name.clone()),
+                ("b", b_name.clone()),
+                ("items", c.n.to_string()),
+                ("difference", c.difference.to_string()),
+                ("only-a", c.only_a.to_string()),
+                ("only-b", c.only_b.to_string()),
+                ("mcnemar-p", c.mcnemar_p.to_string()),
+            ];
+            let ci = c.ci95.map(|(lo, hi)| format!(" ({})", interval(lo, hi))).unwrap_or_default();
+            let cells = [
+                ("", model.clone()),
+                ("", format!("{b_name} − {a_name}")),
+                ("num", c.n.to_string()),
+                ("num", format!("{}{ci}", points(c.difference))),
+                ("num", format!("{} / {}", c.only_a, c.only_b)),
+                ("num", text::number(c.mcnemar_p, NumberStyle::Decimal(3))),
+            ];
+            row(&body, &data, &cells)?;
         }
-        let ci = c.ci95.map(|(lo, hi)| format!(" ({})", interval(lo, hi))).unwrap_or_default();
-        let cells = [
-            format!("{b_name} − {a_name}"),
-            c.n.to_string(),
-            format!("{}{ci}", points(c.difference)),
-            format!("{} / {}", c.only_a, c.only_b),
-            text::number(c.mcnemar_p, NumberStyle::Decimal(3)),
-        ];
-        for (i, text) in cells.iter().enumerate() {
-            dom::append(&tr, &dom::element("td", if i == 0 { "" } else { "num" }, text)?)?;
-        }
-        dom::append(&body, &tr)?;
     }
-    dom::set_hidden("suite-comparisons-box", results.comparisons.is_empty());
+    dom::set_hidden("suite-comparisons-box", v.models.iter().all(|(_, r)| r.comparisons.is_empty()));
 
     let body = dom::by_id("suite-swings")?;
     dom::clear(&body);
-    for (name, s) in &results.swings {
-        let tr = dom::element("tr", "", "")?;
-        dom::set_data(&tr, "swing", name);
-        dom::set_data(&tr, "value", &s.swing.to_string());
-        let spec = e.swing.iter().find(|x| &x.name == name).map(|x| x.runs.join(", ")).unwrap_or_default();
-        let value = format!("{} ({})", points(s.swing), interval(s.ci95.0, s.ci95.1));
-        for (class, text) in [("", name.as_str()), ("", spec.as_str()), ("num", value.as_str())] {
-            dom::append(&tr, &dom::element("td", class, text)?)?;
+    for (model, results) in &v.models {
+        for (name, s) in &results.swings {
+            let data = [("model", model.clone()), ("swing", name.clone()), ("value", s.swing.to_string())];
+            let spec = e.swing.iter().find(|x| &x.name == name).map(|x| x.runs.join(", ")).unwrap_or_default();
+            let value = format!("{} ({})", points(s.swing), interval(s.ci95.0, s.ci95.1));
+            row(&body, &data, &[("", model.clone()), ("", name.clone()), ("", spec), ("num", value)])?;
         }
-        dom::append(&body, &tr)?;
     }
-    dom::set_hidden("suite-swings-box", results.swings.is_empty());
+    dom::set_hidden("suite-swings-box", v.models.iter().all(|(_, r)| r.swings.is_empty()));
 
-    // Built from the experiment's own names and the model's, each XML-escaped (`chart_svg`).
-    let model = model_name(&progress.model);
-    let svg = if results.runs.is_empty() { String::new() } else { chart_svg(&e, &[(model.as_str(), &results)]) };
+    // Built from the experiment's own names and the models', each XML-escaped (`chart_svg`).
+    let svg = if any { chart_svg(e, &v.models()) } else { String::new() };
     export::show_svg("suite-chart", &svg);
     Ok(())
 }

@@ -39,6 +39,11 @@ pub fn number(value: f64, style: NumberStyle) -> String {
     })
 }
 
+/// `f` on the page's catalogue, for words that a plain-data module writes (`web::suite`'s picture).
+pub fn with_catalogue<R>(f: impl FnOnce(&Catalogue) -> R) -> Option<R> {
+    CATALOGUE.with(|c| c.borrow().as_ref().map(f))
+}
+
 fn storage() -> Option<web_sys::Storage> {
     gloo::utils::window().local_storage().ok().flatten()
 }

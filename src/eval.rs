@@ -168,32 +168,47 @@ pub fn plan(spec: &TaskSpec, docs: Vec<Json>, pool: FewshotPool, options: &RunOp
     // Permutations per document, drawn in document order from one seeded generator.
     let mut rng = PyRandom::new(options.seed);
     let mut perms: Vec<Vec<Vec<usize>>> = Vec::with_capacity(docs.len());
-    for (i, r) in rendered.iter().enumerate() {
+    let mut shapes: Vec<Option<order::DocOptions>> = Vec::with_capacity(docs.len());
+    let mut golds: Vec<usize> = Vec::with_capacity(docs.len());
+    for (i, (doc, r)) in docs.iter().zip(&rendered).enumerate() {
         let n = r.choices.as_ref().map_or(0, Vec::len);
         let gold = r.gold_index().map_err(|e| e.context(format!("{}: {}", spec.file, document_name(i as u64))))?;
         perms.push(options.order.permutations(n, gold, &mut rng));
+        shapes.push(order::DocOptions::of(doc, n, gold));
+        golds.push(gold);
     }
-    let before_rendering = docs.iter().all(|d| order::item_doc_choices(d).is_some());
+    // Before rendering only when every document can be (one way for the whole run).
+    let before_rendering: Option<Vec<order::DocOptions>> = shapes.into_iter().collect();
     let renderer = spec.renderer()?;
     let pool = renderer.prepare_pool(pool)?;
     let variants = perms.iter().map(Vec::len).max().unwrap_or(0);
     let mut by_variant: Vec<Vec<Option<Job>>> = Vec::with_capacity(variants);
     for v in 0..variants {
         let mut jobs: Vec<Option<Job>> = Vec::with_capacity(docs.len());
-        if before_rendering {
+        if let Some(shapes) = &before_rendering {
             // Each variant is rendered as a run of its own over the documents that have it, with the
             // few-shot sampler seeded as for the given order.
             let mut variant_docs = Vec::new();
             let mut kept = Vec::new();
             for (i, doc) in docs.iter().enumerate() {
                 if let Some(p) = perms[i].get(v) {
-                    variant_docs.push(order::permute_doc(doc, p)?);
+                    let named = |e: Error| e.context(format!("{}: {}", spec.file, document_name(i as u64)));
+                    variant_docs.push(shapes[i].permute(doc, p).map_err(named)?);
                     kept.push(i);
                 }
             }
             let variant_rendered = renderer.render_all(&variant_docs, &pool, options.shots, options.seed)?;
             jobs.resize(docs.len(), None);
             for ((i, doc), rendered) in kept.into_iter().zip(variant_docs).zip(variant_rendered) {
+                // The permuted document must render its gold where the permutation put it; a
+                // template that reads the gold from elsewhere would make the run's verdicts wrong.
+                let named = |e: Error| e.context(format!("{}: {}", spec.file, document_name(i as u64)));
+                if Some(rendered.gold_index().map_err(named)?) != order::permuted_gold(&perms[i][v], golds[i]) {
+                    return Err(named(Error::new(format!(
+                        "the choice order {} moved the options but not the gold the template reads",
+                        options.order
+                    ))));
+                }
                 jobs[i] =
                     Some(Job { doc_id: i as u64, doc, rendered, variant: v, permutation: Some(perms[i][v].clone()) });
             }
@@ -226,14 +241,14 @@ pub fn plan(spec: &TaskSpec, docs: Vec<Json>, pool: FewshotPool, options: &RunOp
 }
 
 /// Whether a choice order can only move the scored options, not the ones a prompt lists: true when
-/// the documents are not lingualens items (see [`order`]) and the first context contains every
+/// the documents were permuted after rendering (see [`order`]) and the first context contains every
 /// option text. The CLI warns then.
 pub fn order_leaves_prompt_options(jobs: &[Job]) -> bool {
     let Some(first) = jobs.iter().find(|j| j.permutation.is_some()) else { return false };
-    if order::item_doc_choices(&first.doc).is_some() {
+    let choices = first.rendered.choices.clone().unwrap_or_default();
+    if first.rendered.gold_index().is_ok_and(|g| order::DocOptions::of(&first.doc, choices.len(), g).is_some()) {
         return false;
     }
-    let choices = first.rendered.choices.clone().unwrap_or_default();
     !choices.is_empty() && choices.iter().all(|c| c.chars().count() > 1 && first.rendered.context.contains(c.as_str()))
 }
 
@@ -364,6 +379,78 @@ impl ItemResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tasks::yaml::{load_task, LoadOptions};
+    use serde_json::json;
+
+    /// ProverbEval's meaning task as published: the prompt lists the columns `A`–`D`, the scored
+    /// options are those texts, the gold is the letter in `Answer_Letter`.
+    fn proverb_shaped() -> (TaskSpec, Vec<Json>) {
+        let text = "task: p\ndataset_path: csv\noutput_type: multiple_choice\n\
+                    doc_to_text: \"Proverb: {{Proverb}}\\nA: {{A}}\\nB: {{B}}\\nC: {{C}}\\nD: {{D}}\\nAnswer:\"\n\
+                    doc_to_choice: \"{{[A, B, C, D]}}\"\n\
+                    doc_to_target: \"{{['A', 'B', 'C', 'D'].index(Answer_Letter)}}\"\n";
+        let files = move |p: &str| Ok((p == "p.yaml").then(|| text.to_string()));
+        let spec = load_task("p.yaml", &files, &LoadOptions::default()).unwrap();
+        let docs = vec![
+            json!({"Proverb": "one", "A": "a1", "B": "gold1", "C": "c1", "D": "d1", "Answer_Letter": "B"}),
+            json!({"Proverb": "two", "A": "a2", "B": "b2", "C": "c2", "D": "gold2", "Answer_Letter": "D"}),
+        ];
+        (spec, docs)
+    }
+
+    fn listed(context: &str) -> Vec<String> {
+        ["A: ", "B: ", "C: ", "D: "]
+            .iter()
+            .map(|l| context.lines().find_map(|line| line.strip_prefix(l)).unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_choice_order_moves_the_options_a_letter_column_prompt_lists_with_the_scored_ones() {
+        let (spec, docs) = proverb_shaped();
+        for (order, position) in [(ChoiceOrder::GoldFirst, 0), (ChoiceOrder::GoldLast, 3)] {
+            let options = RunOptions { order, ..Default::default() };
+            let jobs = plan(&spec, docs.clone(), FewshotPool::Split(docs.clone()), &options).unwrap();
+            assert_eq!(jobs.len(), 2);
+            for (job, gold) in jobs.iter().zip(["gold1", "gold2"]) {
+                let shown = listed(&job.rendered.context);
+                assert_eq!(shown[position], gold, "{order}: {}", job.rendered.context);
+                assert_eq!(job.rendered.gold_index().unwrap(), position, "{order}");
+                assert_eq!(job.rendered.choices.as_ref().unwrap(), &shown, "{order}: scored as listed");
+                assert_eq!(job.doc["Answer_Letter"], json!(["A", "B", "C", "D"][position]));
+            }
+            assert!(!order_leaves_prompt_options(&jobs));
+        }
+        // Shuffled: the list and the scored options in the same new order, every text kept once.
+        let options = RunOptions { order: ChoiceOrder::Shuffle(3), seed: 1, ..Default::default() };
+        let jobs = plan(&spec, docs.clone(), FewshotPool::Split(docs.clone()), &options).unwrap();
+        assert_eq!(jobs.len(), 6);
+        for job in &jobs {
+            let shown = listed(&job.rendered.context);
+            assert_eq!(job.rendered.choices.as_ref().unwrap(), &shown);
+            let p = job.permutation.as_ref().unwrap();
+            let original = &docs[job.doc_id as usize];
+            let given: Vec<&str> = ["A", "B", "C", "D"].iter().map(|k| original[k].as_str().unwrap()).collect();
+            assert_eq!(shown, p.iter().map(|&i| given[i]).collect::<Vec<_>>());
+            assert_eq!(shown[job.rendered.gold_index().unwrap()], ["gold1", "gold2"][job.doc_id as usize]);
+        }
+    }
+
+    #[test]
+    fn a_prompt_that_lists_options_it_does_not_read_from_letter_columns_is_only_warned_about() {
+        // The options in a list column: permuted after rendering, the prompt's list stays (the CLI warns).
+        let text = "task: q\ndataset_path: json\noutput_type: multiple_choice\n\
+                    doc_to_text: \"{{question}} {{opts | join(', ')}}\"\n\
+                    doc_to_choice: opts\ndoc_to_target: label\n";
+        let files = move |p: &str| Ok((p == "q.yaml").then(|| text.to_string()));
+        let spec = load_task("q.yaml", &files, &LoadOptions::default()).unwrap();
+        let docs = vec![json!({"question": "q?", "opts": ["xx", "yy", "zz"], "label": 2})];
+        let options = RunOptions { order: ChoiceOrder::GoldFirst, ..Default::default() };
+        let jobs = plan(&spec, docs.clone(), FewshotPool::Split(docs), &options).unwrap();
+        assert_eq!(jobs[0].rendered.context, "q? xx, yy, zz");
+        assert_eq!(jobs[0].rendered.choices.as_ref().unwrap(), &["zz", "xx", "yy"]);
+        assert!(order_leaves_prompt_options(&jobs));
+    }
 
     #[test]
     fn a_sample_keeps_pythons_draw_in_the_splits_order_then_the_limit() {

@@ -15,12 +15,19 @@
 //! Shuffles are Python's `random.Random(seed)` ([`PyRandom`]), so a run is reproducible here and in
 //! Python, and `--limit` keeps the permutations of the items it keeps.
 //!
-//! Where the permutation is applied: a document with a `choices` list and an integer `answer` (every
-//! lingualens item, e.g. DZEN and KyrgyzMMLU) is permuted **before** rendering, so a prompt that lists
-//! the options (`A. … B. …`) lists them in the new order and the scored letters follow; its parallel
-//! `choices_<lang>` lists are permuted the same way. Any other document is permuted **after**
-//! rendering: the scored continuations and the gold index move, the prompt stays as rendered —
-//! right for tasks whose prompt does not list the options (cloze-style scoring of the option texts).
+//! Where the permutation is applied ([`DocOptions`]): a document that holds its options in a known
+//! shape is permuted **before** rendering, so a prompt that lists the options (`A. … B. …`) lists
+//! them in the new order and the scored letters or texts follow:
+//! - a `choices` list and an integer `answer` (every lingualens item, e.g. DZEN and KyrgyzMMLU), its
+//!   parallel `choices_<lang>` lists permuted the same way;
+//! - text columns `A`, `B`, … and a letter column (`Answer_Letter`, `Answer` or `answer`) naming the
+//!   gold (ProverbEval's meaning and fill-in-the-blank CSVs): the columns' texts move and the letter
+//!   follows the gold. Permuting only the scored texts would leave the prompt's list as it was and
+//!   each option's score unchanged, so no answer could ever flip.
+//!
+//! Any other document is permuted **after** rendering: the scored continuations and the gold index
+//! move, the prompt stays as rendered — right for tasks whose prompt does not list the options
+//! (cloze-style scoring of the option texts); the CLI warns when the prompt seems to list them.
 
 use serde_json::Value as Json;
 
@@ -92,6 +99,73 @@ pub fn permuted_gold(permutation: &[usize], gold: usize) -> Option<usize> {
 
 fn permute<T: Clone>(values: &[T], permutation: &[usize]) -> Option<Vec<T>> {
     permutation.iter().map(|&i| values.get(i).cloned()).collect()
+}
+
+/// How a document holds its options, when it is in a shape that can be permuted before rendering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocOptions {
+    /// A lingualens item: `choices` and an integer `answer`.
+    Item,
+    /// Text columns `A`, `B`, … (one per option) and the named column holding the gold's letter.
+    Letters { answer: &'static str },
+}
+
+/// The columns that may name the gold's letter in a [`DocOptions::Letters`] document.
+const ANSWER_LETTER_COLUMNS: [&str; 3] = ["Answer_Letter", "Answer", "answer"];
+
+fn column_letter(i: usize) -> String {
+    char::from(b'A' + i as u8).to_string()
+}
+
+impl DocOptions {
+    /// How `doc`, rendered to `n` options with the gold at `gold`, holds its options: an item, or
+    /// letter columns for the `n` options whose answer column names the
+    /// rendered gold; `None` for anything else (then only the rendered request can be permuted).
+    pub fn of(doc: &Json, n: usize, gold: usize) -> Option<DocOptions> {
+        if item_doc_choices(doc).is_some() {
+            return Some(DocOptions::Item);
+        }
+        if n == 0 || n > 26 || gold >= n {
+            return None;
+        }
+        let m = doc.as_object()?;
+        if !(0..n).all(|i| m.get(&column_letter(i)).is_some_and(Json::is_string)) {
+            return None;
+        }
+        let gold_letter = column_letter(gold);
+        ANSWER_LETTER_COLUMNS
+            .into_iter()
+            .find(|k| m.get(*k).and_then(Json::as_str) == Some(gold_letter.as_str()))
+            .map(|answer| DocOptions::Letters { answer })
+    }
+
+    /// `doc` with its options in the order of `permutation` (`permutation[i]`: the original option
+    /// shown at position `i`) and its gold moved with them.
+    pub fn permute(self, doc: &Json, permutation: &[usize]) -> Result<Json> {
+        match self {
+            DocOptions::Item => permute_doc(doc, permutation),
+            DocOptions::Letters { answer } => permute_letter_doc(doc, answer, permutation),
+        }
+    }
+}
+
+fn permute_letter_doc(doc: &Json, answer: &str, permutation: &[usize]) -> Result<Json> {
+    let Json::Object(m) = doc else { return Err(Error::new("a document with letter columns must be an object")) };
+    let letter_index = |s: &str| (0..permutation.len()).find(|&i| column_letter(i) == s);
+    let gold = m.get(answer).and_then(Json::as_str).and_then(letter_index).ok_or_else(|| {
+        Error::new(format!("`{answer}` does not name one of the {} option columns", permutation.len()))
+    })?;
+    let texts: Vec<Json> =
+        (0..permutation.len()).map(|i| m.get(&column_letter(i)).cloned().unwrap_or(Json::Null)).collect();
+    let moved = permute(&texts, permutation)
+        .ok_or_else(|| Error::new(format!("a permutation {permutation:?} of {} option columns", permutation.len())))?;
+    let mut out = m.clone();
+    for (i, text) in moved.into_iter().enumerate() {
+        out.insert(column_letter(i), text);
+    }
+    let new_gold = permuted_gold(permutation, gold).unwrap_or(gold);
+    out.insert(answer.to_string(), Json::from(column_letter(new_gold)));
+    Ok(Json::Object(out))
 }
 
 /// The `(choices, answer)` of a lingualens item document, if it is one.

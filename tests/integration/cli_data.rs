@@ -345,6 +345,24 @@ fn proverbeval_amharic_tasks_run_from_the_authors_published_yaml_and_the_hub_fil
         read(&by_hand.join("items_amh_choice_english_1.csv"))
     );
 
+    // A choice order moves the options the prompt lists (columns A-D), not only the scored ones:
+    // with the gold last, each item lists its gold answer's text under `D:` and scores it fourth.
+    let last = tmp.path.join("gold-last");
+    let (ok, text) = run("amh_choice_native_1", &last, &["--order", "gold-last"], &mirror);
+    assert!(ok && !text.contains("only the scored options move"), "{text}");
+    let given = read(&tmp.path.join("run-amh_choice_native_1/samples_amh_choice_native_1.jsonl"));
+    let moved = read(&last.join("samples_amh_choice_native_1.jsonl"));
+    for (g, m) in given.lines().zip(moved.lines()) {
+        let (g, m): (Value, Value) = (serde_json::from_str(g).unwrap(), serde_json::from_str(m).unwrap());
+        let gold_text = &g["doc"][g["doc"]["Answer_Letter"].as_str().unwrap()];
+        assert_eq!(m["doc"]["Answer_Letter"], "D");
+        assert_eq!(&m["doc"]["D"], gold_text);
+        assert_eq!(m["target"], "3");
+        let context = m["arguments"]["gen_args_3"]["arg_0"].as_str().unwrap();
+        assert!(context.contains(&format!("D: {}", gold_text.as_str().unwrap())), "{context}");
+        assert_eq!(m["arguments"]["gen_args_3"]["arg_1"], format!(" {}", gold_text.as_str().unwrap()));
+    }
+
     // Offline, with the stand-in gone, from what was kept (5 few-shot examples from `valid`).
     drop(standin);
     let (ok, text) =

@@ -829,3 +829,108 @@ fn an_experiment_runs_in_the_page_resumes_after_a_reload_and_tables_as_the_cli_d
     let pages = regex::bytes::Regex::new(r"/Type\s*/Page[^s]").unwrap().find_iter(&pdf).count();
     assert_eq!(pages, 1, "{test}: the experiment prints on {pages} pages");
 }
+
+/// An experiment whose task the Task menu lacks (KyrgyzMMLU's 0- against 5-shot) runs in the page
+/// on the user's own files, as `lingualens suite --data` runs it: started with no files it is
+/// refused, naming the run and "My files"; with the task YAML, its prompt include and the
+/// KyrgyzMMLU CSVs chosen it runs both runs and its table is the CLI's on the same files; files
+/// that define another task stop it, naming both tasks.
+#[test]
+fn an_experiment_on_the_users_own_files_runs_as_the_cli_runs_it() {
+    let test = "experiment_on_own_files";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let prompt = repo().join("datasets/tasks/kyrgyzllm/prompts/kyrgyz_mmlu_prompt_yaml");
+    if !prompt.exists() {
+        common::skip(
+            test,
+            "no KyrgyzMMLU prompt: run tools/fixtures/make_all.sh (it writes datasets/tasks/kyrgyzllm/prompts/)",
+        );
+        return;
+    }
+    let tmp = TempDir::new("site-own-files");
+    // Made-up KyrgyzMMLU rows in the Hub files' columns: 6 to score, 5 examples for the 5-shot run.
+    let header = "Суроо (KG),А (KG),Б (KG),В (KG),Г (KG),Туура жооп,Класс\n";
+    let rows = |n: usize, tag: &str| -> String {
+        (0..n)
+            .map(|i| {
+                format!(
+                    "{tag} суроо {i}?,жооп {i}а,жооп {i}б,жооп {i}в,жооп {i}г,{},{}\n",
+                    ["а", "б", "в", "г"][i % 4],
+                    9 + i % 3
+                )
+            })
+            .collect()
+    };
+    let data = tmp.path.join("kyrgyz_mmlu_biology");
+    std::fs::create_dir_all(&data).unwrap();
+    let (test_csv, validation_csv) = (data.join("test.csv"), data.join("validation.csv"));
+    std::fs::write(&test_csv, format!("{header}{}", rows(6, "Сынак"))).unwrap();
+    std::fs::write(&validation_csv, format!("{header}{}", rows(5, "Мисал"))).unwrap();
+    let yaml = repo().join("datasets/tasks/kyrgyzllm/kyrgyz_mmlu.yaml");
+
+    let app = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    let error = "const err = document.getElementById('error');
+                 return err.dataset.visible === 'true' ? err.textContent : null;";
+    // No files: refused by name.
+    browser.goto(&app.url("?model=demo&experiment=kyrgyz_mmlu_shots&run=1"));
+    let refused = browser.wait_for("the experiment refused", error, LONG);
+    let refused = refused.as_str().unwrap();
+    assert!(
+        refused.contains("shots_0") && refused.contains("kyrgyz_mmlu") && refused.contains("My files"),
+        "{test}: {refused}"
+    );
+
+    // The task's files chosen: both runs, then the table.
+    let chosen = [yaml.as_path(), prompt.as_path(), test_csv.as_path(), validation_csv.as_path()]
+        .map(|p| p.to_str().unwrap().to_string())
+        .join("\n");
+    browser.send_keys("#task-files", &chosen);
+    browser.eval("document.getElementById('experiment-select').value = 'kyrgyz_mmlu_shots';", json!([]));
+    browser.click("#experiment-start");
+    let done = browser.wait_for(
+        "the experiment on the user's files",
+        "const err = document.getElementById('error');
+         if (err.dataset.visible === 'true') return { error: err.textContent };
+         return document.getElementById('suite').dataset.status === 'done' ? {} : null;",
+        LONG,
+    );
+    assert!(done.get("error").is_none(), "{test}: {done}");
+    let files = crate::app::downloads(&browser, &["#suite-json"]);
+    let mut table: Value = serde_json::from_str(files[0]["text"].as_str().unwrap()).unwrap();
+
+    let out = tmp.path.join("cli-suite");
+    let o = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+        .args(["suite", "kyrgyz_mmlu_shots", "--model"])
+        .arg(repo().join("models/demo/lingualens-demo-Q8_0.gguf"))
+        .arg("--data")
+        .arg(&test_csv)
+        .arg("--data")
+        .arg(&validation_csv)
+        .args(["--backend", "cpu-int8", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cli: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("suite_kyrgyz_mmlu_shots.json")).unwrap()).unwrap();
+    assert_eq!(cli["models"][0]["runs"]["shots_0"]["n"], json!(6), "{test}: {cli}");
+    table["models"][0]["model"] = cli["models"][0]["model"].clone();
+    assert_eq!(table, cli, "{test}: the page's table on the user's files and the CLI's");
+
+    // Files that define another task: stopped, naming both.
+    browser.eval(
+        "document.getElementById('suite-forget').click(); document.getElementById('task-files').value = '';",
+        json!([]),
+    );
+    let demo = ["demo.yaml", "demo.jsonl"].map(|f| repo().join("datasets/tasks/demo").join(f).display().to_string());
+    browser.send_keys("#task-files", &demo.join("\n"));
+    browser.eval("document.getElementById('experiment-select').value = 'kyrgyz_mmlu_shots';", json!([]));
+    browser.click("#experiment-start");
+    let wrong = browser.wait_for("the other task refused", error, LONG);
+    let wrong = wrong.as_str().unwrap();
+    assert!(
+        wrong.contains("kyrgyz_mmlu") && wrong.contains("shots_0") && wrong.contains("define demo"),
+        "{test}: {wrong}"
+    );
+}

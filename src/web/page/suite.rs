@@ -90,8 +90,11 @@ pub(super) fn start(app: &Shared, name: &str) {
     clear_error();
     let result = (|| -> Result<(), String> {
         let e = experiment_named(name)?;
+        // A run whose task the menu lacks (KyrgyzMMLU's) runs on the user's own files, when chosen:
+        // the task YAML and data picked under "My files" (the run stops if they define another task).
+        let own_files = !dom::files("task-files").is_empty() || !dom::files("task-folder").is_empty();
         for run in &e.runs {
-            if !is_menu_task(&run.task) {
+            if !is_menu_task(&run.task) && !own_files {
                 return Err(t_with(
                     "suite-not-in-menu",
                     &[("run", run.name.as_str().into()), ("task", run.task.as_str().into())],
@@ -287,12 +290,36 @@ fn run_current(app: &Shared) {
         })
     };
     let Some((task, settings)) = current else { return };
-    dom::set_value("task-select", &task);
+    dom::set_value("task-select", if is_menu_task(&task) { &task } else { "files" });
     dom::set_value("shots", &settings.shots.map(|k| k.to_string()).unwrap_or_default());
     dom::set_value("seed", &settings.seed.to_string());
     app.borrow_mut().suite_driving = true;
     draw(app);
     start_run(app);
+}
+
+/// Why the task a worker prepared is not the one the suite's run under way needs (a run on the
+/// user's files that define another task), if it is not; `None` outside a suite.
+pub(super) fn wrong_task(app: &Shared, prepared: &str) -> Option<String> {
+    let a = app.borrow();
+    if !a.suite_driving {
+        return None;
+    }
+    let progress = a.suite.as_ref()?;
+    let e = experiment_named(&progress.experiment).ok()?;
+    let spec = progress.current(&e)?;
+    (spec.task != prepared).then(|| {
+        t_with(
+            "suite-wrong-task",
+            &[("run", spec.name.as_str().into()), ("task", spec.task.as_str().into()), ("given", prepared.into())],
+        )
+    })
+}
+
+/// The suite stops driving runs (its progress is kept: resume goes on with the run under way).
+pub(super) fn stop_driving(app: &Shared) {
+    app.borrow_mut().suite_driving = false;
+    draw(app);
 }
 
 /// A run ended (`Effect::Finished`): when it is the suite's run under way, its verdicts are kept

@@ -269,6 +269,12 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             }
             show_notes(&notes);
             let Some((_, model, settings)) = app.borrow_mut().pending.take() else { return Ok(()) };
+            if let Some(message) = super::suite::wrong_task(app, &task) {
+                let effects = app.borrow_mut().driver.update(Event::PrepareFailed);
+                apply(app, effects);
+                super::suite::stop_driving(app);
+                return Err(message);
+            }
             let effects = app.borrow_mut().driver.update(Event::TaskReady);
             let recovered = effects.iter().any(|e| matches!(e, Effect::Recovered(_)));
             apply(app, effects);

@@ -169,7 +169,8 @@ pub fn chart_svg(experiment: &Experiment, results: &[(&str, &ExperimentResults)]
 /// one-page summary.
 fn chart(experiment: &Experiment, results: &[(&str, &ExperimentResults)]) -> (f64, f64, String) {
     let (bar, gap, left, top, height) = (18.0, 14.0, 48.0, 40.0, 220.0);
-    let group = bar * results.len() as f64 + gap;
+    // Wide enough for the run's name, written at 30° under its bars, not to run into the next one's.
+    let group = (bar * results.len() as f64 + gap).max(64.0);
     let width = left + group * experiment.runs.len() as f64 + 20.0;
     let y = |v: f64| top + height * (1.0 - v.clamp(0.0, 1.0));
     let colours = ["#3b6ea5", "#d08c2c", "#4c9a5b", "#a8473f", "#7a5aa6", "#5f6b73"];
@@ -223,15 +224,15 @@ fn chart(experiment: &Experiment, results: &[(&str, &ExperimentResults)]) -> (f6
         let _ = writeln!(
             s,
             "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-            width - 160.0,
-            top + height + 36.0 + 14.0 * j as f64,
+            left,
+            top + height + 70.0 + 14.0 * j as f64,
             colours[j % colours.len()],
-            width - 146.0,
-            top + height + 45.0 + 14.0 * j as f64,
+            left + 14.0,
+            top + height + 79.0 + 14.0 * j as f64,
             xml_escape(m.0)
         );
     }
-    (width, top + height + 50.0 + 14.0 * results.len() as f64, s)
+    (width, top + height + 84.0 + 14.0 * results.len() as f64, s)
 }
 
 /// The largest suite table the page reads back (a table of 100 models × 100 runs is ~2 MB).
@@ -435,7 +436,10 @@ pub fn summary_svg(
     let points = |x: f64| words.number(100.0 * x, NumberStyle::Decimal(1));
     let interval = |(lo, hi): (f64, f64)| format!("{} – {}", points(lo), points(hi));
     let (chart_width, chart_height, chart_body) = chart(experiment, results);
-    let width = chart_width.max(760.0);
+    let several = results.len() > 1;
+    // The model's column, when there are several, shifts the others right.
+    let shift = if several { 126.0 } else { 0.0 };
+    let width = chart_width.max(860.0 + shift);
     let row = 20.0;
     let mut body = String::new();
     let mut y = 34.0;
@@ -488,7 +492,6 @@ pub fn summary_svg(
             }
         }
     };
-    let several = results.len() > 1;
     let model_cell = |m: &str| if several { cut(m, 18) } else { String::new() };
     let (c0, c1, c2) = if several { (150.0, 250.0, 430.0) } else { (24.0, 130.0, 330.0) };
     let mut rows = Vec::new();
@@ -528,7 +531,11 @@ pub fn summary_svg(
                 c.n.to_string(),
                 format!("{}{ci}", points(c.difference)),
                 format!("{} / {}", c.only_a, c.only_b),
-                words.number(c.mcnemar_p, NumberStyle::Decimal(3)),
+                if c.mcnemar_p < 0.001 {
+                    format!("< {}", words.number(0.001, NumberStyle::Decimal(3)))
+                } else {
+                    words.number(c.mcnemar_p, NumberStyle::Decimal(3))
+                },
             ]);
         }
     }
@@ -539,10 +546,10 @@ pub fn summary_svg(
             &[
                 (24.0, model_column.clone()),
                 (c0, words.text("suite-col-pair", &[])),
-                (c2 - 40.0, words.text("suite-col-items", &[])),
-                (c2 + 20.0, words.text("suite-col-difference", &[])),
-                (c2 + 230.0, words.text("suite-col-flips", &[])),
-                (width - 110.0, words.text("suite-col-p", &[])),
+                (shift + 230.0, words.text("suite-col-items", &[])),
+                (shift + 290.0, words.text("suite-col-difference", &[])),
+                (shift + 530.0, words.text("suite-col-flips", &[])),
+                (shift + 730.0, words.text("suite-col-p", &[])),
             ],
             rows,
         );

@@ -43,19 +43,11 @@ pub async fn cached_blob(url: &str) -> Option<Blob> {
     JsFuture::from(response.blob().ok()?).await.ok()?.dyn_into().ok()
 }
 
-/// The model at `url` as a Blob, and whether it came from the cache. `progress(loaded, total,
-/// resumed_from)` is called as bytes arrive; `resumed_from` is where a download interrupted by an
-/// earlier page (a reload, a closed tab) was taken up, 0 for a fresh one.
-pub async fn model_blob(
-    url: &str,
-    check: &ModelCheck,
-    progress: impl Fn(u64, Option<u64>, u64),
-) -> Result<(Blob, bool), String> {
-    file_blob(url, url, check, progress).await
-}
-
-/// As `model_blob`, for a file kept under `url` (its catalogue URL) and fetched from `from` (the
-/// same URL, or the mirror's copy of it): a benchmark's files, beside the models.
+/// The file kept under `url` (a model's or a benchmark file's catalogue URL) as a Blob, and whether
+/// it came from the cache; downloaded from `from` when it is not kept (the same URL, or the mirror's
+/// copy of it). `progress(loaded, total, resumed_from)` is called as bytes arrive; `resumed_from` is
+/// where a download interrupted by an earlier page (a reload, a closed tab) was taken up, 0 for a
+/// fresh one.
 pub async fn file_blob(
     url: &str,
     from: &str,

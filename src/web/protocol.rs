@@ -269,6 +269,10 @@ pub enum ModelSource {
         url: String,
         #[serde(default)]
         check: ModelCheck,
+        /// Where it is downloaded from when Cache Storage does not hold it: the mirror's copy of
+        /// `url` (the page's `?mirror=URL`); `None`, `url` itself. It is kept under `url`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<String>,
     },
     /// The GGUF `File` attached to the message.
     File { name: String },

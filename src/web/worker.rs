@@ -112,13 +112,13 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
                 .map_err(|e| format!("self-test failed to run: {e}")),
             Err(message) => Err(message),
         },
-        ToWorker::LoadModel { source: ModelSource::Url { url, check }, backend } => {
+        ToWorker::LoadModel { source: ModelSource::Url { url, check, from }, backend } => {
             let resumed = std::cell::Cell::new(0);
             let progress = |loaded, total, resumed_from| {
                 resumed.set(resumed_from);
                 post(&FromWorker::Download { loaded, total, from_cache: false, resumed_from })
             };
-            match super::download::model_blob(&url, &check, progress).await {
+            match super::download::file_blob(&url, from.as_deref().unwrap_or(&url), &check, progress).await {
                 Ok((blob, from_cache)) => {
                     let size = blob.size() as u64;
                     post(&FromWorker::Download {
@@ -146,11 +146,11 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
                 Err(e) => Err(e),
             }
         }
-        ToWorker::CheckModel { source: ModelSource::Url { url, check }, backend, budget_mib } => {
+        ToWorker::CheckModel { source: ModelSource::Url { url, check, from }, backend, budget_mib } => {
             let name = url.rsplit('/').next().unwrap_or(&url).to_string();
             match super::download::cached_blob(&url).await {
                 Some(blob) => check_model(state, name, BlobSource::new(url, blob), backend, budget_mib).await,
-                None => match UrlPrefixSource::open(&url, check.size).await {
+                None => match UrlPrefixSource::open(from.as_deref().unwrap_or(&url), check.size).await {
                     Ok(source) => check_model(state, name, source, backend, budget_mib).await,
                     Err(e) => Ok(unchecked(name, format!("the header could not be read by ranges ({e})"))),
                 },

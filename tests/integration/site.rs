@@ -934,3 +934,61 @@ fn an_experiment_on_the_users_own_files_runs_as_the_cli_runs_it() {
         "{test}: {wrong}"
     );
 }
+
+/// A catalogue model downloads through the page's `?mirror=URL` as the benchmarks' files do
+/// (`URL/HOST/PATH`, checked against the catalogue's size and sha256) and is kept under its
+/// catalogue URL: the next visit, with the mirror gone and no `?mirror`, loads it from Cache Storage.
+#[test]
+fn a_catalogue_model_downloads_through_the_mirror_and_is_kept_under_its_own_url() {
+    use sha2::Digest;
+    let test = "model_through_mirror";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let tmp = TempDir::new("site-model-mirror");
+    let bytes = std::fs::read(repo().join("models/demo/lingualens-demo-Q8_0.gguf")).unwrap();
+    let sha256: String = sha2::Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+    let url_path = "huggingface.co/someone/demo-GGUF/resolve/main/demo-Q8_0.gguf";
+    // The mirror holds the file at HOST/PATH; the site's model catalogue names it on the Hub.
+    let mirror_root = tmp.path.join("mirror");
+    let in_mirror = mirror_root.join(url_path);
+    std::fs::create_dir_all(in_mirror.parent().unwrap()).unwrap();
+    std::fs::write(&in_mirror, &bytes).unwrap();
+    let models = tmp.path.join("models");
+    std::fs::create_dir_all(models.join("demo")).unwrap();
+    for f in std::fs::read_dir(dist.join("models/demo")).unwrap().flatten() {
+        std::fs::copy(f.path(), models.join("demo").join(f.file_name())).unwrap();
+    }
+    let mut catalog: Value =
+        serde_json::from_str(&std::fs::read_to_string(dist.join("models/catalog.json")).unwrap()).unwrap();
+    let mut entry = catalog["models"][0].clone();
+    entry["id"] = json!("mirrored-demo");
+    entry["name"] = json!("The demo's weights, on the Hub");
+    entry["url"] = json!(format!("https://{url_path}"));
+    entry["size_bytes"] = json!(bytes.len());
+    entry["sha256"] = json!(sha256);
+    catalog["models"] = json!([entry]);
+    std::fs::write(models.join("catalog.json"), serde_json::to_vec(&catalog).unwrap()).unwrap();
+
+    let app = StaticServer::start_with_mounts(dist, vec![("models".into(), models)]);
+    let standin = common::StandIn::start(&mirror_root, &[], &[]);
+    let browser = Browser::start(&[]);
+    let mirror = common::url_encode(&standin.url(""));
+    browser.goto(&app.url(&format!("?model=mirrored-demo&task=demo&limit=3&mirror={mirror}&run=1")));
+    let run = finish(&browser, test, "the demo task on the mirrored model");
+    assert_eq!(run["done"], json!(3), "{test}: {run}");
+    let asked: Vec<_> = standin.requests().into_iter().filter(|(p, _, _)| p.ends_with(url_path)).collect();
+    assert!(!asked.is_empty() && asked.iter().all(|(_, _, status)| matches!(status, 200 | 206)), "{test}: {asked:?}");
+    assert!(
+        !app.requests("/").iter().any(|(r, _)| r.contains("huggingface.co")),
+        "{test}: the site's own server was not asked for the model"
+    );
+    let source = "return document.getElementById('model-info').dataset.source || null;";
+    assert_eq!(browser.eval(source, json!([])), json!("network"), "{test}");
+
+    // Kept under its catalogue URL: with the mirror stopped and no ?mirror, it loads from the cache
+    // (another limit, so that this is a new run, not the finished one restored).
+    drop(standin);
+    browser.goto(&app.url("?model=mirrored-demo&task=demo&limit=2&run=1"));
+    let again = finish(&browser, test, "a run on the model from Cache Storage");
+    assert_eq!(browser.eval(source, json!([])), json!("cache"), "{test}");
+    assert_eq!(again["rows"].as_array().unwrap()[..], run["rows"].as_array().unwrap()[..2], "{test}: the same scores");
+}

@@ -236,7 +236,7 @@ pub(super) fn legacy_score(worker: &Worker, preference: BackendPreference) -> Re
         post(
             worker,
             &ToWorker::LoadModel {
-                source: ModelSource::Url { url, check: ModelCheck::default() },
+                source: ModelSource::Url { url, check: ModelCheck::default(), from: None },
                 backend: preference,
             },
         )?;

@@ -247,14 +247,19 @@ pub(super) fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sy
             size: dom::query_param("size").and_then(|s| s.parse().ok()),
             sha256: dom::query_param("sha256"),
         };
-        return Ok((url.clone(), ToWorker::LoadModel { source: ModelSource::Url { url, check }, backend }, Vec::new()));
+        let from = mirror_of(&url);
+        return Ok((
+            url.clone(),
+            ToWorker::LoadModel { source: ModelSource::Url { url, check, from }, backend },
+            Vec::new(),
+        ));
     }
     let choice = dom::value("model-select");
     if choice.is_empty() || choice == "demo" {
         return Ok((
             "demo".into(),
             ToWorker::LoadModel {
-                source: ModelSource::Url { url: DEMO_MODEL.into(), check: ModelCheck::default() },
+                source: ModelSource::Url { url: DEMO_MODEL.into(), check: ModelCheck::default(), from: None },
                 backend,
             },
             Vec::new(),
@@ -264,9 +269,21 @@ pub(super) fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sy
     let check = ModelCheck { size: entry.size_bytes, sha256: entry.sha256.clone() };
     Ok((
         entry.id.clone(),
-        ToWorker::LoadModel { source: ModelSource::Url { url: entry.url.clone(), check }, backend },
+        ToWorker::LoadModel {
+            source: ModelSource::Url { url: entry.url.clone(), check, from: mirror_of(&entry.url) },
+            backend,
+        },
         Vec::new(),
     ))
+}
+
+/// Where a model at `url` is downloaded from under the page's `?mirror=URL` (`URL/HOST/PATH`, as
+/// the benchmarks' files and the CLI's `LINGUALENS_MIRROR`); `None` without one, or for a URL the
+/// mirror does not take (a relative one: the site's own files).
+fn mirror_of(url: &str) -> Option<String> {
+    let mirror = dom::query_param("mirror")?;
+    let from = crate::catalog::mirrored(url, Some(&mirror));
+    (from != url).then_some(from)
 }
 
 /// A Hugging Face model folder's files as a load request; its identity is the folder's name with

@@ -53,7 +53,7 @@ pub async fn file_blob(
     from: &str,
     check: &ModelCheck,
     progress: impl Fn(u64, Option<u64>, u64),
-) -> Result<(Blob, bool), String> {
+) -> Result<Fetched, String> {
     let cache = open_cache().await;
     if let Some(blob) = cached_blob(url).await {
         // A cached copy is used only if it is still the file the catalog names: its size, and its
@@ -65,7 +65,7 @@ pub async fn file_blob(
         };
         if hash_ok {
             progress(blob.size() as u64, Some(blob.size() as u64), 0);
-            return Ok((blob, true));
+            return Ok(Fetched { blob, from_cache: true, not_kept: None });
         }
         if let Some(cache) = &cache {
             let _ = JsFuture::from(cache.delete_with_str(url)).await;
@@ -134,13 +134,34 @@ pub async fn file_blob(
         }
     }
     let blob = Blob::new_with_u8_array_sequence(&chunks).map_err(js_error)?;
-    if let Some(cache) = &cache {
-        if let Ok(response) = Response::new_with_opt_blob(Some(&blob)) {
-            // A full disk or a private window may refuse; the run goes on without the cache.
-            let _ = JsFuture::from(cache.put_with_str(url, &response)).await;
-        }
+    // A full disk or a private window may refuse: the file is used all the same, and the caller
+    // says that it was not kept.
+    let not_kept = match &cache {
+        Some(cache) => match Response::new_with_opt_blob(Some(&blob)) {
+            Ok(response) => JsFuture::from(cache.put_with_str(url, &response)).await.err().map(refusal),
+            Err(e) => Some(js_error(e)),
+        },
+        None => Some("the browser gives this page no Cache Storage (a private window?)".into()),
+    };
+    Ok(Fetched { blob, from_cache: false, not_kept })
+}
+
+/// A file [`file_blob`] gave: the bytes, whether they came from Cache Storage, and, when a
+/// download could not be kept there, why.
+pub struct Fetched {
+    pub blob: Blob,
+    pub from_cache: bool,
+    pub not_kept: Option<String>,
+}
+
+/// Why storage refused a file: the full quota named as such (`QuotaExceededError`).
+fn refusal(e: JsValue) -> String {
+    let name = e.dyn_ref::<web_sys::DomException>().map(|d| d.name());
+    if name.as_deref() == Some("QuotaExceededError") {
+        "the browser's storage for this site is full".into()
+    } else {
+        js_error(e)
     }
-    Ok((blob, false))
 }
 
 /// The sha256 of a Blob, read 8 MiB at a time (never the whole file in one wasm buffer).

@@ -158,6 +158,12 @@ pub enum FromWorker {
         #[serde(default)]
         resumed_from: u64,
     },
+    /// A downloaded file (a model or a benchmark's) is used but could not be kept in Cache
+    /// Storage for offline use: its name and why.
+    NotKept {
+        name: String,
+        reason: String,
+    },
     /// A benchmark file's download (`PrepareTask`'s `fetch`): file `file` of `files`, by name.
     DataDownload {
         name: String,

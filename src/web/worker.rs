@@ -119,7 +119,10 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
                 post(&FromWorker::Download { loaded, total, from_cache: false, resumed_from })
             };
             match super::download::file_blob(&url, from.as_deref().unwrap_or(&url), &check, progress).await {
-                Ok((blob, from_cache)) => {
+                Ok(super::download::Fetched { blob, from_cache, not_kept }) => {
+                    if let Some(reason) = not_kept {
+                        post(&FromWorker::NotKept { name: crate::catalog::file_name_of(&url), reason });
+                    }
                     let size = blob.size() as u64;
                     post(&FromWorker::Download {
                         loaded: size,
@@ -201,8 +204,11 @@ async fn fetch_data(fetch: &[RemoteData], files: &mut TaskFiles) -> Result<(), S
                 from_cache: false,
             })
         };
-        let (blob, from_cache) =
+        let super::download::Fetched { blob, from_cache, not_kept } =
             super::download::file_blob(&remote.url, &remote.fetch_url, &remote.check, progress).await?;
+        if let Some(reason) = not_kept {
+            post(&FromWorker::NotKept { name: name.clone(), reason });
+        }
         let size = blob.size() as u64;
         post(&FromWorker::DataDownload {
             name: name.clone(),

@@ -345,6 +345,7 @@ suite-col-swing-runs = በሩጫዎቹ ላይ
 suite-col-swing = ነጥቦች (95 % bootstrap ክልል)
 suite-not-in-menu = የሙከራው ሩጫ { $run } ተግባሩን { $task } ይፈልጋል፤ የተግባር ምናሌው ገና አያቀርበውም፤ መጀመሪያ የተግባሩን YAML እና ውሂቡን በ“የእኔ ፋይሎች” ስር ይምረጡ፣ ከዚያ ሙከራውን እንደገና ይጀምሩ።
 suite-wrong-task = የሙከራው ሩጫ { $run } ተግባሩን { $task } ይፈልጋል፤ የመረጧቸው ፋይሎች ግን { $given }ን ይገልጻሉ።
+storage-not-kept = { $file } ለዚህ ሩጫ ጥቅም ላይ ውሏል፤ ግን ከመስመር ውጭ ለመጠቀም አልተቀመጠም፦ { $reason }። ቦታ ያስለቅቁ (ከታች የተቀመጠ ሞዴል ይሰርዙ፣ ወይም በአሳሹ ቅንብሮች የዚህን ጣቢያ ውሂብ ያጽዱ)፤ በሚቀጥለው ሲወርድ ይቀመጣል።
 suite-other-model = ይህ ሙከራ የተጀመረው በ{ $model } ነው፤ ለመቀጠል ያንን ሞዴል ይምረጡ፣ ወይም ሙከራውን ይርሱ።
 suite-unknown = { $name } የሚባል ሙከራ የለም።
 button-suite-json = ሰንጠረዥ (JSON)

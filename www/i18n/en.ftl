@@ -335,6 +335,7 @@ suite-col-swing-runs = Over the runs
 suite-col-swing = Points (95 % bootstrap interval)
 suite-not-in-menu = The experiment's run { $run } needs the task { $task }, which the Task menu does not offer yet: choose its task YAML and data under “My files” first, then start the experiment again.
 suite-wrong-task = The experiment's run { $run } needs the task { $task }, and the files you chose define { $given }.
+storage-not-kept = { $file } is used for this run but was not kept for offline use: { $reason }. Free some space (delete a kept model below, or clear this site's data in the browser's settings) and it is kept the next time it downloads.
 suite-other-model = This experiment was started on { $model }; choose that model to go on, or forget the experiment.
 suite-unknown = There is no experiment { $name }.
 button-suite-json = Table (JSON)

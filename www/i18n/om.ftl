@@ -343,6 +343,7 @@ suite-col-swing-runs = Hojiiwwan irratti
 suite-col-swing = Qabxii (daangaa bootstrap 95 %)
 suite-not-in-menu = Hojiin { $run } yaalichaa gocha { $task } barbaada; baafatni gochaa ammaaf hin dhiyeessu: dura YAML gochaa fi daataa isaa “Faayiloota koo” jalaa filadhuutii yaalicha irra deebi'ii jalqabi.
 suite-wrong-task = Hojiin { $run } yaalichaa gocha { $task } barbaada, faayiloonni ati filatte garuu { $given } ibsu.
+storage-not-kept = { $file } hojii kanaaf itti fayyadameera, garuu toora malee fayyadamuuf hin kuufamne: { $reason }. Iddoo bakkeessi (moodela kuufame armaan gadii haqi, ykn qindaa'ina browser keessatti daataa marsariitii kanaa qulqulleessi), yeroo itti aanu buufamu ni kuufama.
 suite-other-model = Yaaliin kun { $model } irratti jalqabame; itti fufuuf moodela sana filadhu, ykn yaalicha irraanfadhu.
 suite-unknown = Yaaliin { $name } jedhamu hin jiru.
 button-suite-json = Gabatee (JSON)

@@ -348,6 +348,7 @@ suite-col-swing-runs = ኣብቶም ምንቅስቓሳት
 suite-col-swing = ነጥብታት (95 % bootstrap ክሊል)
 suite-not-in-menu = ምንቅስቓስ { $run } ናይቲ ፈተነ ነቲ ዕማም { $task } የድልዮ፤ ዝርዝር ዕማማት ገና ኣየቕርቦን፤ መጀመርታ ናይቲ ዕማም YAML ን ዳታን ኣብ ትሕቲ “ናተይ ፋይላት” ምረጹ፣ ድሕሪኡ ነቲ ፈተነ ደጊምኩም ጀምሩ።
 suite-wrong-task = ምንቅስቓስ { $run } ናይቲ ፈተነ ነቲ ዕማም { $task } የድልዮ፤ ዝመረጽኩምዎም ፋይላት ግን { $given } ይገልጹ።
+storage-not-kept = { $file } ነዚ ምንቅስቓስ ተጠቒምናሉ፣ ግን ብዘይ መስመር ንምጥቃም ኣይተዓቀበን፦ { $reason }። ቦታ ኣግልሉ (ኣብ ታሕቲ ዝተዓቀበ ሞደል ደምስሱ፣ ወይ ኣብ ቅጥዒታት መርበብ ሓበሬታ ናይዚ ገጽ ኣጽርዩ)፣ ኣብ ዝቕጽል ምውራድ ክዕቀብ እዩ።
 suite-other-model = እዚ ፈተነ ብ{ $model } እዩ ተጀሚሩ፤ ንምቕጻል ነቲ ሞደል ምረጹ፣ ወይ ነቲ ፈተነ ረስዕዎ።
 suite-unknown = { $name } ዝበሃል ፈተነ የለን።
 button-suite-json = ሰሌዳ (JSON)

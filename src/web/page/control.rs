@@ -76,6 +76,8 @@ pub(super) async fn prepare(app: &Shared) -> Result<(), String> {
         let info = dom::by_id("model-info")?;
         text::show("model-info", key("model-loading"));
         dom::set_data(&info, "status", "loading");
+        // A file not kept is said again if it is not kept this time either.
+        dom::set_hidden("storage-note", true);
         trace(&format!(">{}", message_name(&load)));
         let message = serde_wasm_bindgen::to_value(&load).map_err(|e| e.to_string())?;
         attach(&message, &load, &files)?;

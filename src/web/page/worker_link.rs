@@ -190,6 +190,17 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             show_download(app, loaded, total, from_cache, resumed_from);
             Ok(())
         }
+        FromWorker::NotKept { name, reason } => {
+            // Used for this run, not kept: said where the models kept are listed, with what to do.
+            let note = dom::by_id("storage-note")?;
+            dom::set_data(&note, "file", &name);
+            text::show(
+                "storage-note",
+                key_with("storage-not-kept", vec![("file", name.into()), ("reason", reason.into())]),
+            );
+            dom::set_hidden("storage-note", false);
+            Ok(())
+        }
         FromWorker::DataDownload { name, loaded, total, file, files, from_cache } => {
             if total == Some(loaded) {
                 // Kept now: listed with the models, with its Delete button.

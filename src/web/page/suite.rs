@@ -60,6 +60,11 @@ pub(super) fn fill_menu() -> Result<(), String> {
 /// The settings of the run the suite drives, while it drives one (`control::prepare` uses them
 /// instead of the controls').
 pub(super) fn settings(app: &Shared) -> Option<(String, RunSettings)> {
+    with_driven_run(app, |progress, spec| (spec.task.clone(), progress.settings(spec)))
+}
+
+/// `f` of the suite's progress and the run it drives, while it drives one.
+fn with_driven_run<T>(app: &Shared, f: impl FnOnce(&SuiteProgress, &experiment::RunSpec) -> T) -> Option<T> {
     let a = app.borrow();
     if !a.suite_driving {
         return None;
@@ -67,7 +72,7 @@ pub(super) fn settings(app: &Shared) -> Option<(String, RunSettings)> {
     let progress = a.suite.as_ref()?;
     let e = experiment_named(&progress.experiment).ok()?;
     let spec = progress.current(&e)?;
-    Some((spec.task.clone(), progress.settings(spec)))
+    Some(f(progress, spec))
 }
 
 /// `?experiment=NAME&run=1`: goes on with that experiment where it was kept on this model, else
@@ -301,19 +306,15 @@ fn run_current(app: &Shared) {
 /// Why the task a worker prepared is not the one the suite's run under way needs (a run on the
 /// user's files that define another task), if it is not; `None` outside a suite.
 pub(super) fn wrong_task(app: &Shared, prepared: &str) -> Option<String> {
-    let a = app.borrow();
-    if !a.suite_driving {
-        return None;
-    }
-    let progress = a.suite.as_ref()?;
-    let e = experiment_named(&progress.experiment).ok()?;
-    let spec = progress.current(&e)?;
-    (spec.task != prepared).then(|| {
-        t_with(
-            "suite-wrong-task",
-            &[("run", spec.name.as_str().into()), ("task", spec.task.as_str().into()), ("given", prepared.into())],
-        )
+    with_driven_run(app, |_, spec| {
+        (spec.task != prepared).then(|| {
+            t_with(
+                "suite-wrong-task",
+                &[("run", spec.name.as_str().into()), ("task", spec.task.as_str().into()), ("given", prepared.into())],
+            )
+        })
     })
+    .flatten()
 }
 
 /// The suite stops driving runs (its progress is kept: resume goes on with the run under way).

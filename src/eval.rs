@@ -167,12 +167,14 @@ pub fn plan(spec: &TaskSpec, docs: Vec<Json>, pool: FewshotPool, options: &RunOp
     }
     // Permutations per document, drawn in document order from one seeded generator.
     let mut rng = PyRandom::new(options.seed);
+    // An error about document `i`, named by the task file and the document.
+    let at = |i: usize| move |e: Error| e.context(format!("{}: {}", spec.file, document_name(i as u64)));
     let mut perms: Vec<Vec<Vec<usize>>> = Vec::with_capacity(docs.len());
     let mut shapes: Vec<Option<order::DocOptions>> = Vec::with_capacity(docs.len());
     let mut golds: Vec<usize> = Vec::with_capacity(docs.len());
     for (i, (doc, r)) in docs.iter().zip(&rendered).enumerate() {
         let n = r.choices.as_ref().map_or(0, Vec::len);
-        let gold = r.gold_index().map_err(|e| e.context(format!("{}: {}", spec.file, document_name(i as u64))))?;
+        let gold = r.gold_index().map_err(at(i))?;
         perms.push(options.order.permutations(n, gold, &mut rng));
         shapes.push(order::DocOptions::of(doc, n, gold));
         golds.push(gold);
@@ -192,8 +194,7 @@ pub fn plan(spec: &TaskSpec, docs: Vec<Json>, pool: FewshotPool, options: &RunOp
             let mut kept = Vec::new();
             for (i, doc) in docs.iter().enumerate() {
                 if let Some(p) = perms[i].get(v) {
-                    let named = |e: Error| e.context(format!("{}: {}", spec.file, document_name(i as u64)));
-                    variant_docs.push(shapes[i].permute(doc, p).map_err(named)?);
+                    variant_docs.push(shapes[i].permute(doc, p).map_err(at(i))?);
                     kept.push(i);
                 }
             }
@@ -202,9 +203,8 @@ pub fn plan(spec: &TaskSpec, docs: Vec<Json>, pool: FewshotPool, options: &RunOp
             for ((i, doc), rendered) in kept.into_iter().zip(variant_docs).zip(variant_rendered) {
                 // The permuted document must render its gold where the permutation put it; a
                 // template that reads the gold from elsewhere would make the run's verdicts wrong.
-                let named = |e: Error| e.context(format!("{}: {}", spec.file, document_name(i as u64)));
-                if Some(rendered.gold_index().map_err(named)?) != order::permuted_gold(&perms[i][v], golds[i]) {
-                    return Err(named(Error::new(format!(
+                if Some(rendered.gold_index().map_err(at(i))?) != order::permuted_gold(&perms[i][v], golds[i]) {
+                    return Err(at(i)(Error::new(format!(
                         "the choice order {} moved the options but not the gold the template reads",
                         options.order
                     ))));
@@ -218,8 +218,7 @@ pub fn plan(spec: &TaskSpec, docs: Vec<Json>, pool: FewshotPool, options: &RunOp
                     Some(p) => Some(Job {
                         doc_id: i as u64,
                         doc: doc.clone(),
-                        rendered: order::permute_rendered(r, p)
-                            .map_err(|e| e.context(format!("{}: {}", spec.file, document_name(i as u64))))?,
+                        rendered: order::permute_rendered(r, p).map_err(at(i))?,
                         variant: v,
                         permutation: Some(p.clone()),
                     }),

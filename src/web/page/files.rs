@@ -277,9 +277,9 @@ pub(super) fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sy
     ))
 }
 
-/// Where a model at `url` is downloaded from under the page's `?mirror=URL` (`URL/HOST/PATH`, as
-/// the benchmarks' files and the CLI's `LINGUALENS_MIRROR`); `None` without one, or for a URL the
-/// mirror does not take (a relative one: the site's own files).
+/// Where a model or a benchmark file at `url` is downloaded from under the page's `?mirror=URL`
+/// (`URL/HOST/PATH`, as the CLI's `LINGUALENS_MIRROR`); `None` without one, or for a URL the mirror
+/// does not take (a relative one: the site's own files).
 fn mirror_of(url: &str) -> Option<String> {
     let mirror = dom::query_param("mirror")?;
     let from = crate::catalog::mirrored(url, Some(&mirror));
@@ -413,9 +413,8 @@ async fn benchmark_catalog() -> Result<crate::catalog::BenchmarkCatalog, String>
 }
 
 fn remote(f: crate::catalog::SourceFile) -> RemoteData {
-    let mirror = dom::query_param("mirror");
     RemoteData {
-        fetch_url: crate::catalog::mirrored(&f.url, mirror.as_deref()),
+        fetch_url: mirror_of(&f.url).unwrap_or_else(|| f.url.clone()),
         url: f.url,
         check: ModelCheck { size: f.size_bytes, sha256: f.sha256 },
         unpack: f.unpack,

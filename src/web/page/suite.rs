@@ -8,7 +8,9 @@
 //! model or several) opens again: the same tables, chart, picture and print.
 
 use super::*;
-use crate::tasks::experiment::{self, Experiment, ExperimentResults};
+use std::borrow::Cow;
+
+use crate::tasks::experiment::{self, Experiment};
 use crate::web::suite::{chart_svg, summary_svg, SavedSuite, SuiteProgress, SAVED_SUITE_MAX_BYTES};
 
 const STORAGE_KEY: &str = "lingualens-suite";
@@ -140,35 +142,19 @@ pub(super) fn resume(app: &Shared) {
     }
 }
 
-/// What the panel shows: the opened table, else the suite kept on this page.
-struct View {
-    experiment: Experiment,
-    models: Vec<(String, ExperimentResults)>,
-    sample: Option<serde_json::Value>,
-}
-
-impl View {
-    fn models(&self) -> Vec<(&str, &ExperimentResults)> {
-        self.models.iter().map(|(m, r)| (m.as_str(), r)).collect()
-    }
-}
-
-fn view(a: &App) -> Result<Option<View>, String> {
+/// What the panel shows, as a saved table reads: the opened table, else the suite kept on this page.
+fn view(a: &App) -> Result<Option<Cow<'_, SavedSuite>>, String> {
     if let Some((_, saved)) = &a.suite_saved {
-        return Ok(Some(View {
-            experiment: saved.experiment.clone(),
-            models: saved.models.clone(),
-            sample: saved.sample.clone(),
-        }));
+        return Ok(Some(Cow::Borrowed(saved)));
     }
     let Some(progress) = a.suite.as_ref() else { return Ok(None) };
     let e = experiment_named(&progress.experiment)?;
     let results = progress.results(&e).map_err(|e| e.to_string())?;
-    Ok(Some(View {
+    Ok(Some(Cow::Owned(SavedSuite {
         models: vec![(model_name(&progress.model), results)],
         sample: progress.sample_json(),
         experiment: e,
-    }))
+    })))
 }
 
 #[derive(Clone, Copy)]
@@ -183,7 +169,8 @@ pub(super) enum Download {
 
 /// The shown suite's table, chart or one-page picture, downloaded.
 pub(super) fn download(app: &Shared, what: Download) {
-    let shown = view(&app.borrow());
+    // Owned, so that the page's state is not borrowed while the browser downloads or prints.
+    let shown = view(&app.borrow()).map(|v| v.map(Cow::into_owned));
     let v = match shown {
         Ok(Some(v)) => v,
         Ok(None) => return,
@@ -192,14 +179,14 @@ pub(super) fn download(app: &Shared, what: Download) {
     let name = format!("suite_{}", v.experiment.experiment);
     let saved = match what {
         Download::Chart => {
-            dom::download(&format!("{name}.svg"), "image/svg+xml", &chart_svg(&v.experiment, &v.models()))
+            dom::download(&format!("{name}.svg"), "image/svg+xml", &chart_svg(&v.experiment, &v.results()))
         }
         Download::Summary => match picture(&v) {
             Some(svg) => dom::download(&format!("{name}_summary.svg"), "image/svg+xml", &svg),
             None => return,
         },
         Download::Table => {
-            let table = crate::web::suite::suite_json(&v.experiment, &v.models(), v.sample.clone());
+            let table = crate::web::suite::suite_json(&v.experiment, &v.results(), v.sample.clone());
             dom::download(
                 &format!("{name}.json"),
                 "application/json",
@@ -213,15 +200,16 @@ pub(super) fn download(app: &Shared, what: Download) {
 }
 
 /// The one-page picture of the shown suite, in the page's language.
-fn picture(v: &View) -> Option<String> {
+fn picture(v: &SavedSuite) -> Option<String> {
     let date =
         js_sys::Date::new_0().to_iso_string().as_string().unwrap_or_default().chars().take(10).collect::<String>();
-    text::with_catalogue(|words| summary_svg(&v.experiment, &v.models(), v.sample.as_ref(), &date, words))
+    text::with_catalogue(|words| summary_svg(&v.experiment, &v.results(), v.sample.as_ref(), &date, words))
 }
 
 /// Prints the shown suite's picture alone (the print style shows `#print-summary` only).
 pub(super) fn print(app: &Shared) {
-    let shown = view(&app.borrow());
+    // Owned, so that the page's state is not borrowed while the browser downloads or prints.
+    let shown = view(&app.borrow()).map(|v| v.map(Cow::into_owned));
     let Ok(Some(v)) = shown else { return };
     let Some(svg) = picture(&v) else { return };
     if export::show_svg("print-summary", &svg) {
@@ -496,7 +484,7 @@ fn draw_panel(app: &Shared) -> Result<(), String> {
     dom::set_hidden("suite-swings-box", v.models.iter().all(|(_, r)| r.swings.is_empty()));
 
     // Built from the experiment's own names and the models', each XML-escaped (`chart_svg`).
-    let svg = if any { chart_svg(e, &v.models()) } else { String::new() };
+    let svg = if any { chart_svg(e, &v.results()) } else { String::new() };
     export::show_svg("suite-chart", &svg);
     Ok(())
 }

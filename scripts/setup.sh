@@ -180,7 +180,7 @@ locked_wasm_bindgen_version() {
 cargo_install() {
     CARGO_TARGET_DIR="$LINGUALENS_CACHE/install-target" CARGO_PROFILE_RELEASE_OPT_LEVEL="${tool_opt_level:-1}" \
         CARGO_PROFILE_RELEASE_CODEGEN_UNITS=64 CARGO_PROFILE_RELEASE_DEBUG=false \
-        cargo install --root "$LINGUALENS_TOOLS" --force "$@"
+        cargo install --timings --root "$LINGUALENS_TOOLS" --force "$@"
 }
 
 ensure_wasm_bindgen() {
@@ -192,7 +192,9 @@ ensure_wasm_bindgen() {
     [ "$have" = "$want" ] && return 0
     installing "wasm-bindgen-cli $want (found: ${have:-none}; a few minutes, once)" || return 0
     # Not --locked: its lock file pins a crate version the registry mirror here does not serve.
-    cargo_install wasm-bindgen-cli --version "$want"
+    # No default features: they add rustls (and ring) for the test runner's downloads; the
+    # wasm-bindgen binary never downloads, and the TLS stack was a tenth of the tool's compile.
+    cargo_install wasm-bindgen-cli --version "$want" --no-default-features
 }
 
 ensure_trunk() {
@@ -285,11 +287,10 @@ ensure_reference_tokenizers() {
 # differ, trunk compiles again: slower, never wrong.
 compile_wasm() {
     step "compiling the page's and the worker's wasm"
-    CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo build --target=wasm32-unknown-unknown --profile wasm-worker \
-        --bin lingualens-worker
-    CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo build --target=wasm32-unknown-unknown --profile wasm-worker \
-        --features relaxed-simd --bin lingualens-worker-relaxed
-    CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo build --target=wasm32-unknown-unknown --profile wasm-page \
+    # Both workers in one cargo call: they link one build of the library.
+    CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo build --timings --target=wasm32-unknown-unknown --profile wasm-worker \
+        --bin lingualens-worker --bin lingualens-worker-relaxed
+    CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo build --timings --target=wasm32-unknown-unknown --profile wasm-page \
         --no-default-features --bin lingualens-page
 }
 

@@ -24,7 +24,7 @@ if plan_mode; then
     ensure_trunk
     ensure_wasm_opt
     build_bundle
-    echo "plan: check the layout (cargo fmt --check), generate the fixtures (tools/fixtures/make_all.sh), run clippy (native and wasm, warnings denied) and cargo test --release"
+    echo "plan: check the layout (cargo fmt --check), generate the fixtures (tools/fixtures/make_all.sh), run clippy (native and wasm, warnings denied) and cargo test --profile release-tests"
     echo "plan: complete"
     exit 0
 fi
@@ -47,9 +47,23 @@ references() {
     step "generating test fixtures and references (tools/fixtures)"
     PYTHON="$LINGUALENS_CACHE/venv/bin/python" LINGUALENS_REAL_MODEL="$SMOLLM2_GGUF" tools/fixtures/make_all.sh "$LINGUALENS_FIXTURES"
 }
+# Clippy's lints, every warning an error, on each build the tests run: natively (lib, bins, tests,
+# benches) and for the browser (the two workers, the page without the engine). Each runs after the
+# compile of its target dir, whose dependencies it reuses (a check of lingualens alone, mostly on
+# one core), in the background while the other jobs finish: not after them all, where it added
+# three minutes on its own.
 compile_tests() {
-    step "compiling the tests (cargo test --release --no-run)"
-    cargo test --release --no-run
+    step "compiling the tests (cargo test --profile release-tests --no-run)"
+    cargo test --timings --profile release-tests --no-run
+    step "clippy, warnings denied (native)"
+    cargo clippy --profile release-tests --all-targets -- -D warnings
+}
+clippy_wasm() {
+    step "clippy, warnings denied (the workers and the page, wasm32)"
+    CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo clippy --target=wasm32-unknown-unknown --profile wasm-worker \
+        --bins -- -D warnings
+    CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo clippy --target=wasm32-unknown-unknown --profile wasm-page \
+        --no-default-features --bin lingualens-page -- -D warnings
 }
 start_background references references
 start_background native-tests compile_tests
@@ -59,26 +73,19 @@ ensure_trunk
 ensure_wasm_opt
 wait_for_background wasm
 build_bundle
+# After trunk: the two would wait for each other on the wasm target dir's lock.
+start_background wasm-clippy clippy_wasm
 wait_for_background native-tests
 wait_for_background references
-
-# Clippy's lints, every warning an error, on each build the tests run: natively (lib, bins, tests,
-# benches) and for the browser (the worker with the relaxed-SIMD cfg, the page without the engine).
-# After the compiles, whose build scripts and proc macros it reuses; a warm check takes seconds.
-step "clippy, warnings denied (native and wasm)"
-cargo clippy --release --all-targets -- -D warnings
-CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo clippy --target=wasm32-unknown-unknown --profile wasm-worker \
-    --features relaxed-simd --bins -- -D warnings
-CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo clippy --target=wasm32-unknown-unknown --profile wasm-page \
-    --no-default-features --bin lingualens-page -- -D warnings
+wait_for_background wasm-clippy
 
 # lavapipe warns on every start without a runtime dir.
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
-step "cargo test --release (unit, CLI and browser tests)"
-LINGUALENS_DIST="$PWD/dist" LINGUALENS_REQUIRE_BROWSER=1 LINGUALENS_REQUIRE_FIXTURES=1 cargo test --release --no-fail-fast
+step "cargo test --profile release-tests (unit, CLI and browser tests)"
+LINGUALENS_DIST="$PWD/dist" LINGUALENS_REQUIRE_BROWSER=1 LINGUALENS_REQUIRE_FIXTURES=1 cargo test --profile release-tests --no-fail-fast
 
 step "lingualens selftest (for the record)"
-"$CARGO_TARGET_DIR/release/lingualens" selftest
+"$CARGO_TARGET_DIR/release-tests/lingualens" selftest
 
 print_phases
 echo "scripts/test.sh finished in $((SECONDS - started)) s"

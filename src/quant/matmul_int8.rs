@@ -389,10 +389,33 @@ enum Kernel {
     #[cfg(target_arch = "x86_64")]
     Avx512Vnni,
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    #[cfg_attr(feature = "relaxed-simd", allow(dead_code))]
     Simd128,
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "relaxed-simd"))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     RelaxedSimd,
+}
+
+/// The signature every kernel's `matmul_groups` has (see [`Kernel::run`]).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+type MatmulGroups = unsafe fn(&Int8Activations, usize, &Int8Matrix, Range<usize>, Output);
+
+/// The relaxed-SIMD kernel, once the worker build that runs it has asked for it
+/// ([`use_relaxed_simd_kernel`]). Both workers link one build of this library (before, a cargo
+/// feature compiled it twice), and the SIMD128 one must not hold a single relaxed instruction: a
+/// wasm module is validated whole. So the kernel is generic and compiled only into the crate that
+/// instantiates it, the relaxed worker's `main`: LLVM gives every function of a wasm object file
+/// the union of its functions' target features, so a relaxed kernel compiled into this library
+/// let `f64x2.relaxed_max` into ordinary code (`tests/integration/bundle.rs` caught it).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+static RELAXED_SIMD_KERNEL: std::sync::OnceLock<MatmulGroups> = std::sync::OnceLock::new();
+
+/// Makes the int8 matmul use the relaxed-SIMD kernel. Only `lingualens-worker-relaxed` calls it
+/// (`use_relaxed_simd_kernel::<()>()`), first thing: the page starts that build only where the
+/// browser validates a relaxed-SIMD instruction (`web::protocol::RELAXED_SIMD_PROBE`). `Caller`
+/// means nothing; being generic, the kernel is compiled where it is called (see [`RELAXED_SIMD_KERNEL`]).
+#[cfg(target_arch = "wasm32")]
+pub fn use_relaxed_simd_kernel<Caller>() {
+    #[cfg(target_feature = "simd128")]
+    let _ = RELAXED_SIMD_KERNEL.set(relaxed_simd::matmul_groups::<Caller> as MatmulGroups);
 }
 
 impl Kernel {
@@ -408,10 +431,8 @@ impl Kernel {
         }
         // A wasm module is validated whole: one built with SIMD128 (or relaxed SIMD) runs only
         // where the browser has it.
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "relaxed-simd"))]
-        let fallback = Kernel::RelaxedSimd;
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128", not(feature = "relaxed-simd")))]
-        let fallback = Kernel::Simd128;
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        let fallback = if Kernel::RelaxedSimd.available() { Kernel::RelaxedSimd } else { Kernel::Simd128 };
         #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         let fallback = Kernel::Portable;
         fallback
@@ -426,7 +447,7 @@ impl Kernel {
             Kernel::Avx512Vnni => "avx512-vnni",
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::Simd128 => "simd128",
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "relaxed-simd"))]
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::RelaxedSimd => "relaxed-simd",
         }
     }
@@ -440,8 +461,8 @@ impl Kernel {
             Kernel::Avx512Vnni => avx512::available(),
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::Simd128 => true,
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "relaxed-simd"))]
-            Kernel::RelaxedSimd => true,
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Kernel::RelaxedSimd => RELAXED_SIMD_KERNEL.get().is_some(),
         }
     }
 
@@ -466,8 +487,11 @@ impl Kernel {
             },
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Kernel::Simd128 => unsafe { simd128::matmul_groups(xq, t, w, groups, out) },
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "relaxed-simd"))]
-            Kernel::RelaxedSimd => unsafe { relaxed_simd::matmul_groups(xq, t, w, groups, out) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Kernel::RelaxedSimd => match RELAXED_SIMD_KERNEL.get() {
+                Some(kernel) => unsafe { kernel(xq, t, w, groups, out) },
+                None => unreachable!("available() checked that the relaxed-SIMD kernel was asked for"),
+            },
         }
     }
 }
@@ -987,8 +1011,8 @@ mod simd128 {
     }
 }
 
-/// wasm32 relaxed SIMD, where the browser has it (the worker built with the `relaxed-simd`
-/// feature, which the page starts only after `WebAssembly.validate` of a relaxed instruction):
+/// wasm32 relaxed SIMD, where the browser has it (`lingualens-worker-relaxed`, which the page
+/// starts only after `WebAssembly.validate` of a relaxed instruction; see [`RELAXED_SIMD_KERNEL`]):
 /// `i32x4.relaxed_dot_i8x16_i7x16_add_s` adds four products of signed activation bytes and 7-bit
 /// weight bytes into each lane, as VNNI's `vpdpbusd` does (V8 emits that where the CPU has
 /// AVX-VNNI). So each 16 bytes of a chunk (4 rows × 4 columns) is one instruction per token, with
@@ -996,7 +1020,7 @@ mod simd128 {
 /// 8-bit quant goes in as the two nibbles of `q + 128` (`q + 128 = 16 · hi + lo`), each nibble's
 /// sums kept apart and combined at the block's end. The result is implementation-defined only for
 /// a weight byte above 127, which never occurs here; the scaling is the portable kernel's.
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128", feature = "relaxed-simd"))]
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod relaxed_simd {
     use std::arch::wasm32::*;
     use std::ops::Range;
@@ -1011,7 +1035,7 @@ mod relaxed_simd {
     /// As [`super::Kernel::run`], in a browser with relaxed SIMD (the page checks before it
     /// starts this build of the worker).
     #[target_feature(enable = "relaxed-simd")]
-    pub(super) unsafe fn matmul_groups(
+    pub(super) unsafe fn matmul_groups<Caller>(
         xq: &Int8Activations,
         t: usize,
         w: &Int8Matrix,

@@ -54,6 +54,8 @@ mod qmatrix;
 
 pub use blocks::{BlockQ4K, BlockQ4_0, BlockQ4_1, BlockQ5K, BlockQ5_0, BlockQ5_1, BlockQ6K, BlockQ8_0};
 pub use matmul::{qmatmul, qmatmul_with_threads};
+#[cfg(target_arch = "wasm32")]
+pub use matmul_int8::use_relaxed_simd_kernel;
 pub use matmul_int8::{check_int8_kernel, int8_kernel, qmatmul_int8, qmatmul_int8_each, Int8KernelCheck, Int8Matrix};
 pub use qmatrix::QMatrix;
 

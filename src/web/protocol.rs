@@ -16,7 +16,7 @@ use crate::tasks::bundle::TaskFiles;
 /// The file trunk writes for the worker (`data-loader-shim` on the worker's `<link>` in index.html).
 pub const WORKER_SCRIPT: &str = "./lingualens-worker_loader.js";
 
-/// The same worker built with the int8 matmul's relaxed-SIMD kernel (the `relaxed-simd` feature):
+/// The same worker with the int8 matmul's relaxed-SIMD kernel (`src/bin/worker_relaxed.rs`):
 /// started where the browser validates [`RELAXED_SIMD_PROBE`] (Chrome/Edge 114 and later).
 pub const RELAXED_WORKER_SCRIPT: &str = "./lingualens-worker-relaxed_loader.js";
 

@@ -191,3 +191,93 @@ fn the_relaxed_simd_probe_is_the_same_bytes_in_the_page_the_service_worker_and_t
         assert_eq!(bytes, expected, "{file}");
     }
 }
+
+/// `wasm` without its custom sections called `name` (a module is its 8-byte header, then sections:
+/// an id byte, a LEB128 size, the contents; a custom section, id 0, starts with its name).
+fn without_custom_section(wasm: &[u8], name: &str) -> Vec<u8> {
+    fn leb128(bytes: &[u8], at: &mut usize) -> usize {
+        let (mut value, mut shift) = (0usize, 0);
+        loop {
+            let byte = bytes[*at];
+            *at += 1;
+            value |= ((byte & 0x7f) as usize) << shift;
+            if byte & 0x80 == 0 {
+                return value;
+            }
+            shift += 7;
+        }
+    }
+    let mut out = wasm[..8].to_vec();
+    let mut at = 8;
+    while at < wasm.len() {
+        let start = at;
+        let id = wasm[at];
+        at += 1;
+        let size = leb128(wasm, &mut at);
+        let (contents, end) = (at, at + size);
+        let mut name_at = contents;
+        let is_named = id == 0 && {
+            let len = leb128(wasm, &mut name_at);
+            &wasm[name_at..name_at + len] == name.as_bytes()
+        };
+        if !is_named {
+            out.extend_from_slice(&wasm[start..end]);
+        }
+        at = end;
+    }
+    out
+}
+
+/// The two workers link one build of the library, and only the relaxed one's `main` names the
+/// relaxed-SIMD kernel. A wasm module is validated whole, so one relaxed instruction left in the
+/// SIMD128 worker would stop it in every browser without relaxed SIMD. wasm-opt with relaxed SIMD
+/// off validates every function of the SIMD128 worker and refuses the relaxed one. (The
+/// `target_features` section goes first: it lists the features of every object file linked, used
+/// or dropped, and wasm-opt would turn relaxed SIMD on from it.)
+#[test]
+fn the_simd128_worker_holds_no_relaxed_simd_instruction() {
+    let Some(dist) = std::env::var_os("LINGUALENS_DIST").map(std::path::PathBuf::from) else {
+        assert!(std::env::var("LINGUALENS_REQUIRE_BROWSER").is_err(), "LINGUALENS_DIST is not set");
+        eprintln!("skipped: LINGUALENS_DIST is not set (scripts/test.sh sets it to the built bundle)");
+        return;
+    };
+    let Some(wasm_opt) = crate::common::which("wasm-opt") else {
+        assert!(std::env::var("LINGUALENS_REQUIRE_BROWSER").is_err(), "wasm-opt is not on PATH");
+        eprintln!("skipped: wasm-opt is not on PATH (scripts/test.sh installs it)");
+        return;
+    };
+    // scripts/optimize-wasm.sh's features, less relaxed SIMD.
+    let features = [
+        "--enable-bulk-memory",
+        "--enable-multivalue",
+        "--enable-mutable-globals",
+        "--enable-nontrapping-float-to-int",
+        "--enable-reference-types",
+        "--enable-sign-ext",
+        "--enable-simd",
+        "--disable-relaxed-simd",
+    ];
+    let tmp = crate::common::TempDir::new("relaxed-check");
+    // The check must be able to fail: the probe, which is one relaxed instruction, is refused.
+    let probe = lingualens::web::protocol::RELAXED_SIMD_PROBE.to_vec();
+    for (file, bytes, relaxed) in [
+        ("the relaxed-SIMD probe", probe, true),
+        ("lingualens-worker_bg.wasm", std::fs::read(dist.join("lingualens-worker_bg.wasm")).unwrap(), false),
+        (
+            "lingualens-worker-relaxed_bg.wasm",
+            std::fs::read(dist.join("lingualens-worker-relaxed_bg.wasm")).unwrap(),
+            true,
+        ),
+    ] {
+        let path = tmp.path.join("module.wasm");
+        std::fs::write(&path, without_custom_section(&bytes, "target_features")).unwrap();
+        let out = Command::new(&wasm_opt).args(features).arg(&path).args(["-o", "/dev/null"]).output().unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        if relaxed {
+            assert!(!out.status.success(), "{file}: wasm-opt without relaxed SIMD took it");
+            assert!(said.contains("relaxed"), "{file}: refused, but not for relaxed SIMD: {said}");
+        } else {
+            assert!(out.status.success(), "{file}: wasm-opt without relaxed SIMD refused it: {said}");
+        }
+    }
+}

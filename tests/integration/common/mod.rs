@@ -68,7 +68,7 @@ pub fn browser_or_skip(test: &str) -> Option<PathBuf> {
     }
 }
 
-fn which(program: &str) -> Option<PathBuf> {
+pub fn which(program: &str) -> Option<PathBuf> {
     std::env::var_os("PATH")?.to_str()?.split(':').map(|dir| Path::new(dir).join(program)).find(|p| p.is_file())
 }
 

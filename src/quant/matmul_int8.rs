@@ -1034,6 +1034,9 @@ mod relaxed_simd {
     /// # Safety
     /// As [`super::Kernel::run`], in a browser with relaxed SIMD (the page checks before it
     /// starts this build of the worker).
+    // `Caller` is unused on purpose: generic, the kernel is compiled into the crate that names it
+    // (see `RELAXED_SIMD_KERNEL`).
+    #[allow(clippy::extra_unused_type_parameters)]
     #[target_feature(enable = "relaxed-simd")]
     pub(super) unsafe fn matmul_groups<Caller>(
         xq: &Int8Activations,

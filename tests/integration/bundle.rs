@@ -89,6 +89,17 @@ fn the_worker_is_built_with_the_engine() {
     }
 }
 
+/// The built bundle (`LINGUALENS_DIST`, which scripts/test.sh sets), or `None` after saying that
+/// the test is skipped (a failure where the browser tests are required).
+fn built_bundle() -> Option<std::path::PathBuf> {
+    let dist = std::env::var_os("LINGUALENS_DIST").map(std::path::PathBuf::from);
+    if dist.is_none() {
+        assert!(std::env::var("LINGUALENS_REQUIRE_BROWSER").is_err(), "LINGUALENS_DIST is not set");
+        eprintln!("skipped: LINGUALENS_DIST is not set (scripts/test.sh sets it to the built bundle)");
+    }
+    dist
+}
+
 /// Standard base64 with padding (RFC 4648), for SRI digests.
 fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -107,11 +118,7 @@ fn every_integrity_digest_in_the_built_page_matches_its_file() {
     use sha2::{Digest, Sha384};
     assert_eq!(base64(b"foob"), "Zm9vYg==");
     assert_eq!(base64(b"fooba"), "Zm9vYmE=");
-    let Some(dist) = std::env::var_os("LINGUALENS_DIST").map(std::path::PathBuf::from) else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_BROWSER").is_err(), "LINGUALENS_DIST is not set");
-        eprintln!("skipped: LINGUALENS_DIST is not set (scripts/test.sh sets it to the built bundle)");
-        return;
-    };
+    let Some(dist) = built_bundle() else { return };
     let html = std::fs::read_to_string(dist.join("index.html")).expect("dist/index.html");
     let mut checked = 0;
     for tag in html.split('<').filter(|t| t.contains("integrity=\"")) {
@@ -130,11 +137,7 @@ fn every_integrity_digest_in_the_built_page_matches_its_file() {
 
 #[test]
 fn the_built_page_has_a_strict_content_security_policy_and_no_inline_script() {
-    let Some(dist) = std::env::var_os("LINGUALENS_DIST").map(std::path::PathBuf::from) else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_BROWSER").is_err(), "LINGUALENS_DIST is not set");
-        eprintln!("skipped: LINGUALENS_DIST is not set (scripts/test.sh sets it to the built bundle)");
-        return;
-    };
+    let Some(dist) = built_bundle() else { return };
     let html = std::fs::read_to_string(dist.join("index.html")).expect("dist/index.html");
     let policy = html
         .split("http-equiv=\"Content-Security-Policy\" content=\"")
@@ -236,11 +239,7 @@ fn without_custom_section(wasm: &[u8], name: &str) -> Vec<u8> {
 /// or dropped, and wasm-opt would turn relaxed SIMD on from it.)
 #[test]
 fn the_simd128_worker_holds_no_relaxed_simd_instruction() {
-    let Some(dist) = std::env::var_os("LINGUALENS_DIST").map(std::path::PathBuf::from) else {
-        assert!(std::env::var("LINGUALENS_REQUIRE_BROWSER").is_err(), "LINGUALENS_DIST is not set");
-        eprintln!("skipped: LINGUALENS_DIST is not set (scripts/test.sh sets it to the built bundle)");
-        return;
-    };
+    let Some(dist) = built_bundle() else { return };
     let Some(wasm_opt) = crate::common::which("wasm-opt") else {
         assert!(std::env::var("LINGUALENS_REQUIRE_BROWSER").is_err(), "wasm-opt is not on PATH");
         eprintln!("skipped: wasm-opt is not on PATH (scripts/test.sh installs it)");

@@ -152,9 +152,14 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether the address carries any parameter besides `backend`.
+/// Parameters that say how the page runs (the interface's language, the engine, the download
+/// mirror, the pool), not what it runs: the built-in demo still starts by itself with them.
+const HOW_PARAMETERS: &[&str] = &["backend", "simd", "lang", "mirror", "workers", "budget_mib", "watchdog_s"];
+
+/// Whether the address names something to run (a model, a task, a file, a mode…): any parameter
+/// besides `HOW_PARAMETERS`.
 pub fn query_params_present() -> bool {
     let Some(params) = search_params() else { return false };
     let keys = js_sys::Array::from(&params.keys().into());
-    keys.iter().any(|k| k.as_string().as_deref() != Some("backend"))
+    keys.iter().any(|k| !k.as_string().is_some_and(|k| HOW_PARAMETERS.contains(&k.as_str())))
 }

@@ -156,8 +156,9 @@ fn assert_rows_equal_native(test: &str, page: &Value, native: &Native) {
     );
 }
 
-fn demo_runs_by_default(test: &str, flags: &[&str], query: &str, backend: &str) {
-    let Some(dist) = browser_or_skip(test) else { return };
+/// Returns the device's self-test report.
+fn demo_runs_by_default(test: &str, flags: &[&str], query: &str, backend: &str) -> Option<Value> {
+    let dist = browser_or_skip(test)?;
     let native = native_scores(&demo_model(), &demo_files(), backend);
     let server = StaticServer::start(dist);
     let browser = Browser::start(flags);
@@ -203,6 +204,13 @@ fn demo_runs_by_default(test: &str, flags: &[&str], query: &str, backend: &str) 
     assert!(inspector["tokens"].as_u64().unwrap() > 5 && inspector["parallel"] == json!(1), "{inspector}");
     browser.eval("document.getElementById('inspector').scrollIntoView(); return true;", json!([]));
     browser.screenshot(&screenshot_path(&format!("{test}-inspector.png")));
+    let report = browser.wait_for(
+        "the self-test",
+        "const el = document.getElementById('selftest');
+         return el.dataset.status === 'pending' ? null : el.dataset.report || null;",
+        LONG,
+    );
+    Some(serde_json::from_str(report.as_str().unwrap_or("null")).expect("the self-test's report is JSON"))
 }
 
 #[test]
@@ -224,6 +232,36 @@ fn the_demo_runs_on_the_exact_cpu_path_when_asked_and_equals_the_native_engine()
 #[test]
 fn the_demo_runs_by_default_on_the_cpu_where_webgpu_is_only_a_software_adapter() {
     demo_runs_by_default("app_demo_software_adapter", &[WEBGPU_FLAG], "", "cpu-int8");
+}
+
+#[test]
+fn the_demo_runs_by_default_on_the_simd128_worker_in_dzongkha_and_equals_the_native_engine() {
+    // The worker build that Firefox and Safari get (no relaxed SIMD), asked for here; the language
+    // and the worker build say how the page runs, not what: the demo still starts by itself.
+    let test = "app_demo_simd128_dz";
+    let Some(report) = demo_runs_by_default(test, &[], "?simd=baseline&lang=dz", "cpu-int8") else { return };
+    assert_eq!(report["backend"]["int8_kernel"], json!("simd128"), "{test}: {report:#}");
+}
+
+#[test]
+fn an_address_that_names_a_task_without_run_waits_and_says_it_is_ready() {
+    let test = "app_ready_without_run";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let server = StaticServer::start(dist);
+    let browser = Browser::start(&[]);
+    browser.goto(&server.url("index.html?task=demo&simd=baseline"));
+    let status = browser.wait_for(
+        "the self-test and the status line after it",
+        "const el = document.getElementById('selftest');
+         if (!el || el.dataset.status === 'pending') return null;
+         const s = document.getElementById('status').textContent;
+         return s.startsWith('Initialising') ? null : { status: s, kernel: JSON.parse(el.dataset.report).backend.int8_kernel };",
+        LONG,
+    );
+    assert_eq!(status["status"], json!("Ready. Choose a model and a benchmark, then press Run."), "{test}: {status}");
+    assert_eq!(status["kernel"], json!("simd128"), "{test}: ?simd=baseline starts the SIMD128 worker");
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(done_count(&browser), 0, "{test}: nothing ran without run=1");
 }
 
 #[test]

@@ -173,6 +173,11 @@ pub fn show(id: &str, said: Said) {
     });
 }
 
+/// Whether the element `id` last showed, through `show`, the message `key`.
+pub fn shows_key(id: &str, key: &str) -> bool {
+    SHOWN.with(|shown| shown.borrow().iter().any(|(i, said)| i == id && matches!(said, Said::Key(k, ..) if *k == key)))
+}
+
 /// Writes every remembered element again, after a language switch.
 pub fn refresh() {
     let shown = SHOWN.with(|shown| shown.borrow().clone());

@@ -185,7 +185,15 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             app.borrow_mut().backend = info.label().to_string();
             show_backend(&info)
         }
-        FromWorker::SelfTest { report } => show_selftest(&report),
+        FromWorker::SelfTest { report } => {
+            show_selftest(&report)?;
+            // Nothing started by itself (the address named a model or a task without `run=1`):
+            // the status line, still on "Initialising the device…", says what to do instead.
+            if text::shows_key("status", "status-device") {
+                say(key("status-ready"));
+            }
+            Ok(())
+        }
         FromWorker::Download { loaded, total, from_cache, resumed_from } => {
             show_download(app, loaded, total, from_cache, resumed_from);
             Ok(())

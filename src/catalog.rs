@@ -57,6 +57,53 @@ pub struct BenchmarkEntry {
     /// rather than from a YAML under `datasets/tasks`.
     #[serde(default)]
     pub published: Vec<PublishedTask>,
+    /// Files known by repository and config rather than by path (the Hub's tree listing, read as
+    /// the `datasets` library reads it, names them when they are fetched).
+    #[serde(default)]
+    pub hub: Vec<HubData>,
+    /// Why the page's Task menu does not offer this benchmark yet, where it does not (the CLI
+    /// runs it).
+    #[serde(default)]
+    pub not_in_page: Option<String>,
+}
+
+/// The splits of some configs of a Hub dataset, at a revision: `hub::split_files` picks each
+/// split's files from the dataset card and the tree listing when they are fetched, and they go
+/// into the benchmark's folder as `FOLDER/CONFIG/SPLIT.EXT` (`SPLIT-00001.EXT`, … for shards),
+/// the names the task's loader reads.
+#[derive(Debug, Clone, Deserialize)]
+pub struct HubData {
+    /// `owner/name`.
+    pub dataset: String,
+    /// A commit, or a branch where no commit could be established (the entry's `verified` says).
+    pub revision: String,
+    pub configs: Vec<String>,
+    pub splits: Vec<String>,
+    pub folder: String,
+}
+
+impl HubData {
+    /// Where the `index`th of `count` files of (`config`, `split`) goes in the benchmark's folder.
+    pub fn local_path(&self, config: &str, split: &str, index: usize, count: usize, repo_path: &str) -> String {
+        let ext = repo_path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_else(|| "csv".into());
+        let shard = if count > 1 { format!("-{index:05}") } else { String::new() };
+        format!("{}/{config}/{split}{shard}.{ext}", self.folder)
+    }
+
+    /// What the catalogue asks for, as a kept folder records it: the tree listing's URL, with the
+    /// configs and splits taken.
+    pub fn record(&self) -> SourceRecord {
+        SourceRecord {
+            url: format!(
+                "{}#configs={};splits={}",
+                crate::hub::tree_url(&self.dataset, &self.revision),
+                self.configs.join(","),
+                self.splits.join(",")
+            ),
+            sha256: None,
+            size_bytes: None,
+        }
+    }
 }
 
 /// A task as its authors published it: its YAML (and the include files and `utils.py` beside
@@ -293,7 +340,11 @@ mod tests {
         let benchmarks = benchmark_catalog().unwrap();
         let tasks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/tasks");
         for b in &benchmarks.benchmarks {
-            assert!(!b.files.is_empty(), "{}", b.id);
+            assert!(!b.files.is_empty() || !b.hub.is_empty(), "{}", b.id);
+            for h in &b.hub {
+                crate::hub::check_dataset_id(&h.dataset).unwrap();
+                assert!(!h.configs.is_empty() && !h.splits.is_empty() && !h.folder.is_empty(), "{}", b.id);
+            }
             for t in b.tasks.iter().filter(|t| b.published_task(t).is_none()) {
                 let found = std::fs::read_dir(&tasks)
                     .unwrap()

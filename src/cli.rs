@@ -16,6 +16,7 @@ mod benchmark_data;
 mod compare;
 mod eval_command;
 pub mod fetch;
+mod hub_data;
 mod kit;
 mod suite;
 

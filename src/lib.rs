@@ -14,6 +14,7 @@ pub mod eval;
 pub mod formats;
 #[cfg(feature = "engine")]
 pub mod gpu;
+pub mod hub;
 pub mod models;
 pub mod parallel;
 pub mod pyrandom;

@@ -6,17 +6,56 @@
 //! missing.
 //!
 //! The folder is complete or absent: files are unpacked into a folder of their own and renamed
-//! into place only when all of them are there, with `SOURCES` naming the downloads they came from.
+//! into place only when all of them are there, with `SOURCES` naming what the catalogue asked for
+//! and the downloads they came from. Files the catalogue knows only by Hub repository and config
+//! (`catalog::HubData`) are found first (`cli::hub_data`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::catalog::{self, BenchmarkEntry, SourceRecord};
-use crate::cli::fetch;
+use crate::catalog::{self, BenchmarkEntry, SourceFile, SourceRecord};
+use crate::cli::{fetch, hub_data};
 use crate::{bail, Error, Result};
 
 /// The file in a kept folder that names its downloads; a folder without it is not used.
 const SOURCES: &str = ".lingualens-sources.json";
+
+/// What `SOURCES` holds: what the catalogue asked for (its files and its Hub listings), and the
+/// files downloaded for it.
+#[derive(serde::Serialize, serde::Deserialize, PartialEq)]
+struct Kept {
+    catalogue: Vec<SourceRecord>,
+    downloads: Vec<SourceRecord>,
+}
+
+/// What `entry` asks for, as `SOURCES` records it.
+fn asked(entry: &BenchmarkEntry) -> Vec<SourceRecord> {
+    entry.files.iter().map(|f| f.record()).chain(entry.hub.iter().map(|h| h.record())).collect()
+}
+
+/// Every file of `entry`: its own, and those its Hub listings name now (found on the Hub, or as
+/// remembered from an earlier run with `offline`), each with the path it takes in the folder.
+pub fn resolved_files(entry: &BenchmarkEntry, offline: bool) -> Result<Vec<SourceFile>> {
+    let mut files = entry.files.clone();
+    for h in &entry.hub {
+        for config in &h.configs {
+            for split in &h.splits {
+                let found = hub_data::split_files(&h.dataset, &h.revision, Some(config), split, offline)?;
+                let count = found.len();
+                for (i, f) in found.into_iter().enumerate() {
+                    files.push(SourceFile {
+                        path: Some(h.local_path(config, split, i, count, &f.repo_path)),
+                        url: f.url,
+                        size_bytes: f.size_bytes,
+                        sha256: f.sha256,
+                        unpack: None,
+                    });
+                }
+            }
+        }
+    }
+    Ok(files)
+}
 
 /// A benchmark's data as kept: the folder to read, and the downloads it came from.
 pub struct KeptData {
@@ -29,13 +68,13 @@ pub struct KeptData {
 /// catalogue has no benchmark for the task.
 pub fn data_for_task(task: &str, offline: bool) -> Result<Option<KeptData>> {
     let Some(entry) = catalog::benchmark_catalog()?.benchmark_for(task) else { return Ok(None) };
-    let sources: Vec<SourceRecord> = entry.files.iter().map(|f| f.record()).collect();
+    let asked = asked(&entry);
     let dir = fetch::cache_dir().join("data").join(&entry.id);
-    if kept_sources(&dir).as_ref() == Some(&sources) {
-        return Ok(Some(KeptData { benchmark: entry.id, dir, sources }));
+    if let Some(kept) = kept(&dir).filter(|k| k.catalogue == asked) {
+        return Ok(Some(KeptData { benchmark: entry.id, dir, sources: kept.downloads }));
     }
     if offline {
-        let wanted: Vec<String> = sources
+        let wanted: Vec<String> = asked
             .iter()
             .map(|s| {
                 format!(
@@ -52,10 +91,12 @@ pub fn data_for_task(task: &str, offline: bool) -> Result<Option<KeptData>> {
             wanted.join(", ")
         );
     }
-    eprintln!("{task}: fetching the data of {} ({} file(s)) into {}", entry.id, entry.files.len(), dir.display());
+    let files = resolved_files(&entry, false).map_err(|e| e.context(format!("{task}: the data of {}", entry.id)))?;
+    eprintln!("{task}: fetching the data of {} ({} file(s)) into {}", entry.id, files.len(), dir.display());
     let unpacking = dir.with_file_name(format!("{}.unpacking-{}", entry.id, std::process::id()));
     let _ = std::fs::remove_dir_all(&unpacking);
-    let filled = fill(&entry, &unpacking, &sources);
+    let kept = Kept { catalogue: asked, downloads: files.iter().map(|f| f.record()).collect() };
+    let filled = fill(&files, &unpacking, &kept);
     if let Err(e) = filled {
         let _ = std::fs::remove_dir_all(&unpacking);
         return Err(e.context(format!("{task}: the data of {}", entry.id)));
@@ -64,23 +105,24 @@ pub fn data_for_task(task: &str, offline: bool) -> Result<Option<KeptData>> {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::rename(&unpacking, &dir)
         .map_err(|e| Error::new(format!("{}: cannot be renamed to {}: {e}", unpacking.display(), dir.display())))?;
-    Ok(Some(KeptData { benchmark: entry.id, dir, sources }))
+    Ok(Some(KeptData { benchmark: entry.id, dir, sources: kept.downloads }))
 }
 
 /// The benchmark's files downloaded (or taken from the download cache) and written into `dir`,
 /// archives unpacked, and `SOURCES` last.
-fn fill(entry: &BenchmarkEntry, dir: &Path, sources: &[SourceRecord]) -> Result<()> {
-    for source in &entry.files {
+fn fill(files: &[SourceFile], dir: &Path, kept: &Kept) -> Result<()> {
+    for source in files {
         for (name, bytes) in fetch::source_files(source)? {
             fetch::write(&dir.join(&name), &bytes)?;
         }
     }
-    let json = serde_json::to_string_pretty(sources).map_err(|e| Error::new(format!("{SOURCES}: {e}")))?;
+    let json = serde_json::to_string_pretty(kept).map_err(|e| Error::new(format!("{SOURCES}: {e}")))?;
     fetch::write(&dir.join(SOURCES), json.as_bytes())
 }
 
-/// The downloads a kept folder says it holds; `None` for a folder that is absent or incomplete.
-fn kept_sources(dir: &Path) -> Option<Vec<SourceRecord>> {
+/// What a kept folder says it holds; `None` for a folder that is absent or incomplete (or kept
+/// by an older lingualens, whose record had another form: it is fetched again).
+fn kept(dir: &Path) -> Option<Kept> {
     serde_json::from_slice(&std::fs::read(dir.join(SOURCES)).ok()?).ok()
 }
 

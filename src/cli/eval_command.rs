@@ -89,9 +89,61 @@ fn load_spec(
         load.overrides.insert(field.to_string(), template.to_string());
     }
     let spec = yaml::load_task_file(&task_path, &load)?;
-    let Some(published) = published else { return Ok((task_path, spec, None)) };
+    let Some(published) = published else {
+        // A Hub `dataset_path` given no --data: its splits, as lm-eval's `datasets` reads them.
+        if let (DataSource::Hub { path, name }, false) = (&spec.source, data_given) {
+            let (files, sources) = hub_splits(&spec, path, name.as_deref(), offline)?;
+            load.hub_data_files = files;
+            let spec = yaml::load_task_file(&task_path, &load)?;
+            return Ok((task_path, spec, Some(sources)));
+        }
+        return Ok((task_path, spec, None));
+    };
     eprintln!("{}: the authors' published task, its data from {}", spec.task, published.kept.dir.display());
     Ok((task_path, spec, Some(published.kept.sources)))
+}
+
+/// Split → the local files that hold it.
+type SplitFiles = BTreeMap<String, Vec<String>>;
+
+/// The evaluated split's files (and the few-shot split's, where the task reads one) of the Hub
+/// dataset `path` (config `name`), fetched or taken from the cache (`cli::hub_data`), at
+/// `dataset_kwargs.revision` (default `main`): split → local files, and the downloads.
+fn hub_splits(
+    spec: &TaskSpec,
+    path: &str,
+    name: Option<&str>,
+    offline: bool,
+) -> Result<(SplitFiles, Vec<SourceRecord>)> {
+    let revision = spec
+        .raw
+        .get("dataset_kwargs")
+        .and_then(|kw| kw.get("revision"))
+        .and_then(|r| r.as_str())
+        .unwrap_or("main")
+        .to_string();
+    let eval = spec
+        .eval_split()
+        .ok_or_else(|| Error::new(format!("{}: names no test_split or validation_split to evaluate", spec.file)))?;
+    let mut files = BTreeMap::new();
+    let mut sources = Vec::new();
+    for (split, needed) in [(Some(eval), true), (spec.fewshot_split_to_read(), false)] {
+        let Some(split) = split else { continue };
+        let found = match crate::cli::hub_data::split_files(path, &revision, name, split, offline) {
+            Ok(found) => found,
+            // A few-shot split that is not there is said when (and if) shots are asked for.
+            Err(_) if !needed => continue,
+            Err(e) => return Err(e.context(format!("{}: dataset_path {path}", spec.file))),
+        };
+        eprintln!("{}: split {split} from the Hub's {path}: {} file(s)", spec.task, found.len());
+        let mut local = Vec::new();
+        for f in &found {
+            local.push(crate::cli::hub_data::download(f)?.display().to_string());
+            sources.push(f.record());
+        }
+        files.insert(split.to_string(), local);
+    }
+    Ok((files, sources))
 }
 
 /// `lingualens export-task`: the task and its documents as a folder stock lm-eval runs
@@ -546,6 +598,13 @@ fn load_items(loader: &str, paths: &[PathBuf]) -> Result<Vec<Item>> {
     for p in paths {
         if loader == "dzen" && p.is_dir() {
             files.extend(crate::tasks::dzen::dzen_dir_files(p)?);
+        } else if p.is_dir() {
+            // A folder (a kept benchmark, a Hub repository's download): its data files, by path.
+            for f in table_files_in(p)? {
+                let bytes =
+                    crate::formats::source::read_capped(&f, crate::formats::source::limits::DATA_FILE, "data file")?;
+                files.push((f.display().to_string(), bytes));
+            }
         } else {
             files.push((
                 p.display().to_string(),
@@ -557,6 +616,32 @@ fn load_items(loader: &str, paths: &[PathBuf]) -> Result<Vec<Item>> {
     let loaded = crate::tasks::bundle::loader_items(loader, &refs)?;
     eprintln!("{}", loaded.summary());
     Ok(loaded.items)
+}
+
+/// The data files under `dir` (CSV, JSON, JSONL, Parquet), sorted by path; hidden ones (a kept
+/// folder's record) skipped. A folder with none is an error naming it.
+fn table_files_in(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(d) = pending.pop() {
+        for entry in std::fs::read_dir(&d).map_err(|e| io(&d, e))? {
+            let path = entry.map_err(|e| io(&d, e))?.path();
+            let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+            if name.starts_with('.') {
+                continue;
+            }
+            if path.is_dir() {
+                pending.push(path);
+            } else if [".csv", ".json", ".jsonl", ".parquet"].iter().any(|e| name.ends_with(e)) {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    if found.is_empty() {
+        return Err(Error::new(format!("{}: a folder with no data file (CSV, JSON, JSONL, Parquet)", dir.display())));
+    }
+    Ok(found)
 }
 
 /// One run's shared state.

@@ -116,7 +116,9 @@ fn add_benchmark(site: &Path, wanted: &str) -> Result<KitBenchmark> {
     };
     let mut files = Vec::new();
     let mut sources = Vec::new();
-    for source in &entry.files {
+    let resolved = super::benchmark_data::resolved_files(&entry, false)
+        .map_err(|e| e.context(format!("--with-benchmark {wanted}")))?;
+    for source in &resolved {
         let named = fetch::source_files(source).map_err(|e| e.context(format!("--with-benchmark {wanted}")))?;
         sources.push(format!("{} sha256 {}", source.url, source.sha256.as_deref().unwrap_or("not pinned")));
         for (name, bytes) in named {

@@ -419,6 +419,20 @@ fn file_stem(name: &str) -> &str {
     base.rsplit_once('.').map_or(base, |(s, _)| s)
 }
 
+/// A file stem without the Hub's shard count, so that an item keeps its id however the split's
+/// files are named: `test-00000-of-00001` → `test`, `test-00001-of-00003` → `test-00001` (as
+/// lingualens keeps shards it fetched).
+fn shard_stem(stem: &str) -> String {
+    let Some((head, of)) = stem.rsplit_once("-of-") else { return stem.to_string() };
+    let Some((split, index)) = head.rsplit_once('-') else { return stem.to_string() };
+    let digits = |s: &str| s.len() == 5 && s.bytes().all(|b| b.is_ascii_digit());
+    match (digits(index), digits(of), of == "00001") {
+        (true, true, true) => split.to_string(),
+        (true, true, false) => head.to_string(),
+        _ => stem.to_string(),
+    }
+}
+
 /// Turns one table into items.
 pub fn items_from_table(name: &str, table: &Table, options: &TableOptions) -> Loaded {
     let mut out = Loaded { rows: table.rows, ..Loaded::default() };
@@ -485,9 +499,14 @@ pub fn items_from_table(name: &str, table: &Table, options: &TableOptions) -> Lo
             "und".to_string()
         }
     };
+    // A Hub config's folder goes into the id (KyrgyzMMLU's subjects each number their rows from 1).
+    let stem = match options.metadata.get("config") {
+        Some(config) => format!("{config}/{}", shard_stem(file_stem(name))),
+        None => shard_stem(file_stem(name)),
+    };
     let prefix = options.id_prefix.clone().unwrap_or_else(|| match &table.split {
-        Some(split) => format!("{}/{}/{split}", mapping.name, file_stem(name)),
-        None => format!("{}/{}", mapping.name, file_stem(name)),
+        Some(split) => format!("{}/{stem}/{split}", mapping.name),
+        None => format!("{}/{stem}", mapping.name),
     });
     let mut base_meta = options.metadata.clone();
     if let Some(split) = &table.split {
@@ -1245,6 +1264,14 @@ mod tests {
         assert_eq!(out.items[1].as_multiple_choice().unwrap().choices, ["a", "c", "d"]);
         assert_eq!(out.items[1].as_multiple_choice().unwrap().gold, 2);
         assert_eq!(out.items[0].language, "am");
+    }
+
+    #[test]
+    fn an_id_keeps_no_shard_count() {
+        assert_eq!(shard_stem("test-00000-of-00001"), "test");
+        assert_eq!(shard_stem("test-00001-of-00003"), "test-00001");
+        assert_eq!(shard_stem("amh_english_test_1"), "amh_english_test_1");
+        assert_eq!(shard_stem("x-1-of-00001"), "x-1-of-00001");
     }
 
     #[test]

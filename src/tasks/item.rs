@@ -15,7 +15,7 @@ use crate::error::Result;
 /// One benchmark item.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Item {
-    /// Stable, unique within a dataset: `dzen/10th-Biology/28/en`, `kyrgyz-mmlu/test/12`.
+    /// Stable, unique within a dataset: `dzen/10th-Biology/28/en`, `kyrgyz-mmlu/kyrgyz_mmlu_math/test/12`.
     pub id: String,
     /// BCP-47 language tag of the item's text: `en`, `dz`, `am`, `om`, `ti`, `gez`, `ky`;
     /// `und` where the loader could not tell.

@@ -419,3 +419,127 @@ fn proverbeval_other_languages_run_from_the_hubs_parquet_conversion() {
     };
     assert!(asked(302) >= 4 && asked(200) >= 4, "{requests:?}");
 }
+
+/// KyrgyzMMLU from the catalogue with no `--data`: the Hub repository is known by id and configs
+/// only, so its card and tree listing are fetched from the stand-in, each subject's splits are the
+/// files the card names (as `datasets` reads it), and each download is checked against the sha256
+/// the listing gives. 5 items score as with the same files given by hand; the results name all 18
+/// downloads; `--offline` runs with the stand-in gone.
+#[test]
+fn kyrgyz_mmlu_runs_from_the_hub_repository_the_catalogue_names() {
+    const TEST: &str = "cli_data::kyrgyz_mmlu_runs_from_the_hub_repository_the_catalogue_names";
+    if !crate::builtin_tasks::prompts(TEST) {
+        return;
+    }
+    let tmp = common::TempDir::new("fetch-kyrgyz");
+    let root = tmp.path.join("mirror");
+    let repo = common::kyrgyz_mmlu_standin(&root);
+    let standin = common::StandIn::start(&root, &[], &[]);
+    let cache = tmp.path.join("cache");
+    let model = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/demo/lingualens-demo-Q8_0.gguf");
+    let run = |out: &Path, extra: &[&str], mirror: &str| {
+        let mut args =
+            vec!["eval", "--model", model.to_str().unwrap(), "--task", "kyrgyz_mmlu", "--limit", "5", "--out"];
+        args.push(out.to_str().unwrap());
+        args.extend(extra);
+        lingualens_fetching(&args, mirror, &cache)
+    };
+    let fetched = tmp.path.join("run-fetched");
+    let (ok, text) = run(&fetched, &[], &standin.url(""));
+    assert!(ok, "{text}");
+    let asked: Vec<String> = standin.requests().into_iter().map(|(p, _, _)| p).collect();
+    assert!(
+        asked.iter().any(|p| p == "/huggingface.co/api/datasets/TTimur/kyrgyzMMLU/tree/main?recursive=true"),
+        "the tree listing was asked for: {asked:?}"
+    );
+    assert!(asked.iter().any(|p| p.ends_with("/TTimur/kyrgyzMMLU/resolve/main/README.md")), "{asked:?}");
+    let results: Value = serde_json::from_str(&read(&fetched.join("results_kyrgyz_mmlu.json"))).unwrap();
+    let sources = results["config"]["data_sources"].as_array().expect("config.data_sources");
+    assert_eq!(sources.len(), 18, "9 subjects x (test, validation): {sources:?}");
+    for s in sources {
+        let url = s["url"].as_str().unwrap();
+        let rel = url.split("/resolve/main/").nth(1).unwrap_or_else(|| panic!("{url}"));
+        let (sha, size) = sha256_file(&repo.join(rel));
+        assert_eq!(s["sha256"].as_str(), Some(sha.as_str()), "{url}: the listed sha256 is recorded");
+        assert_eq!(s["size_bytes"].as_u64(), Some(size), "{url}");
+    }
+
+    // The same files given by hand: the same scores.
+    let by_hand = tmp.path.join("run-by-hand");
+    let (ok, text) = run(&by_hand, &["--data", repo.to_str().unwrap()], "http://127.0.0.1:9/");
+    assert!(ok, "{text}");
+    let given: Value = serde_json::from_str(&read(&by_hand.join("results_kyrgyz_mmlu.json"))).unwrap();
+    assert_eq!(results["results"], given["results"]);
+    let items = read(&fetched.join("items_kyrgyz_mmlu.csv"));
+    assert_eq!(items, read(&by_hand.join("items_kyrgyz_mmlu.csv")));
+    // Each subject numbers its rows from 1: the ids name the subject's config, and differ.
+    let ids: Vec<&str> = items.lines().skip(1).map(|l| l.split(',').nth(1).unwrap()).collect();
+    assert_eq!(ids.len(), 5);
+    assert!(ids.iter().all(|id| id.starts_with("kyrgyz-mmlu/kyrgyz_mmlu_")), "{ids:?}");
+    assert_eq!(ids.iter().collect::<std::collections::BTreeSet<_>>().len(), 5, "{ids:?}");
+
+    // Offline, from what was kept; a wrong file on the Hub is refused by its sha256.
+    drop(standin);
+    let (ok, text) = run(&tmp.path.join("offline"), &["--offline"], "http://127.0.0.1:9/");
+    assert!(ok, "--offline with the data kept:\n{text}");
+}
+
+/// A published lm-eval YAML whose `dataset_path` is a Hub dataset, run with no `--data`: its split
+/// found from the dataset card's configs (ProverbEval's layout on the stand-in) scores as the
+/// catalogue's mapping of the same task; the authors' own `dataset_path` (a dataset the Hub does not
+/// serve) is refused naming it.
+#[test]
+fn a_published_yaml_reads_its_hub_dataset_as_lm_eval_would() {
+    let Some(shared) = shared() else { return };
+    let tmp = common::TempDir::new("hub-yaml");
+    let root = tmp.path.join("mirror");
+    std::fs::create_dir_all(&root).unwrap();
+    let catalog_file = tmp.path.join("catalog.json");
+    common::proverbeval_standin(&shared, &root, &catalog_file);
+    let hub = root.join("huggingface.co/datasets/israel/ProverbEval");
+    std::fs::write(
+        hub.join("README.md"),
+        "---\nconfigs:\n- config_name: amh_choice_english\n  data_files:\n  - split: english_1\n    path: amh/amh_english_test_1.csv\n---\n",
+    )
+    .unwrap();
+    let folder = root
+        .join("raw.githubusercontent.com/EthioNLP/EthioProverbEval/8c6e92671f7fb59afdf7cd8295efca71b2120a10/choice/shuffle/english/1");
+    std::fs::write(folder.join("amh_hub.yaml"), "include: amh.yaml\ndataset_path: israel/ProverbEval\n").unwrap();
+    let standin = common::StandIn::start(&root, &[], &[]);
+    let cache = tmp.path.join("cache");
+    let model = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/demo/lingualens-demo-Q8_0.gguf");
+    let run = |task: &str, out: &Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+            .args(["eval", "--model", model.to_str().unwrap(), "--task", task, "--limit", "5", "--out"])
+            .arg(out)
+            .env("LINGUALENS_MIRROR", standin.url(""))
+            .env("LINGUALENS_CACHE", &cache)
+            .env("LINGUALENS_BENCHMARKS", &catalog_file)
+            .env_remove("HF_ENDPOINT")
+            .output()
+            .expect("run lingualens");
+        (
+            out.status.success(),
+            format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+        )
+    };
+    let (ok, text) = run(folder.join("amh_hub.yaml").to_str().unwrap(), &tmp.path.join("yaml"));
+    assert!(ok, "{text}");
+    assert!(text.contains("split english_1 from the Hub's israel/ProverbEval"), "{text}");
+    let (ok, text) = run("amh_choice_english_1", &tmp.path.join("catalogue"));
+    assert!(ok, "{text}");
+    let a: Value = serde_json::from_str(&read(&tmp.path.join("yaml/results_amh_choice_english_1.json"))).unwrap();
+    let b: Value = serde_json::from_str(&read(&tmp.path.join("catalogue/results_amh_choice_english_1.json"))).unwrap();
+    assert_eq!(a["results"], b["results"]);
+    let sources = a["config"]["data_sources"].as_array().expect("config.data_sources");
+    assert_eq!(sources.len(), 1, "{sources:?}");
+    assert!(sources[0]["url"]
+        .as_str()
+        .unwrap()
+        .ends_with("/israel/ProverbEval/resolve/main/amh/amh_english_test_1.csv"));
+
+    // As published, the YAML names a dataset the Hub does not serve: refused, named.
+    let (ok, text) = run(folder.join("amh.yaml").to_str().unwrap(), &tmp.path.join("as-published"));
+    assert!(!ok);
+    assert!(text.contains("no dataset israel/OXgXd3n0CSIoxZf at revision main"), "{text}");
+}

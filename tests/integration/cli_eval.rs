@@ -279,10 +279,21 @@ fn bad_input_gets_a_message_naming_what_is_wrong() {
     assert!(!ok && err.contains("no built-in task of that name") && err.contains("dzen_en"), "{err}");
     let (ok, _, err) = eval(&["--model", no_model, "--task", "dzen_en", "--order", "sideways", "--out", "/tmp/x"]);
     assert!(!ok && err.contains("--order") && err.contains("unknown choice order \"sideways\""), "{err}");
-    // A task of lingualens items with no benchmark in datasets/catalog.json to fetch (DZEN's is
-    // fetched: tests/integration/cli_data.rs) needs its files.
-    let (ok, _, err) = eval(&["--model", no_model, "--task", "kyrgyz_mmlu", "--out", "/tmp/x"]);
-    assert!(!ok && err.contains("give their files with --data"), "{err}");
+    // A task of lingualens items whose benchmark is not kept, --offline: what to do, named (fetched
+    // without --offline: tests/integration/cli_data.rs).
+    let cache = common::TempDir::new("offline-cache");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lingualens"))
+        .args(["eval", "--model", no_model, "--task", "kyrgyz_mmlu", "--offline", "--out", "/tmp/x"])
+        .env("LINGUALENS_CACHE", &cache.path)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("--offline, and the data of kyrgyzllm-mmlu is not kept")
+            && err.contains("give the files with --data"),
+        "{err}"
+    );
     let (ok, _, err) = eval(&[
         "--model",
         no_model,

@@ -31,6 +31,7 @@ mod tokenizer_parity;
 // Tasks and datasets: loaders, task YAMLs, lm-eval's catalogue, the built-in tasks.
 mod builtin_tasks;
 mod datasets;
+mod hub_files;
 mod lm_eval_catalogue;
 mod yaml_tasks;
 

@@ -9,7 +9,7 @@ It serves a folder laid out as a mirror is (`ROOT/HOST/PATH`, what `LINGUALENS_M
 - the Hub's `resolve` URLs (`[/huggingface.co]/datasets/ID/resolve/REV/PATH`, also without the host,
   as `HF_ENDPOINT` asks for them) answered with a 302 to another path that serves the file, as the Hub
   redirects to its CDN; the tree API (`[/huggingface.co]/api/datasets/ID/tree/REV[/PATH][?recursive=1]`)
-  as JSON listing `ROOT/huggingface.co/datasets/ID/`; the parquet conversion's branch
+  as JSON listing `ROOT/huggingface.co/datasets/ID/` (Parquet files with their `lfs` sha256); the parquet conversion's branch
   (`resolve/refs%2Fconvert%2Fparquet/...`) from `ROOT/huggingface.co/datasets/ID/@refs/convert/parquet/`.
 
 Faults, to test what a user meets: `--truncate-once SUFFIX=N` (the first download of a path ending in
@@ -126,7 +126,13 @@ class Handler(BaseHTTPRequestHandler):
                 entries.append({"type": "directory", "oid": "0" * 40, "size": 0, "path": rel + d})
             for name in sorted(filenames):
                 full = os.path.join(dirpath, name)
-                entries.append({"type": "file", "oid": etag_of(full), "size": os.path.getsize(full), "path": rel + name})
+                entry = {"type": "file", "oid": etag_of(full), "size": os.path.getsize(full), "path": rel + name}
+                if name.endswith(".parquet"):
+                    # The Hub keeps binary files in Git LFS: the listing gives their sha256 and size
+                    # under `lfs` (and `size` is the pointer's).
+                    entry["lfs"] = {"oid": sha256_of(full), "size": entry["size"], "pointerSize": 134}
+                    entry["size"] = 134
+                entries.append(entry)
             if not recursive:
                 break
         self.reply(200, json.dumps(entries).encode(), [("Content-Type", "application/json")], path)
@@ -178,12 +184,16 @@ class Handler(BaseHTTPRequestHandler):
             self.connection.shutdown(2)
 
 
-def etag_of(file):
+def sha256_of(file):
     h = hashlib.sha256()
     with open(file, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
-    return h.hexdigest()[:40]
+    return h.hexdigest()
+
+
+def etag_of(file):
+    return sha256_of(file)[:40]
 
 
 def main():

@@ -760,3 +760,59 @@ fn proverbeval_shaped_parquet(config_split: &str) -> Vec<u8> {
     };
     parquet_file(&columns, ::parquet::basic::Compression::SNAPPY)
 }
+
+/// KyrgyzMMLU laid out for the stand-in as its Hub repository is (`TTimur/kyrgyzMMLU` under
+/// `root/huggingface.co/datasets/`): a card whose `configs` name each subject's `validation-*` and
+/// `test-*` shard, as `push_to_hub` writes them, and Parquet shards in the columns the authors'
+/// code reads (`Суроо (KG)`, `А (KG)`…`Д (KG)`, `Туура жооп`), made-up text: three test and two
+/// validation questions per subject, some with four options (an empty `Д (KG)`), gold letters in
+/// either case. Gives the repository's folder.
+pub fn kyrgyz_mmlu_standin(root: &Path) -> PathBuf {
+    use parquet_writer::{parquet_file, PqCol};
+    const SUBJECTS: [&str; 9] =
+        ["biology", "chemistry", "geography", "history", "lang", "literature", "math", "medicine", "physics"];
+    let repo = root.join("huggingface.co/datasets/TTimur/kyrgyzMMLU");
+    let mut card = String::from("---\nlicense: unknown\nconfigs:\n");
+    for s in SUBJECTS {
+        card.push_str(&format!(
+            "- config_name: kyrgyz_mmlu_{s}\n  data_files:\n  - split: validation\n    path: kyrgyz_mmlu_{s}/validation-*\n  - split: test\n    path: kyrgyz_mmlu_{s}/test-*\n"
+        ));
+    }
+    card.push_str("---\n# A stand-in: made-up questions in KyrgyzMMLU's columns.\n");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(repo.join("README.md"), card).unwrap();
+    for (n, s) in SUBJECTS.iter().enumerate() {
+        for (split, rows) in [("validation", 2), ("test", 3)] {
+            let text = |f: &dyn Fn(usize) -> String| (0..rows).map(f).collect::<Vec<String>>();
+            let question = text(&|i| format!("{s} {split} суроо {i}: кайсы туура?"));
+            let options: Vec<Vec<String>> = ["бир", "эки", "үч", "төрт", "беш"]
+                .iter()
+                .enumerate()
+                .map(|(k, o)| {
+                    text(&|i| if k == 4 && (i + n) % 2 == 0 { String::new() } else { format!("{o} {s} {i}") })
+                })
+                .collect();
+            let gold = text(&|i| ["а", "Б", "в", "г"][(i + n) % 4].to_string());
+            fn col(v: &[String]) -> Vec<Option<&str>> {
+                v.iter().map(|x| Some(x.as_str())).collect()
+            }
+            let columns = vec![
+                PqCol::Text("Суроо (KG)", col(&question)),
+                PqCol::Text("А (KG)", col(&options[0])),
+                PqCol::Text("Б (KG)", col(&options[1])),
+                PqCol::Text("В (KG)", col(&options[2])),
+                PqCol::Text("Г (KG)", col(&options[3])),
+                PqCol::Text("Д (KG)", col(&options[4])),
+                PqCol::Text("Туура жооп", col(&gold)),
+            ];
+            let dir = repo.join(format!("kyrgyz_mmlu_{s}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(
+                dir.join(format!("{split}-00000-of-00001.parquet")),
+                parquet_file(&columns, ::parquet::basic::Compression::SNAPPY),
+            )
+            .unwrap();
+        }
+    }
+    repo
+}

@@ -142,8 +142,9 @@ enum Command {
         #[arg(long = "with-benchmark")]
         benchmarks: Vec<String>,
     },
-    /// Speed, not correctness: prompt-processing tokens/s and multiple-choice items/s (4 choices
-    /// after a ~200-token context) of each --model on each --backend, and llama.cpp's on the same
+    /// Speed, not correctness: prompt-processing tokens/s, multiple-choice items/s (4 choices
+    /// after a ~200-token context) and greedy decode tokens/s (64 tokens after the prompt) of each
+    /// --model on each --backend, and llama.cpp's on the same
     /// file in the same run with the ratio ours / llama.cpp's. llama.cpp runs through
     /// llama-cpp-python in --peer-python (e.g. $LINGUALENS_CACHE/venv/bin/python); without it only
     /// our figures are printed. A ~100M-parameter random Llama to time: tools/bench/make_bench_model.py.

@@ -1,4 +1,4 @@
-//! `lingualens bench`: prompt-processing tokens/s and multiple-choice items/s of a GGUF model on the
+//! `lingualens bench`: prompt-processing tokens/s, multiple-choice items/s and greedy decode tokens/s of a GGUF model on the
 //! CPU backend and on wgpu, beside llama.cpp's on the same file in the same run (through
 //! llama-cpp-python, `tools/bench/llamacpp_peer.py`, embedded here), with the ratio. A benchmark,
 //! not a test: it prints figures and asserts nothing about speed.
@@ -12,6 +12,10 @@
 //!   once, each choice after its KV cache); llama.cpp gets exactly our token ids and does the same
 //!   passes. Median items/s over `--runs` passes. The largest |Δ log-likelihood| between the two
 //!   is printed as a check that both did the same work.
+//! - decode: after the prompt (untimed), [`DECODE_TOKENS`] greedy tokens one at a time, each the
+//!   argmax of the last one's logits through the KV cache (what every generation task does per
+//!   token); tokens/s over the steps after the first. How many of the tokens agree with llama.cpp's
+//!   is printed (random weights make near-ties, so a late divergence is no error).
 //!
 //! Every side is loaded and warmed up first; then the timed runs take turns (llama.cpp's, then
 //! each backend's, `--runs` rounds), so a drift in the machine's speed during the invocation meets
@@ -33,6 +37,8 @@ use crate::tokenizers::Tokenizer;
 
 const PEER_SCRIPT: &str = include_str!("../../tools/bench/llamacpp_peer.py");
 const CHOICES: usize = 4;
+/// Tokens generated per decode run (the 64: a short answer, a chain of thought's start).
+pub const DECODE_TOKENS: usize = 64;
 const WORDS: &[&str] = &[
     "the", "of", "river", "stone", "garden", "bread", "apple", "blue", "green", "mountain", "forest", "question",
     "answer", "school", "people", "little", "world", "state", "water", "house", "morning", "evening", "market",
@@ -55,7 +61,9 @@ pub(super) struct BenchArgs {
 struct Figures {
     pp_tokens_per_s: f64,
     mc_items_per_s: f64,
+    decode_tokens_per_s: f64,
     loglikelihoods: Vec<Vec<f64>>,
+    decoded: Vec<u32>,
 }
 
 /// A multiple-choice item as text (our side) and as the token ids our tokenizer gives it (the
@@ -113,6 +121,7 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
         for (_, lm) in &sides {
             prompt_pass(lm, &prompt)?; // warm-up: first-use allocations, kernel compilation on wgpu
             score_items(lm, &items)?;
+            decode(lm, &prompt)?;
         }
         let mut ours: Vec<Runs> = sides.iter().map(|_| Runs::default()).collect();
         let mut theirs = Runs::default();
@@ -122,6 +131,18 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
             }
             for ((_, lm), runs) in sides.iter().zip(&mut ours) {
                 runs.pp.push(prompt_pass(lm, &prompt)?);
+            }
+        }
+        for _ in 0..args.runs {
+            if let Some(peer) = &mut peer {
+                let (tokens_per_s, tokens) = peer.decode()?;
+                theirs.dec.push(tokens_per_s);
+                theirs.decoded = tokens;
+            }
+            for ((_, lm), runs) in sides.iter().zip(&mut ours) {
+                let (tokens_per_s, tokens) = decode(lm, &prompt)?;
+                runs.dec.push(tokens_per_s);
+                runs.decoded = tokens;
             }
         }
         for _ in 0..args.runs {
@@ -137,11 +158,14 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
             }
         }
         let peer = peer.map(|p| (p.version.clone(), Figures::from(theirs)));
-        println!("  {:<10} {:>14} {:>8} {:>14} {:>8}", "", "prompt tok/s", "ratio", "MC items/s", "ratio");
+        println!(
+            "  {:<10} {:>14} {:>8} {:>14} {:>8} {:>14} {:>8}",
+            "", "prompt tok/s", "ratio", "MC items/s", "ratio", "decode tok/s", "ratio"
+        );
         if let Some((version, p)) = &peer {
             println!(
-                "  {:<10} {:>14.1} {:>8} {:>14.2} {:>8}   (llama-cpp-python {version})",
-                "llama.cpp", p.pp_tokens_per_s, "1.00", p.mc_items_per_s, "1.00"
+                "  {:<10} {:>14.1} {:>8} {:>14.2} {:>8} {:>14.1} {:>8}   (llama-cpp-python {version})",
+                "llama.cpp", p.pp_tokens_per_s, "1.00", p.mc_items_per_s, "1.00", p.decode_tokens_per_s, "1.00"
             );
         }
         let ours: Vec<(&str, Figures)> =
@@ -149,18 +173,22 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
         for (name, f) in &ours {
             let ratio = |ours: f64, theirs: Option<f64>| theirs.map_or("-".to_string(), |t| format!("{:.2}", ours / t));
             println!(
-                "  {:<10} {:>14.1} {:>8} {:>14.2} {:>8}",
+                "  {:<10} {:>14.1} {:>8} {:>14.2} {:>8} {:>14.1} {:>8}",
                 name,
                 f.pp_tokens_per_s,
                 ratio(f.pp_tokens_per_s, peer.as_ref().map(|(_, p)| p.pp_tokens_per_s)),
                 f.mc_items_per_s,
-                ratio(f.mc_items_per_s, peer.as_ref().map(|(_, p)| p.mc_items_per_s))
+                ratio(f.mc_items_per_s, peer.as_ref().map(|(_, p)| p.mc_items_per_s)),
+                f.decode_tokens_per_s,
+                ratio(f.decode_tokens_per_s, peer.as_ref().map(|(_, p)| p.decode_tokens_per_s))
             );
         }
         if let Some((_, p)) = &peer {
             for (name, f) in &ours {
                 let d = max_abs_diff(&f.loglikelihoods, &p.loglikelihoods);
                 println!("  check: max |Δ log-likelihood| {name} vs llama.cpp = {d:.3e} (llama.cpp quantizes activations; F16 KV cache)");
+                let same = f.decoded.iter().zip(&p.decoded).take_while(|(a, b)| a == b).count();
+                println!("  check: greedy decode, {name}'s first {same} of {DECODE_TOKENS} tokens are llama.cpp's");
             }
         }
     }
@@ -173,7 +201,9 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
 struct Runs {
     pp: Vec<f64>,
     mc: Vec<f64>,
+    dec: Vec<f64>,
     loglikelihoods: Vec<Vec<f64>>,
+    decoded: Vec<u32>,
 }
 
 impl From<Runs> for Figures {
@@ -181,7 +211,9 @@ impl From<Runs> for Figures {
         Figures {
             pp_tokens_per_s: median(runs.pp),
             mc_items_per_s: median(runs.mc),
+            decode_tokens_per_s: median(runs.dec),
             loglikelihoods: runs.loglikelihoods,
+            decoded: runs.decoded,
         }
     }
 }
@@ -230,6 +262,22 @@ fn prompt_pass(lm: &LanguageModel, prompt: &[u32]) -> Result<f64> {
     Ok(prompt.len() as f64 / start.elapsed().as_secs_f64())
 }
 
+/// One timed greedy decode of [`DECODE_TOKENS`] tokens after `prompt` (the prompt's pass
+/// untimed): tokens/s over the one-token steps, and the tokens.
+fn decode(lm: &LanguageModel, prompt: &[u32]) -> Result<(f64, Vec<u32>)> {
+    let argmax = |row: &[f32]| {
+        row.iter().enumerate().fold((0, f32::NEG_INFINITY), |b, (i, &v)| if v > b.1 { (i, v) } else { b }).0 as u32
+    };
+    let mut cache = KvCache::new();
+    let mut tokens = vec![argmax(&pollster::block_on(lm.model.logits_cached(prompt, &mut cache, 1))?)];
+    let start = Instant::now();
+    while tokens.len() < DECODE_TOKENS {
+        let last = tokens[tokens.len() - 1];
+        tokens.push(argmax(&pollster::block_on(lm.model.logits_cached(&[last], &mut cache, 1))?));
+    }
+    Ok(((DECODE_TOKENS - 1) as f64 / start.elapsed().as_secs_f64(), tokens))
+}
+
 /// One timed pass over the items: items/s and each choice's log-likelihood.
 fn score_items(lm: &LanguageModel, items: &[Item]) -> Result<(f64, Vec<Vec<f64>>)> {
     let start = Instant::now();
@@ -261,6 +309,7 @@ impl Peer {
             "model": model,
             "threads": args.threads,
             "prompt": prompt,
+            "decode": DECODE_TOKENS,
             "items": items.iter().map(|it| serde_json::json!({
                 "context": it.context_tokens, "continuations": it.continuation_tokens,
             })).collect::<Vec<_>>(),
@@ -318,6 +367,13 @@ impl Peer {
 
     fn prompt_pass(&mut self) -> Result<f64> {
         self.number("pp", "pp_tokens_per_s").map(|(v, _)| v)
+    }
+
+    fn decode(&mut self) -> Result<(f64, Vec<u32>)> {
+        let (tokens_per_s, reply) = self.number("dec", "decode_tokens_per_s")?;
+        let tokens =
+            serde_json::from_value(reply["tokens"].clone()).map_err(|e| Error::new(format!("llama.cpp peer: {e}")))?;
+        Ok((tokens_per_s, tokens))
     }
 
     fn score_items(&mut self) -> Result<(f64, Vec<Vec<f64>>)> {

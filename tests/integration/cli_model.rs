@@ -176,3 +176,53 @@ fn a_malformed_model_file_gets_a_message_naming_it() {
     assert!(!out.status.success());
     assert!(stderr.contains("lingualens-bad-") && stderr.contains("tensor count"), "{stderr}");
 }
+
+/// `lingualens bench` beside llama.cpp on the demo model: every column is printed for both sides
+/// (prompt tok/s, MC items/s, greedy decode tok/s, with ratios), and both checks (the largest
+/// log-likelihood difference, and how many of the 64 greedy tokens agree). Figures only: nothing
+/// here asserts a speed.
+#[test]
+fn bench_prints_prompt_choice_and_decode_figures_beside_llama_cpp() {
+    const TEST: &str = "cli_model::bench_prints_prompt_choice_and_decode_figures_beside_llama_cpp";
+    let python = std::env::var("LINGUALENS_PYTHON").unwrap_or_else(|_| "python3".into());
+    let has_peer = Command::new(&python).args(["-c", "import llama_cpp"]).output().is_ok_and(|o| o.status.success());
+    if !has_peer {
+        common::skip(TEST, &format!("{python} has no llama-cpp-python (scripts/test.sh's reference venv does)"));
+        return;
+    }
+    let model = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/demo/lingualens-demo-Q8_0.gguf");
+    let out = run(&[
+        "bench",
+        "--model",
+        model.to_str().unwrap(),
+        "--backend",
+        "cpu-int8",
+        "--peer-python",
+        &python,
+        "--prompt",
+        "32",
+        "--context",
+        "24",
+        "--items",
+        "2",
+        "--runs",
+        "1",
+    ]);
+    let row = |name: &str| -> Vec<f64> {
+        let line =
+            out.lines().find(|l| l.trim_start().starts_with(name)).unwrap_or_else(|| panic!("no {name} row:\n{out}"));
+        line.split_whitespace().skip(1).take(6).map(|x| x.trim_end_matches('×').parse().unwrap_or(f64::NAN)).collect()
+    };
+    assert!(out.contains("decode tok/s"), "{out}");
+    for name in ["llama.cpp", "cpu-int8"] {
+        let figures = row(name);
+        assert_eq!(figures.len(), 6, "{name}: {figures:?}\n{out}");
+        for i in [0, 2, 4] {
+            assert!(figures[i] > 0.0 && figures[i].is_finite(), "{name}: {figures:?}\n{out}");
+        }
+    }
+    let check = out.lines().find(|l| l.contains("check: greedy decode, cpu-int8's first")).expect("the decode check");
+    let agreed: usize = check.split("first ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(agreed <= 64, "{check}");
+    assert!(out.contains("check: max |Δ log-likelihood| cpu-int8 vs llama.cpp"), "{out}");
+}

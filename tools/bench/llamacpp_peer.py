@@ -2,12 +2,16 @@
 """The llama.cpp side of `lingualens bench` (the binary embeds this file and runs it with --peer-python).
 
 Reads one JSON job on the first line of stdin:
-  {"model": GGUF, "threads": N, "prompt": [ids], "items": [{"context": [ids], "continuations": [[ids], ...]}]}
+  {"model": GGUF, "threads": N, "prompt": [ids], "decode": K,
+   "items": [{"context": [ids], "continuations": [[ids], ...]}]}
 loads the model, warms both workloads up and prints {"llama_cpp_python": VERSION}. Then each line
 of stdin asks for one timed run, answered by one line of JSON, so that the bench can alternate our
 runs with these and a drift in the machine's speed meets both sides:
   "pp" -> {"pp_tokens_per_s": X}: the whole prompt in one batch, logits of the last position only;
-  "mc" -> {"mc_items_per_s": X, "loglikelihoods": [[...], ...]}: one pass over the items.
+  "mc" -> {"mc_items_per_s": X, "loglikelihoods": [[...], ...]}: one pass over the items;
+  "dec" -> {"decode_tokens_per_s": X, "tokens": [ids]}: after the prompt (untimed), K greedy tokens
+           one at a time, each the argmax of the last one's logits, the end-of-text token ignored;
+           timed from the first token to the last (K - 1 steps).
 End of input (or "quit") ends it.
 
 Multiple choice is scored as `lingualens` scores it: the context in one batch (last position's
@@ -52,18 +56,28 @@ def score_item(llm, context, continuations):
     return out
 
 
+def greedy(llm, prompt, k):
+    """`k` greedy tokens after `prompt`, and the seconds the `k - 1` one-token steps took."""
+    tokens = [int(np.argmax(decode(llm, prompt, 0, False)[-1]))]
+    t0 = time.perf_counter()
+    for i in range(k - 1):
+        tokens.append(int(np.argmax(decode(llm, [tokens[-1]], len(prompt) + i, False)[-1])))
+    return tokens, time.perf_counter() - t0
+
+
 def reply(obj):
     print(json.dumps(obj), flush=True)
 
 
 def main():
     job = json.loads(sys.stdin.readline())
-    prompt, items = job["prompt"], job["items"]
-    longest = max([len(prompt)] + [len(it["context"]) + max(map(len, it["continuations"])) for it in items])
+    prompt, items, k = job["prompt"], job["items"], job["decode"]
+    longest = max([len(prompt) + k] + [len(it["context"]) + max(map(len, it["continuations"])) for it in items])
     llm = Llama(model_path=job["model"], n_ctx=longest + 8, n_batch=longest + 8, n_ubatch=longest + 8,
                 n_threads=job["threads"], n_threads_batch=job["threads"], logits_all=False, verbose=False)
     decode(llm, prompt, 0, False)  # warm-up
     score_item(llm, items[0]["context"], items[0]["continuations"])
+    greedy(llm, prompt, 2)
     reply({"llama_cpp_python": llama_cpp.__version__})
     for line in sys.stdin:
         command = line.strip()
@@ -75,6 +89,9 @@ def main():
             t0 = time.perf_counter()
             lls = [score_item(llm, it["context"], it["continuations"]) for it in items]
             reply({"mc_items_per_s": len(items) / (time.perf_counter() - t0), "loglikelihoods": lls})
+        elif command == "dec":
+            tokens, seconds = greedy(llm, prompt, k)
+            reply({"decode_tokens_per_s": (k - 1) / seconds, "tokens": tokens})
         else:
             break
     llm.close()

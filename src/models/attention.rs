@@ -10,6 +10,38 @@
 use burn::tensor::{activation, Device, Tensor, TensorData};
 
 use crate::models::host_ops;
+use crate::models::layers::KvCache;
+
+/// Appends this pass's keys and values (`[kv, t, d]`) to `cache` for `layer` and attends over the
+/// whole cache: on the CPU backends straight from the host cache (appended in place, never copied
+/// per token), elsewhere as tensors. q `[h, t', d]`, mask `[t', t_k]` → `[t', h·d]`.
+#[allow(clippy::too_many_arguments)]
+pub fn attend(
+    cache: &mut KvCache,
+    layer: usize,
+    q: Tensor<3>,
+    k: Tensor<3>,
+    v: Tensor<3>,
+    mask: Tensor<2>,
+    scale: f64,
+    softcap: Option<f64>,
+) -> Tensor<2> {
+    let device = q.device();
+    if device != Device::flex() {
+        let (k, v) = cache.append(layer, k, v);
+        return attention_tensors(q, k, v, mask, scale, softcap);
+    }
+    let ([h, t, d], [kv, t_new, _]) = (q.dims(), k.dims());
+    let host = |x: Tensor<3>| x.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
+    let cached = cache.append_host(layer, &host(k), &host(v), kv, t_new, d);
+    let t_k = cached.len;
+    let mask = mask.into_data().try_to_vec::<f32>().expect("the mask is f32");
+    let shape = Shape { heads: h, kv_heads: kv, t, t_k, d, kv_stride: cached.capacity };
+    let mask = Mask::new(&mask, t, t_k);
+    let out =
+        attention_host(&host(q), &cached.keys, &cached.values, &mask, shape, scale as f32, softcap.map(|c| c as f32));
+    Tensor::from_data(TensorData::new(out, [t, h * d]), &device)
+}
 
 /// q `[h, t, d]`, k and v `[kv, t_k, d]`, mask `[t, t_k]` (0 where a query may look, -inf where
 /// not) → `[t, h·d]`.
@@ -28,7 +60,7 @@ pub fn attention(
     let ([h, t, d], [kv, t_k, _]) = (q.dims(), k.dims());
     let host = |x: Tensor<3>| x.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
     let mask = mask.into_data().try_to_vec::<f32>().expect("the mask is f32");
-    let shape = Shape { heads: h, kv_heads: kv, t, t_k, d };
+    let shape = Shape { heads: h, kv_heads: kv, t, t_k, d, kv_stride: t_k };
     let mask = Mask::new(&mask, t, t_k);
     let out = attention_host(&host(q), &host(k), &host(v), &mask, shape, scale as f32, softcap.map(|c| c as f32));
     Tensor::from_data(TensorData::new(out, [t, h * d]), &device)
@@ -62,6 +94,8 @@ struct Shape {
     t: usize,
     t_k: usize,
     d: usize,
+    /// Positions between one KV head's keys and the next's (`t_k`, or a cache's capacity).
+    kv_stride: usize,
 }
 
 /// Below this many multiply-adds, a second thread costs more than it saves.
@@ -185,8 +219,8 @@ fn head_body<const AVX2: bool>(
 ) {
     let d = s.d;
     let kv = hh / (s.heads / s.kv_heads);
-    let keys = &k[kv * s.t_k * d..(kv + 1) * s.t_k * d];
-    let values = &v[kv * s.t_k * d..(kv + 1) * s.t_k * d];
+    let keys = &k[kv * s.kv_stride * d..][..s.t_k * d];
+    let values = &v[kv * s.kv_stride * d..][..s.t_k * d];
     let mut weights = Vec::with_capacity(s.t_k);
     for (i, out_row) in out.chunks_exact_mut(d).enumerate() {
         let query = &q[(hh * s.t + i) * d..][..d];
@@ -383,7 +417,8 @@ mod x86_512 {
         pub(super) fn new(k: &[f32], s: Shape) -> KeysT {
             let stride = s.t_k + KEYS;
             let mut values = vec![0f32; s.kv_heads * s.d * stride];
-            for (head_t, head) in values.chunks_exact_mut(s.d * stride).zip(k.chunks_exact(s.t_k * s.d)) {
+            for (kv, head_t) in values.chunks_exact_mut(s.d * stride).enumerate() {
+                let head = &k[kv * s.kv_stride * s.d..][..s.t_k * s.d];
                 for (j, key) in head.chunks_exact(s.d).enumerate() {
                     for (c, &x) in key.iter().enumerate() {
                         head_t[c * stride + j] = x;
@@ -414,7 +449,7 @@ mod x86_512 {
         let (d, stride) = (s.d, keys_t.stride);
         let kv = hh / (s.heads / s.kv_heads);
         let head_keys = &keys_t.values[kv * d * stride..(kv + 1) * d * stride];
-        let values = &v[kv * s.t_k * d..(kv + 1) * s.t_k * d];
+        let values = &v[kv * s.kv_stride * d..][..s.t_k * d];
         let mut weights = Vec::new();
         for i0 in (0..s.t).step_by(QUERIES) {
             let rows = i0..(i0 + QUERIES).min(s.t);
@@ -600,7 +635,7 @@ mod tests {
     fn portable_loop_equals_the_dispatched_one() {
         for d in [64, 12] {
             let at = Positions::packed(4, &[5, 3]);
-            let s = Shape { heads: 2, kv_heads: 1, t: at.len(), t_k: 4 + at.len(), d };
+            let s = Shape { heads: 2, kv_heads: 1, t: at.len(), t_k: 4 + at.len(), d, kv_stride: 4 + at.len() };
             let (q, k, v) = (random(2 * s.t * d, 4), random(s.t_k * d, 5), random(s.t_k * d, 6));
             let mask = at.mask(None, &Device::flex()).into_data().try_to_vec::<f32>().unwrap();
             let mask = Mask::new(&mask, s.t, s.t_k);

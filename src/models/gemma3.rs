@@ -10,7 +10,7 @@ use burn::tensor::{Device, Tensor};
 
 use crate::error::Result;
 use crate::formats::source::ByteSource;
-use crate::models::attention::attention;
+use crate::models::attention::attend;
 use crate::models::config::ModelConfig;
 use crate::models::layers::{gelu_tanh, split_heads, Embedding, KvCache, Linear, Positions, RmsNorm, Rope};
 use crate::models::weights::WeightFile;
@@ -124,8 +124,10 @@ impl Gemma3 {
             let k = b.k_norm.forward_heads(split_heads(k, cfg.num_kv_heads));
             let v = split_heads(v, cfg.num_kv_heads);
             let (q, k) = (angles.last(rows).rotate(q), angles.rotate(k));
-            let (k, v) = cache.append(layer, k, v); // [kv, cached + t, d]
-            let a = attention(
+            // Keys and values into the cache ([kv, cached + t, d]), attended over.
+            let a = attend(
+                cache,
+                layer,
                 q,
                 k,
                 v,

@@ -359,11 +359,78 @@ impl RopeAngles {
 
 /// Keys and values of the positions already run, per layer (`[kv, t, d]`, keys after RoPE), so a
 /// shared context is computed once and every continuation continues from it. Cloning is cheap:
-/// tensors are shared handles, and appending makes new tensors rather than changing old ones.
+/// a clone shares the layers, and appending never changes what another clone sees.
+///
+/// On wgpu a layer is two tensors and appending makes new ones. On the CPU backends it is host
+/// memory with room to grow ([`HostKv`]), appended in place while no clone shares it: a generated
+/// token then costs its own keys and values, not a copy of the whole cache per layer.
 #[derive(Clone, Default)]
 pub struct KvCache {
-    layers: Vec<Option<(Tensor<3>, Tensor<3>)>>,
+    layers: Vec<Option<CachedLayer>>,
     len: usize,
+}
+
+#[derive(Clone)]
+enum CachedLayer {
+    /// Keys and values (boxed: a tensor handle is large next to a host layer).
+    Tensors(Box<(Tensor<3>, Tensor<3>)>),
+    Host(HostKv),
+}
+
+/// One layer's keys and values on the host: `[kv][capacity][d]`, the first `len` positions of
+/// each KV head filled. Shared between clones of a cache until one of them appends.
+#[derive(Clone)]
+pub struct HostKv {
+    pub keys: Arc<Vec<f32>>,
+    pub values: Arc<Vec<f32>>,
+    pub kv_heads: usize,
+    pub d: usize,
+    pub len: usize,
+    pub capacity: usize,
+}
+
+impl HostKv {
+    fn empty(kv_heads: usize, d: usize) -> HostKv {
+        HostKv { keys: Arc::default(), values: Arc::default(), kv_heads, d, len: 0, capacity: 0 }
+    }
+
+    /// Appends `t` positions of `k` and `v` (`[kv][t][d]`). In place when this layer is not shared
+    /// and has room; else copied once into new memory (twice the room when it has none, so a
+    /// generation copies the cache a logarithmic number of times).
+    fn append(&mut self, k: &[f32], v: &[f32], t: usize) {
+        let (kv, d, len) = (self.kv_heads, self.d, self.len);
+        let needed = len + t;
+        let shared = Arc::get_mut(&mut self.keys).is_none() || Arc::get_mut(&mut self.values).is_none();
+        if shared || needed > self.capacity {
+            let capacity = if needed > self.capacity && !shared { needed.max(2 * self.capacity) } else { needed };
+            let regrow = |old: &[f32]| {
+                let mut new = vec![0f32; kv * capacity * d];
+                for h in 0..kv {
+                    new[h * capacity * d..][..len * d].copy_from_slice(&old[h * self.capacity * d..][..len * d]);
+                }
+                Arc::new(new)
+            };
+            (self.keys, self.values) = (regrow(&self.keys), regrow(&self.values));
+            self.capacity = capacity;
+        }
+        let capacity = self.capacity;
+        for (to, from) in [(&mut self.keys, k), (&mut self.values, v)] {
+            let to = Arc::get_mut(to).expect("unshared after the copy above");
+            for h in 0..kv {
+                to[(h * capacity + len) * d..][..t * d].copy_from_slice(&from[h * t * d..][..t * d]);
+            }
+        }
+        self.len = needed;
+    }
+
+    fn to_tensors(&self, device: &Device) -> (Tensor<3>, Tensor<3>) {
+        let (kv, d, len) = (self.kv_heads, self.d, self.len);
+        let dense = |x: &[f32]| {
+            let rows: Vec<f32> = (0..kv).flat_map(|h| x[h * self.capacity * d..][..len * d].iter().copied()).collect();
+            Tensor::from_data(TensorData::new(rows, [kv, len, d]), device)
+        };
+        (dense(&self.keys), dense(&self.values))
+    }
 }
 
 impl KvCache {
@@ -386,11 +453,45 @@ impl KvCache {
             self.layers.resize(layer + 1, None);
         }
         let (k, v) = match self.layers[layer].take() {
-            Some((pk, pv)) => (Tensor::cat(vec![pk, k], 1), Tensor::cat(vec![pv, v], 1)),
+            Some(CachedLayer::Tensors(kv)) => {
+                let (pk, pv) = *kv;
+                (Tensor::cat(vec![pk, k], 1), Tensor::cat(vec![pv, v], 1))
+            }
+            Some(CachedLayer::Host(host)) => {
+                let (pk, pv) = host.to_tensors(&k.device());
+                (Tensor::cat(vec![pk, k], 1), Tensor::cat(vec![pv, v], 1))
+            }
             None => (k, v),
         };
-        self.layers[layer] = Some((k.clone(), v.clone()));
+        self.layers[layer] = Some(CachedLayer::Tensors(Box::new((k.clone(), v.clone()))));
         (k, v)
+    }
+
+    /// Appends `t` positions of host keys and values (`[kv][t][d]`) for `layer`, in place where
+    /// it can, and returns the layer's whole cache.
+    pub fn append_host(&mut self, layer: usize, k: &[f32], v: &[f32], kv_heads: usize, t: usize, d: usize) -> &HostKv {
+        if self.layers.len() <= layer {
+            self.layers.resize(layer + 1, None);
+        }
+        let mut host = match self.layers[layer].take() {
+            Some(CachedLayer::Host(host)) => host,
+            Some(CachedLayer::Tensors(kv)) => {
+                let (pk, pv) = *kv;
+                let mut host = HostKv::empty(kv_heads, d);
+                let [_, len, _] = pk.dims();
+                let data = |x: Tensor<3>| x.into_data().try_to_vec::<f32>().expect("cached keys and values are f32");
+                host.append(&data(pk), &data(pv), len);
+                host
+            }
+            None => HostKv::empty(kv_heads, d),
+        };
+        host.append(k, v, t);
+        let slot = &mut self.layers[layer];
+        *slot = Some(CachedLayer::Host(host));
+        match slot {
+            Some(CachedLayer::Host(host)) => host,
+            _ => unreachable!("just stored"),
+        }
     }
 
     /// Called once per forward pass, after every layer has appended `t` positions.
@@ -498,6 +599,57 @@ pub fn gelu_tanh(x: Tensor<2>) -> Tensor<2> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `[kv][t][d]` keys numbered from `from`: position p of head h holds `1000·h + p` in every column.
+    fn positions(kv: usize, from: usize, t: usize, d: usize) -> Vec<f32> {
+        (0..kv)
+            .flat_map(|h| (from..from + t).flat_map(move |p| std::iter::repeat_n((1000 * h + p) as f32, d)))
+            .collect()
+    }
+
+    /// What the host cache holds for `layer`, dense `[kv][len][d]`.
+    fn held(cache: &KvCache, layer: usize) -> Vec<f32> {
+        match &cache.layers[layer] {
+            Some(CachedLayer::Host(h)) => {
+                (0..h.kv_heads).flat_map(|kv| h.keys[kv * h.capacity * h.d..][..h.len * h.d].iter().copied()).collect()
+            }
+            _ => panic!("no host layer"),
+        }
+    }
+
+    #[test]
+    fn the_host_cache_grows_in_place_and_a_clone_never_sees_anothers_positions() {
+        let (kv, d) = (3, 4);
+        let mut context = KvCache::new();
+        let k = positions(kv, 0, 5, d);
+        context.append_host(0, &k, &k, kv, 5, d);
+        // A continuation of the context and a second one: each appends its own positions.
+        let (mut a, mut b) = (context.clone(), context.clone());
+        a.append_host(0, &positions(kv, 5, 2, d), &positions(kv, 5, 2, d), kv, 2, d);
+        b.append_host(0, &positions(kv, 5, 1, d), &positions(kv, 5, 1, d), kv, 1, d);
+        assert_eq!(held(&context, 0), positions(kv, 0, 5, d), "the context is unchanged");
+        assert_eq!(held(&a, 0), [positions(kv, 0, 7, d)].concat());
+        assert_eq!(held(&b, 0), positions(kv, 0, 6, d));
+        // One token at a time, unshared: the memory is kept while it has room (doubling when not).
+        drop(context);
+        let mut grown = Vec::new();
+        for p in 7..40 {
+            a.append_host(0, &positions(kv, p, 1, d), &positions(kv, p, 1, d), kv, 1, d);
+            let Some(CachedLayer::Host(h)) = &a.layers[0] else { panic!() };
+            if grown.last() != Some(&h.capacity) {
+                grown.push(h.capacity);
+            }
+        }
+        assert_eq!(held(&a, 0), positions(kv, 0, 40, d));
+        assert_eq!(grown, [14, 28, 56], "copies only when full");
+        // Keys and values as tensors (wgpu's form) from a host layer: the same positions.
+        let (k, _) = a.append(
+            0,
+            Tensor::from_data(TensorData::new(positions(kv, 40, 1, d), [kv, 1, d]), &Device::flex()),
+            Tensor::from_data(TensorData::new(positions(kv, 40, 1, d), [kv, 1, d]), &Device::flex()),
+        );
+        assert_eq!(k.into_data().try_to_vec::<f32>().unwrap(), positions(kv, 0, 41, d));
+    }
 
     fn visible(p: &Positions, window: Option<usize>) -> Vec<String> {
         let mask = p.mask(window, &Device::flex()).into_data().try_to_vec::<f32>().unwrap();

@@ -8,7 +8,7 @@ use burn::tensor::{Device, Tensor};
 
 use crate::error::Result;
 use crate::formats::source::ByteSource;
-use crate::models::attention::attention;
+use crate::models::attention::attend;
 use crate::models::config::{Architecture, ModelConfig};
 use crate::models::layers::{split_heads, swiglu, Embedding, KvCache, Linear, Positions, RmsNorm, Rope};
 use crate::models::weights::WeightFile;
@@ -147,8 +147,9 @@ impl Llama {
                 k = kn.forward_heads(k);
             }
             let (q, k) = (angles.last(rows).rotate(q), angles.rotate(k));
-            let (k, v) = cache.append(layer, k, v); // [kv, cached + t, d]
-            let a = attention(q, k, v, mask.clone().narrow(0, t - rows, rows), cfg.attention_scale(), None);
+            // Keys and values into the cache ([kv, cached + t, d]), attended over.
+            let mask = mask.clone().narrow(0, t - rows, rows);
+            let a = attend(cache, layer, q, k, v, mask, cfg.attention_scale(), None);
             x = x + block.attn.o.forward(a);
             // 2. MLP, pre-norm, residual: down(silu(gate(h)) * up(h)).
             let h = block.ffn_norm.forward(x.clone());

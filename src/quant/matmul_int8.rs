@@ -1447,10 +1447,17 @@ mod tests {
     fn every_kernel_equals_the_definition_on_every_int8_form() {
         // Random Q8_0 blocks include -128, which llama.cpp never writes but a file may hold.
         // Shapes: partial groups, odd group counts, token counts that leave every remainder of
-        // the 6- and 2-token tiles; each on 1 to 4 threads, which split the groups into runs
-        // (of even length, the last one odd when the group count is).
+        // the 6- and 2-token tiles, and one token (decode) on every form; each on 1 to 4 threads,
+        // which split the groups into runs (of even length, the last one odd when the group count is).
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
         let cases = [
+            (GgmlType::Q8_0, 13, 96, 1),
+            (GgmlType::Q8_0, 260, 1024, 1),
+            (GgmlType::Q4_0, 300, 512, 1),
+            (GgmlType::Q4_1, 130, 576, 1),
+            (GgmlType::Q5_1, 19, 96, 1),
+            (GgmlType::Q6_K, 96, 768, 1),
+            (GgmlType::Q5_K, 17, 512, 1),
             (GgmlType::Q8_0, 13, 96, 7),
             (GgmlType::Q4_0, 21, 544, 5),
             (GgmlType::Q5_0, 9, 64, 1),

@@ -23,7 +23,7 @@ use crate::scoring::outputs::{ResultsFile, RunDescription};
 use crate::scoring::report::{self, Report};
 use crate::scoring::session::{complete_lines, Session};
 use crate::tasks::item::Item;
-use crate::tasks::yaml::{self, DataSource, FewshotPool, LoadOptions, OutputType, TaskSpec};
+use crate::tasks::yaml::{self, DataSource, FewshotPool, HubSplits, LoadOptions, OutputType, TaskSpec};
 
 pub struct EvalArgs {
     pub model: PathBuf,
@@ -91,8 +91,8 @@ fn load_spec(
     let spec = yaml::load_task_file(&task_path, &load)?;
     let Some(published) = published else {
         // A Hub `dataset_path` given no --data: its splits, as lm-eval's `datasets` reads them.
-        if let (DataSource::Hub { path, name }, false) = (&spec.source, data_given) {
-            let (files, sources) = hub_splits(&spec, path, name.as_deref(), offline)?;
+        if let (Some(hub), false) = (spec.hub_splits(), data_given) {
+            let (files, sources) = hub_splits(&spec, &hub, offline)?;
             load.hub_data_files = files;
             let spec = yaml::load_task_file(&task_path, &load)?;
             return Ok((task_path, spec, Some(sources)));
@@ -106,30 +106,20 @@ fn load_spec(
 /// Split → the local files that hold it.
 type SplitFiles = BTreeMap<String, Vec<String>>;
 
-/// The evaluated split's files (and the few-shot split's, where the task reads one) of the Hub
-/// dataset `path` (config `name`), fetched or taken from the cache (`cli::hub_data`), at
-/// `dataset_kwargs.revision` (default `main`): split → local files, and the downloads.
-fn hub_splits(
-    spec: &TaskSpec,
-    path: &str,
-    name: Option<&str>,
-    offline: bool,
-) -> Result<(SplitFiles, Vec<SourceRecord>)> {
-    let revision = spec
-        .raw
-        .get("dataset_kwargs")
-        .and_then(|kw| kw.get("revision"))
-        .and_then(|r| r.as_str())
-        .unwrap_or("main")
-        .to_string();
-    let eval = spec
-        .eval_split()
+/// The evaluated split's files (and the few-shot split's, where the task reads one) of the task's
+/// Hub dataset, fetched or taken from the cache (`cli::hub_data`): split → local files, and the
+/// downloads.
+fn hub_splits(spec: &TaskSpec, hub: &HubSplits, offline: bool) -> Result<(SplitFiles, Vec<SourceRecord>)> {
+    let (path, name, revision) = (&hub.dataset, hub.config.as_deref(), &hub.revision);
+    let eval = hub
+        .evaluated
+        .as_deref()
         .ok_or_else(|| Error::new(format!("{}: names no test_split or validation_split to evaluate", spec.file)))?;
     let mut files = BTreeMap::new();
     let mut sources = Vec::new();
-    for (split, needed) in [(Some(eval), true), (spec.fewshot_split_to_read(), false)] {
+    for (split, needed) in [(Some(eval), true), (hub.fewshot.as_deref(), false)] {
         let Some(split) = split else { continue };
-        let found = match crate::cli::hub_data::split_files(path, &revision, name, split, offline) {
+        let found = match crate::cli::hub_data::split_files(path, revision, name, split, offline) {
             Ok(found) => found,
             // A few-shot split that is not there is said when (and if) shots are asked for.
             Err(_) if !needed => continue,

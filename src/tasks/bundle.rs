@@ -19,7 +19,7 @@ use super::anomaly::Anomaly;
 use super::item::Item;
 use super::table::Format;
 use super::yaml::{
-    docs_from_file, item_split_docs, items_docs, load_task, DataSource, FewshotPool, LoadOptions, TaskSpec,
+    docs_from_file, item_split_docs, items_docs, load_task, DataSource, FewshotPool, HubSplits, LoadOptions, TaskSpec,
 };
 use crate::error::{Error, Result};
 use crate::formats::source::base_name;
@@ -40,9 +40,10 @@ pub struct NamedFile {
 pub struct TaskFiles {
     pub yaml: Option<NamedFile>,
     pub data: Vec<NamedFile>,
-    /// A published task's Hub dataset: split → the data file's name ([`LoadOptions::hub_data_files`]).
+    /// A task's Hub dataset: split → the data files' names ([`LoadOptions::hub_data_files`]): a
+    /// published task's from the catalogue, or what the worker found on the Hub.
     #[serde(default)]
-    pub hub_data: BTreeMap<String, String>,
+    pub hub_data: BTreeMap<String, Vec<String>>,
     /// What `os.getenv` gives the task's prompt functions ([`LoadOptions::env`]).
     #[serde(default)]
     pub env: BTreeMap<String, String>,
@@ -126,7 +127,7 @@ impl TaskFiles {
     pub fn prepare(&self, options: &LoadOptions) -> Result<PreparedTask> {
         let mut options = options.clone();
         options.env.extend(self.env.clone());
-        options.hub_data_files.extend(self.hub_data.iter().map(|(split, name)| (split.clone(), vec![name.clone()])));
+        options.hub_data_files.extend(self.hub_data.clone());
         let options = &options;
         match &self.yaml {
             Some(yaml) => self.prepare_yaml(yaml, options),
@@ -134,7 +135,8 @@ impl TaskFiles {
         }
     }
 
-    fn prepare_yaml(&self, yaml: &NamedFile, options: &LoadOptions) -> Result<PreparedTask> {
+    /// The task file read (its includes found among the data files by name).
+    fn load_spec(&self, yaml: &NamedFile, options: &LoadOptions) -> Result<TaskSpec> {
         let text = |f: &NamedFile| {
             String::from_utf8(f.bytes.clone()).map_err(|_| Error::new(format!("{}: not UTF-8 text", f.name)))
         };
@@ -145,7 +147,28 @@ impl TaskFiles {
             }
             self.find(path).map(text).transpose()
         };
-        let spec = load_task(&root, &resolve, options)?;
+        load_task(&root, &resolve, options)
+    }
+
+    /// The Hub dataset the task file reads when it was given without a data file (its
+    /// `dataset_path` an `owner/name`); `None` otherwise.
+    pub fn hub_splits(&self, options: &LoadOptions) -> Result<Option<HubSplits>> {
+        let Some(yaml) = &self.yaml else { return Ok(None) };
+        // A data file given (not an include file or a Python module beside the YAML).
+        let given = self
+            .data
+            .iter()
+            .any(|f| Format::from_name(&f.name).is_some() || f.name.to_ascii_lowercase().ends_with(".zip"));
+        if given || !self.hub_data.is_empty() {
+            return Ok(None);
+        }
+        let mut options = options.clone();
+        options.env.extend(self.env.clone());
+        Ok(self.load_spec(yaml, &options)?.hub_splits())
+    }
+
+    fn prepare_yaml(&self, yaml: &NamedFile, options: &LoadOptions) -> Result<PreparedTask> {
+        let spec = self.load_spec(yaml, options)?;
         let mut notes = spec.warnings.clone();
         // A task's Python module (`utils.py`, read for its prompt functions) is not data.
         let user_data: Vec<&NamedFile> =

@@ -54,6 +54,19 @@ pub enum Field {
     Function(String),
 }
 
+/// What a task whose `dataset_path` is a Hugging Face Hub dataset reads: the CLI and the worker
+/// find these splits' files on the Hub (`hub`) when no data is given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HubSplits {
+    pub dataset: String,
+    pub config: Option<String>,
+    pub revision: String,
+    /// The evaluated split (`None`: the task names none, an error when it is read).
+    pub evaluated: Option<String>,
+    /// The few-shot split, where it is another (read where it is there).
+    pub fewshot: Option<String>,
+}
+
 /// Where a task's documents come from.
 #[derive(Debug, Clone, PartialEq)]
 pub enum DataSource {
@@ -395,6 +408,20 @@ impl TaskSpec {
     pub fn cloze_variant(&self) -> Option<String> {
         let metadata = self.raw.get("metadata")?;
         metadata.get("cloze_variant")?.as_str().map(str::to_string)
+    }
+
+    /// For a task whose `dataset_path` is a Hub dataset: the dataset, its config (`dataset_name`),
+    /// the revision (`dataset_kwargs.revision`, default `main`) and the splits it reads.
+    pub fn hub_splits(&self) -> Option<HubSplits> {
+        let DataSource::Hub { path, name } = &self.source else { return None };
+        let revision = self.raw.get("dataset_kwargs").and_then(|kw| kw.get("revision")).and_then(|r| r.as_str());
+        Some(HubSplits {
+            dataset: path.clone(),
+            config: name.clone(),
+            revision: revision.unwrap_or("main").to_string(),
+            evaluated: self.eval_split().map(str::to_string),
+            fewshot: self.fewshot_split_to_read().map(str::to_string),
+        })
     }
 
     /// The split evaluated: `test_split`, else `validation_split` (lm-eval's `eval_docs`).

@@ -82,6 +82,10 @@ pub enum ToWorker {
         settings: RunSettings,
         #[serde(default)]
         fetch: Vec<RemoteData>,
+        /// The page's `?mirror=URL`: where a task YAML's Hub dataset is looked up and fetched
+        /// (`https://HOST/PATH` as `URL/HOST/PATH`), as the catalogue's files are.
+        #[serde(default)]
+        mirror: Option<String>,
     },
     /// Score item `index` of the prepared task with the loaded model; answered by `ItemScored`.
     ScoreItem { index: usize },

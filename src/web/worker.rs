@@ -169,9 +169,13 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
                 Err(e) => Err(e),
             }
         }
-        ToWorker::PrepareTask { ticket, mut files, settings, fetch } => {
-            match fetch_data(&fetch, &mut files).await.and_then(|()| files.unpack_archives().map_err(|e| e.to_string()))
-            {
+        ToWorker::PrepareTask { ticket, mut files, settings, fetch, mirror } => {
+            let fetched = async {
+                fetch_data(&fetch, &mut files).await?;
+                files.unpack_archives().map_err(|e| e.to_string())?;
+                fetch_hub_splits(&mut files, mirror.as_deref()).await
+            };
+            match fetched.await {
                 Ok(()) => prepare_task(state, ticket, &files, &settings),
                 Err(e) => Err(e),
             }
@@ -230,6 +234,78 @@ async fn fetch_data(fetch: &[RemoteData], files: &mut TaskFiles) -> Result<(), S
     }
     // A published task's YAML came with its files.
     files.sort_fetched().map_err(|e| e.to_string())
+}
+
+/// A task file whose `dataset_path` is a Hub dataset, given without its data: the splits it reads
+/// found as lm-eval's `datasets` finds them (`hub::split_files`: the dataset card's configs and the
+/// tree listing, both kept in Cache Storage so that a reload runs offline), each file downloaded
+/// (checked against the sha256 the listing gives, kept) and added to `files` with its split.
+async fn fetch_hub_splits(files: &mut TaskFiles, mirror: Option<&str>) -> Result<(), String> {
+    use crate::hub;
+    let Some(wanted) = files.hub_splits(&LoadOptions::default()).map_err(|e| e.to_string())? else { return Ok(()) };
+    hub::check_dataset_id(&wanted.dataset).map_err(|e| e.to_string())?;
+    let (dataset, revision) = (wanted.dataset.as_str(), wanted.revision.as_str());
+    let unchecked = super::protocol::ModelCheck { size: None, sha256: None };
+    let small = |url: String| {
+        let unchecked = unchecked.clone();
+        async move {
+            let from = crate::catalog::mirrored(&url, mirror);
+            let fetched = super::download::file_blob(&url, &from, &unchecked, |_, _, _| {}).await?;
+            let buffer =
+                JsFuture::from(fetched.blob.array_buffer()).await.map_err(|_| format!("{url}: cannot be read"))?;
+            Ok::<Vec<u8>, String>(js_sys::Uint8Array::new(&buffer).to_vec())
+        }
+    };
+    // A dataset without a card reads by the default patterns.
+    let card = match small(hub::card_url(dataset, revision)).await {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) if e.contains("answered 404") => String::new(),
+        Err(e) => return Err(e),
+    };
+    let tree = hub::tree_url(dataset, revision);
+    let listing = match small(tree.clone()).await {
+        Ok(bytes) => hub::parse_tree(&bytes, &tree).map_err(|e| e.to_string())?,
+        Err(e) if e.contains("answered 404") => {
+            return Err(format!("{tree}: not found: no dataset {dataset} at revision {revision} on the Hub"))
+        }
+        Err(e) => return Err(e),
+    };
+    let evaluated = wanted.evaluated.clone().unwrap_or_default();
+    for (split, needed) in [(Some(evaluated), true), (wanted.fewshot.clone(), false)] {
+        let Some(split) = split else { continue };
+        let chosen = match hub::split_files(dataset, &card, &listing, wanted.config.as_deref(), &split) {
+            Ok(chosen) => chosen,
+            // A few-shot split that is not there is said when (and if) shots are asked for.
+            Err(_) if !needed => continue,
+            Err(e) => return Err(e.to_string()),
+        };
+        let mut names = Vec::new();
+        for (i, f) in chosen.iter().enumerate() {
+            let url = hub::resolve_url(dataset, revision, &f.path);
+            let check = super::protocol::ModelCheck { size: f.size, sha256: f.sha256.clone() };
+            let progress = |loaded, total, _| {
+                post(&FromWorker::DataDownload {
+                    name: f.path.clone(),
+                    loaded,
+                    total,
+                    file: i + 1,
+                    files: chosen.len(),
+                    from_cache: false,
+                })
+            };
+            let fetched =
+                super::download::file_blob(&url, &crate::catalog::mirrored(&url, mirror), &check, progress).await?;
+            if let Some(reason) = fetched.not_kept {
+                post(&FromWorker::NotKept { name: f.path.clone(), reason });
+            }
+            let buffer =
+                JsFuture::from(fetched.blob.array_buffer()).await.map_err(|_| format!("{}: cannot be read", f.path))?;
+            files.data.push(NamedFile { name: f.path.clone(), bytes: js_sys::Uint8Array::new(&buffer).to_vec() });
+            names.push(f.path.clone());
+        }
+        files.hub_data.insert(split, names);
+    }
+    Ok(())
 }
 
 /// Reads the model's header from `source` and checks what it needs on the worker's backend

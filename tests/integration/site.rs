@@ -1017,3 +1017,107 @@ fn a_catalogue_model_downloads_through_the_mirror_and_is_kept_under_its_own_url(
     assert_eq!(browser.eval(source, json!([])), json!("cache"), "{test}");
     assert_eq!(again["rows"].as_array().unwrap()[..], run["rows"].as_array().unwrap()[..1], "{test}: the same scores");
 }
+
+/// A published ProverbEval task YAML whose `dataset_path` is a Hub dataset, chosen under "My files"
+/// with its include file and utils.py but no data: the worker finds its split on the Hub (the
+/// stand-in through `?mirror=`: the dataset card's configs and the tree listing, as the `datasets`
+/// library reads them), downloads it and runs 5 items, whose log-likelihoods on the exact engine
+/// are the CLI's on the same YAML; with the stand-in gone, the same files run again from what was
+/// kept; the authors' own `dataset_path` (a dataset the Hub does not serve) is named in the error.
+#[test]
+fn a_task_yaml_with_a_hub_dataset_path_and_no_data_fetches_its_split_as_lm_eval_would() {
+    let test = "hub_yaml_in_the_page";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let Some(release) = dzen_release_or_skip(test) else { return };
+    let shared = release.parent().and_then(Path::parent).unwrap().to_path_buf();
+    let tmp = TempDir::new("site-hub-yaml");
+    let root = tmp.path.join("mirror");
+    std::fs::create_dir_all(&root).unwrap();
+    common::proverbeval_standin(&shared, &root, &tmp.path.join("catalog.json"));
+    std::fs::write(
+        root.join("huggingface.co/datasets/israel/ProverbEval/README.md"),
+        "---\nconfigs:\n- config_name: amh_choice_english\n  data_files:\n  - split: english_1\n    path: amh/amh_english_test_1.csv\n---\n",
+    )
+    .unwrap();
+    let folder = root.join(
+        "raw.githubusercontent.com/EthioNLP/EthioProverbEval/8c6e92671f7fb59afdf7cd8295efca71b2120a10/choice/shuffle/english/1",
+    );
+    // The published YAML with the dataset the Hub serves (the authors' names one it does not).
+    let yaml = tmp.path.join("task/amh_hub.yaml");
+    std::fs::create_dir_all(yaml.parent().unwrap()).unwrap();
+    std::fs::write(&yaml, "include: amh.yaml\ndataset_path: israel/ProverbEval\n").unwrap();
+    let given =
+        [yaml.clone(), folder.join("amh.yaml"), folder.join("ethio_proverb_eval_common_yaml"), folder.join("utils.py")];
+    let standin = common::StandIn::start(&root, &[], &[]);
+    let app = StaticServer::start(dist.clone());
+    let sentinel = StaticServer::start(tmp.path.clone());
+    let browser = browser_with_sentinel(&sentinel);
+    let mirror = common::url_encode(&standin.url(""));
+    // Another limit is another run (a run already finished would be shown again, not fetched).
+    let run_with = |files: &[PathBuf], limit: usize| {
+        browser.goto(&app.url(&format!("?model=demo&task=files&limit={limit}&backend=cpu&mirror={mirror}")));
+        browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
+        let picked: Vec<&str> = files.iter().map(|f| f.to_str().unwrap()).collect();
+        browser.send_keys("#task-files", &picked.join("\n"));
+        browser.click("#run-start");
+    };
+    run_with(&given, 5);
+    let run = finish(&browser, test, "the Hub split fetched");
+    assert_eq!(run["done"], json!(5), "{test}: {run}");
+    let asked: Vec<String> = standin.requests().into_iter().map(|(p, _, _)| p).collect();
+    assert!(
+        asked.iter().any(|p| p.starts_with("/huggingface.co/api/datasets/israel/ProverbEval/tree/main")),
+        "{test}: the tree listing: {asked:?}"
+    );
+    // The CLI on the same YAML (the same stand-in): the same log-likelihoods.
+    let out = tmp.path.join("cli");
+    let model = repo().join("models/demo/lingualens-demo-Q8_0.gguf");
+    let copied = folder.join("amh_hub.yaml");
+    std::fs::copy(&yaml, &copied).unwrap();
+    let cli = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+        .args(["eval", "--model", model.to_str().unwrap(), "--task", copied.to_str().unwrap()])
+        .args(["--limit", "5", "--backend", "cpu", "--out", out.to_str().unwrap()])
+        .env("LINGUALENS_MIRROR", standin.url(""))
+        .env("LINGUALENS_CACHE", tmp.path.join("cli-cache"))
+        .env_remove("HF_ENDPOINT")
+        .output()
+        .unwrap();
+    assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+    let cli: Vec<Vec<f64>> = std::fs::read_to_string(out.join("samples_amh_choice_english_1.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            v["filtered_resps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r[0].as_f64().or_else(|| r[0].as_str()?.parse().ok()).unwrap())
+                .collect()
+        })
+        .collect();
+    let page: Vec<Vec<f64>> = run["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["ll"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect())
+        .collect();
+    assert_eq!((page.len(), cli.len()), (5, 5), "{test}: {run}");
+    for (i, (p, c)) in page.iter().zip(&cli).enumerate() {
+        assert!(
+            p.len() == 4 && p.iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-5 * b.abs().max(1.0)),
+            "{test}: item {i}: page {p:?}, CLI {c:?}"
+        );
+    }
+    // As published, the YAML names a dataset the Hub does not serve.
+    let published = [folder.join("amh.yaml"), folder.join("ethio_proverb_eval_common_yaml"), folder.join("utils.py")];
+    run_with(&published, 5);
+    let error = wait_for_error(&browser, "the authors' dataset_path refused");
+    assert!(error.contains("israel/OXgXd3n0CSIoxZf"), "{test}: {error}");
+    // The stand-in gone: the card, the listing and the split were kept.
+    drop(standin);
+    run_with(&given, 3);
+    let offline = finish(&browser, test, "the Hub split from what was kept");
+    assert_eq!(offline["done"], json!(3), "{test}: {offline}");
+    assert_eq!(asked_of_other_hosts(&sentinel), Vec::<String>::new(), "{test}: the page asked another host");
+}

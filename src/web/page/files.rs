@@ -440,7 +440,8 @@ fn published_data(catalog: &crate::catalog::BenchmarkCatalog, task: &str) -> Opt
         .filter(|f| wanted(&f.path.clone().unwrap_or_else(|| crate::catalog::file_name_of(&f.url))))
         .map(remote)
         .collect();
-    let files = TaskFiles { hub_data: published.data, env: published.env, ..Default::default() };
+    let hub_data = published.data.into_iter().map(|(split, file)| (split, vec![file])).collect();
+    let files = TaskFiles { hub_data, env: published.env, ..Default::default() };
     Some((files, fetch))
 }
 

@@ -215,7 +215,10 @@ fn prepare(app: &Shared, id: u32) -> Result<(), String> {
     let message = serde_wasm_bindgen::to_value(&load).map_err(|e| e.to_string())?;
     attach(&message, &load, &files)?;
     worker.post_message(&message).map_err(|e| format!("cannot message it: {e:?}"))?;
-    send(&worker, &ToWorker::PrepareTask { ticket: 0, files: task, settings, fetch })
+    send(
+        &worker,
+        &ToWorker::PrepareTask { ticket: 0, files: task, settings, fetch, mirror: dom::query_param("mirror") },
+    )
 }
 
 fn with_backend(load: ToWorker, backend: BackendPreference) -> ToWorker {

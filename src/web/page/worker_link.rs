@@ -126,7 +126,7 @@ pub(super) fn recover_run(app: &Shared) -> Result<(), String> {
     let message = serde_wasm_bindgen::to_value(&load).map_err(|e| e.to_string())?;
     attach(&message, &load, &files)?;
     worker.post_message(&message).map_err(|e| format!("cannot message the worker: {e:?}"))?;
-    post(&worker, &ToWorker::PrepareTask { ticket, files: task, settings, fetch })
+    post(&worker, &ToWorker::PrepareTask { ticket, files: task, settings, fetch, mirror: dom::query_param("mirror") })
 }
 
 /// The last requests and replies, kept on `<body data-trace>` for tests and bug reports.

@@ -84,7 +84,9 @@ pub async fn file_blob(
     let resumed_from = loaded;
     let progress = |loaded, total| progress(loaded, total, resumed_from);
     let mut last_error = String::new();
+    let mut attempts = 0;
     for _ in 0..ATTEMPTS {
+        attempts += 1;
         match fetch_from(from, loaded).await {
             Ok((response, restart, length)) => {
                 if restart && loaded > 0 {
@@ -106,7 +108,17 @@ pub async fn file_blob(
                     Err(e) => last_error = e,
                 }
             }
-            Err(e) => last_error = e,
+            Err(e) => {
+                // A refusal (not found, gated, gone) is the server's answer, not a dropped
+                // connection: asking again would only repeat it. A timeout or a rate limit may pass.
+                let refused = e.starts_with("the server answered 4")
+                    && !e.starts_with("the server answered 408")
+                    && !e.starts_with("the server answered 429");
+                last_error = e;
+                if refused {
+                    break;
+                }
+            }
         }
     }
     if !last_error.is_empty() {
@@ -115,7 +127,8 @@ pub async fn file_blob(
         }
         let kept = if partial.is_some() { "; what arrived is kept, and the next try continues from there" } else { "" };
         return Err(format!(
-            "{url}: the download stopped at {loaded} bytes after {ATTEMPTS} attempts{kept}: {last_error}"
+            "{url}: the download stopped at {loaded} bytes after {attempts} attempt{}{kept}: {last_error}",
+            if attempts == 1 { "" } else { "s" }
         ));
     }
     // From here the saved parts are no longer needed: the whole file is kept, or it is wrong.

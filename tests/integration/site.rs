@@ -544,6 +544,9 @@ fn a_dzen_task_picked_with_no_file_fetches_its_release_runs_as_the_cli_does_and_
     );
     let error = wait_for_error(&browser, "a missing release refused");
     assert!(error.contains("Material.zip") && error.contains("404"), "{test}: {error}");
+    // A 404 is the server's answer: asked once, not again and again as a dropped connection is.
+    let asked = empty.requests().iter().filter(|(p, _, status)| p.ends_with("Material.zip") && *status == 404).count();
+    assert_eq!(asked, 1, "{test}: {:?}", empty.requests());
 
     // The release picked by hand, as a teacher who downloaded the zip gives it: unpacked in the
     // worker, nothing fetched (the source still has nothing).

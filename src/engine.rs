@@ -309,7 +309,7 @@ impl LanguageModel {
 
 /// The index of the first maximum (torch's argmax).
 #[cfg(feature = "engine")]
-fn argmax(row: &[f32]) -> usize {
+pub(crate) fn argmax(row: &[f32]) -> usize {
     row.iter().enumerate().fold((0, f32::NEG_INFINITY), |best, (i, &v)| if v > best.1 { (i, v) } else { best }).0
 }
 

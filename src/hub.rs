@@ -402,6 +402,13 @@ fn extension(path: &str) -> Option<String> {
     base.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase())
 }
 
+/// Whether any of `files` is a data file lingualens reads (CSV, JSON, JSONL, Parquet).
+pub fn has_readable_data(files: &[ListedFile]) -> bool {
+    files
+        .iter()
+        .any(|f| extension(&f.path).is_some_and(|e| DATA_EXTENSIONS.iter().any(|(x, readable)| *readable && *x == e)))
+}
+
 /// The format most of `files` have among those `datasets` knows (its order breaks ties).
 fn most_common_format(files: &[ListedFile]) -> Option<&'static str> {
     let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
@@ -427,23 +434,22 @@ fn matching(files: &[ListedFile], data_dir: &str, pattern: &str) -> Vec<ListedFi
             let base = f.path.rsplit('/').next().unwrap_or("");
             !(FILES_TO_IGNORE.contains(&base) && base != named)
         })
-        .filter(|f| count_parts(&f.path, true, '_') == count_parts(&full, true, '_'))
-        .filter(|f| count_parts(&f.path, false, '.') == count_parts(&full, false, '.'))
+        .filter(|f| special_folders(&f.path) == special_folders(&full))
+        .filter(|f| hidden_parts(&f.path) == hidden_parts(&full))
         .cloned()
         .collect();
     out.sort_by(|a, b| a.path.cmp(&b.path));
     out
 }
 
-/// Path parts that are hidden (`.x`, every part) or special (`__x`, folders only): `datasets`
-/// skips a match with more of them than its pattern names.
-fn count_parts(path: &str, folders_only: bool, mark: char) -> usize {
-    let parts: Vec<&str> = path.split('/').collect();
-    let parts = if folders_only { &parts[..parts.len().saturating_sub(1)] } else { &parts[..] };
-    parts
-        .iter()
-        .filter(|p| if mark == '_' { p.starts_with("__") } else { p.starts_with('.') && !p.chars().all(|c| c == '.') })
-        .count()
+/// Folders named `__x` in a path: `datasets` skips a match inside more of them than its pattern names.
+fn special_folders(path: &str) -> usize {
+    path.rsplit_once('/').map_or(0, |(folders, _)| folders.split('/').filter(|p| p.starts_with("__")).count())
+}
+
+/// Hidden parts (`.x`, folders and the file) of a path: skipped as [`special_folders`] are.
+fn hidden_parts(path: &str) -> usize {
+    path.split('/').filter(|p| p.starts_with('.') && !p.chars().all(|c| c == '.')).count()
 }
 
 /// An fsspec glob (fsspec 2023.12 and later: Python's `glob.translate` with `recursive` and

@@ -265,9 +265,7 @@ fn prompt_pass(lm: &LanguageModel, prompt: &[u32]) -> Result<f64> {
 /// One timed greedy decode of [`DECODE_TOKENS`] tokens after `prompt` (the prompt's pass
 /// untimed): tokens/s over the one-token steps, and the tokens.
 fn decode(lm: &LanguageModel, prompt: &[u32]) -> Result<(f64, Vec<u32>)> {
-    let argmax = |row: &[f32]| {
-        row.iter().enumerate().fold((0, f32::NEG_INFINITY), |b, (i, &v)| if v > b.1 { (i, v) } else { b }).0 as u32
-    };
+    let argmax = |row: &[f32]| engine::argmax(row) as u32;
     let mut cache = KvCache::new();
     let mut tokens = vec![argmax(&pollster::block_on(lm.model.logits_cached(prompt, &mut cache, 1))?)];
     let start = Instant::now();

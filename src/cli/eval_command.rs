@@ -622,7 +622,7 @@ fn table_files_in(dir: &Path) -> Result<Vec<PathBuf>> {
             }
             if path.is_dir() {
                 pending.push(path);
-            } else if [".csv", ".json", ".jsonl", ".parquet"].iter().any(|e| name.ends_with(e)) {
+            } else if crate::tasks::table::Format::from_name(&name).is_some() {
                 found.push(path);
             }
         }

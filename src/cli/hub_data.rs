@@ -66,7 +66,7 @@ pub fn split_files(
     let files = listing(dataset, revision)?;
     let (chosen_revision, chosen) = match hub::split_files(dataset, &readme, &files, config, split) {
         Ok(chosen) => (revision.to_string(), chosen),
-        Err(e) if !has_data(&files) => {
+        Err(e) if !hub::has_readable_data(&files) => {
             // Nothing the `datasets` rules read (a loading script): the Hub's parquet conversion.
             let converted = match listing(dataset, "refs/convert/parquet") {
                 Ok(listed) => hub::parquet_conversion(&listed, config, split),
@@ -97,13 +97,6 @@ pub fn split_files(
 /// `file` downloaded (or taken from the download cache), checked against the listed sha256.
 pub fn download(file: &SplitFile) -> Result<PathBuf> {
     fetch::fetch_cached(&file.url, file.size_bytes, file.sha256.as_deref())
-}
-
-fn has_data(files: &[ListedFile]) -> bool {
-    files.iter().any(|f| {
-        let lower = f.path.to_ascii_lowercase();
-        [".csv", ".json", ".jsonl", ".parquet"].iter().any(|e| lower.ends_with(e))
-    })
 }
 
 /// Every page of the repository's tree listing at `revision`.

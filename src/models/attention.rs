@@ -43,29 +43,8 @@ pub fn attend(
     Tensor::from_data(TensorData::new(out, [t, h * d]), &device)
 }
 
-/// q `[h, t, d]`, k and v `[kv, t_k, d]`, mask `[t, t_k]` (0 where a query may look, -inf where
-/// not) → `[t, h·d]`.
-pub fn attention(
-    q: Tensor<3>,
-    k: Tensor<3>,
-    v: Tensor<3>,
-    mask: Tensor<2>,
-    scale: f64,
-    softcap: Option<f64>,
-) -> Tensor<2> {
-    let device = q.device();
-    if device != Device::flex() {
-        return attention_tensors(q, k, v, mask, scale, softcap);
-    }
-    let ([h, t, d], [kv, t_k, _]) = (q.dims(), k.dims());
-    let host = |x: Tensor<3>| x.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
-    let mask = mask.into_data().try_to_vec::<f32>().expect("the mask is f32");
-    let shape = Shape { heads: h, kv_heads: kv, t, t_k, d, kv_stride: t_k };
-    let mask = Mask::new(&mask, t, t_k);
-    let out = attention_host(&host(q), &host(k), &host(v), &mask, shape, scale as f32, softcap.map(|c| c as f32));
-    Tensor::from_data(TensorData::new(out, [t, h * d]), &device)
-}
-
+/// [`attend`] with burn's tensor ops: q `[h, t, d]`, k and v `[kv, t_k, d]`, mask `[t, t_k]`
+/// (0 where a query may look, -inf where not) → `[t, h·d]`.
 fn attention_tensors(
     q: Tensor<3>,
     k: Tensor<3>,
@@ -594,7 +573,8 @@ mod tests {
     }
 
     /// The host loop against burn's tensor ops (on the CPU backend, where both can run), on
-    /// grouped heads, a cache before the pass, packed sequences, a sliding window and soft-capping.
+    /// grouped heads, a cache before the pass (in the host cache, whose room differs from its
+    /// length), packed sequences, a sliding window and soft-capping.
     #[test]
     fn host_loop_equals_the_tensor_ops() {
         let device = Device::flex();
@@ -622,7 +602,14 @@ mod tests {
                 .into_data()
                 .try_to_vec::<f32>()
                 .unwrap();
-            let got = attention(q, k, v, mask, 0.3, softcap).into_data().try_to_vec::<f32>().unwrap();
+            // The host loop through the cache: the cached positions first, then the pass's.
+            let mut cache = KvCache::new();
+            if cached > 0 {
+                let host = |x: Tensor<3>| x.narrow(1, 0, cached).into_data().try_to_vec::<f32>().unwrap();
+                cache.append_host(0, &host(k.clone()), &host(v.clone()), kv, cached, d);
+            }
+            let (k, v) = (k.narrow(1, cached, t), v.narrow(1, cached, t));
+            let got = attend(&mut cache, 0, q, k, v, mask, 0.3, softcap).into_data().try_to_vec::<f32>().unwrap();
             assert_eq!(got.len(), expected.len());
             let worst = got.iter().zip(&expected).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
             assert!(worst < 1e-5, "h {h} kv {kv} d {d} cached {cached} {lengths:?}: max |Δ| {worst}");

@@ -478,7 +478,7 @@ fn kyrgyz_mmlu_runs_from_the_hub_repository_the_catalogue_names() {
     assert!(ids.iter().all(|id| id.starts_with("kyrgyz-mmlu/kyrgyz_mmlu_")), "{ids:?}");
     assert_eq!(ids.iter().collect::<std::collections::BTreeSet<_>>().len(), 5, "{ids:?}");
 
-    // Offline, from what was kept; a wrong file on the Hub is refused by its sha256.
+    // Offline, from what was kept.
     drop(standin);
     let (ok, text) = run(&tmp.path.join("offline"), &["--offline"], "http://127.0.0.1:9/");
     assert!(ok, "--offline with the data kept:\n{text}");

@@ -159,6 +159,33 @@ fn finish(browser: &Browser, test: &str, what: &str) -> Value {
     outcome
 }
 
+/// Each sample's log-likelihoods in a CLI samples file (`filtered_resps`).
+fn cli_loglikelihoods(samples: &Path) -> Vec<Vec<f64>> {
+    std::fs::read_to_string(samples)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            v["filtered_resps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r[0].as_f64().or_else(|| r[0].as_str()?.parse().ok()).unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+/// Each row's log-likelihoods in a finished run (`FINISHED`'s answer).
+fn page_loglikelihoods(run: &Value) -> Vec<Vec<f64>> {
+    run["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["ll"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect())
+        .collect()
+}
+
 fn wait_for_error(browser: &Browser, what: &str) -> String {
     let script =
         "const e = document.getElementById('error'); return e.dataset.visible === 'true' ? e.textContent : null;";
@@ -641,25 +668,8 @@ fn proverbeval_tasks_picked_with_no_file_fetch_the_authors_files_and_run_as_the_
         .output()
         .unwrap();
     assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
-    let cli: Vec<Vec<f64>> = std::fs::read_to_string(out.join("samples_amh_choice_english_1.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).unwrap();
-            v["filtered_resps"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|r| r[0].as_f64().or_else(|| r[0].as_str()?.parse().ok()).unwrap())
-                .collect()
-        })
-        .collect();
-    let page: Vec<Vec<f64>> = run["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["ll"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect())
-        .collect();
+    let cli = cli_loglikelihoods(&out.join("samples_amh_choice_english_1.jsonl"));
+    let page = page_loglikelihoods(&run);
     assert_eq!(page.len(), 5, "{test}: {run}");
     for (i, (p, c)) in page.iter().zip(&cli).enumerate() {
         assert_eq!(p.len(), 4, "{test}: item {i}");
@@ -1086,25 +1096,8 @@ fn a_task_yaml_with_a_hub_dataset_path_and_no_data_fetches_its_split_as_lm_eval_
         .output()
         .unwrap();
     assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
-    let cli: Vec<Vec<f64>> = std::fs::read_to_string(out.join("samples_amh_choice_english_1.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).unwrap();
-            v["filtered_resps"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|r| r[0].as_f64().or_else(|| r[0].as_str()?.parse().ok()).unwrap())
-                .collect()
-        })
-        .collect();
-    let page: Vec<Vec<f64>> = run["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["ll"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect())
-        .collect();
+    let cli = cli_loglikelihoods(&out.join("samples_amh_choice_english_1.jsonl"));
+    let page = page_loglikelihoods(&run);
     assert_eq!((page.len(), cli.len()), (5, 5), "{test}: {run}");
     for (i, (p, c)) in page.iter().zip(&cli).enumerate() {
         assert!(

@@ -243,7 +243,8 @@ async fn fetch_data(fetch: &[RemoteData], files: &mut TaskFiles) -> Result<(), S
 async fn fetch_hub_splits(files: &mut TaskFiles, mirror: Option<&str>) -> Result<(), String> {
     use crate::hub;
     let Some(wanted) = files.hub_splits(&LoadOptions::default()).map_err(|e| e.to_string())? else { return Ok(()) };
-    hub::check_dataset_id(&wanted.dataset).map_err(|e| e.to_string())?;
+    let task_file = files.yaml.as_ref().map_or("the task file", |f| f.name.as_str());
+    hub::check_dataset_id(&wanted.dataset).map_err(|e| format!("{task_file}: dataset_path: {e}"))?;
     let (dataset, revision) = (wanted.dataset.as_str(), wanted.revision.as_str());
     let unchecked = super::protocol::ModelCheck { size: None, sha256: None };
     let small = |url: String| {

@@ -24,7 +24,7 @@ pub use parallel::{
     appended_translation, parallel_key, parallel_table, variant, ParallelCell, ParallelGroup, ParallelTable,
     VariantAccuracy,
 };
-pub use pool_size::{pool_size, MAX_WORKERS};
+pub use pool_size::{pool_size, Device, PoolSize, ASSUMED_DEVICE_MEMORY, IOS_TAB_LIMIT, MAX_WORKERS};
 
 use super::protocol::{Facet, ItemRow, ItemView, RunSettings};
 use crate::error::{Error, Result};

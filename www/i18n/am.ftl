@@ -264,6 +264,7 @@ device-kernel = የInt8 matmul kernel
 device-fallback = የሶፍትዌር ምትክ አዳፕተር
 device-why-not-webgpu = ለምን WebGPU አልሆነም
 device-calibration = በዚህ ሞዴል ላይ የተለካ ፍጥነት
+device-workers = በCPU ላይ ያሉ ሠራተኞች (workers)
 selftest-matches = ✓ ይዛመዳል
 selftest-differs = ✗ ይለያያል
 selftest-summary-passed = ራስ-ፍተሻው በ{ $device } ላይ በ{ $ms } ms አልፏል

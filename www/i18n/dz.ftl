@@ -248,6 +248,7 @@ device-kernel = Int8 matmul kernel
 device-fallback = མཉེན་ཆས་ཚབ་མའི་ སྦྲེལ་ཆས (adapter)
 device-why-not-webgpu = WebGPU ག་ཅི་འབད་ མེད་ག
 device-calibration = དཔེ་གཞི་འདི་གུ་ ཚད་འཇལ་མི་ མགྱོགས་ཚད
+device-workers = CPU གུ་ ལཱ་གཡོག (workers)
 selftest-matches = ✓ མཐུནམ
 selftest-differs = ✗ མི་མཐུན
 selftest-summary-passed = { $device } གུ་ རང་བརྟག་ { $ms } ms ནང་ ཐར་ཡི།

@@ -254,6 +254,7 @@ device-kernel = Int8 matmul kernel
 device-fallback = Software fallback adapter
 device-why-not-webgpu = Why not WebGPU
 device-calibration = Timed on this model
+device-workers = Workers on the CPU
 selftest-matches = ✓ matches
 selftest-differs = ✗ differs
 selftest-summary-passed = Self-test passed on { $device } in { $ms } ms

@@ -266,6 +266,7 @@ device-kernel = Int8 matmul ядросу
 device-fallback = Программалык запас адаптер
 device-why-not-webgpu = Эмне үчүн WebGPU эмес
 device-calibration = Бул моделде ченелген ылдамдык
+device-workers = CPUдагы воркерлер
 selftest-matches = ✓ дал келет
 selftest-differs = ✗ айырмаланат
 selftest-summary-passed = Өзүн-өзү текшерүү { $device } түзмөгүндө { $ms } мс ичинде ийгиликтүү өттү

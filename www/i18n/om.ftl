@@ -262,6 +262,7 @@ device-kernel = Kernel matmul Int8
 device-fallback = Adaptarii bakka bu'aa sooftiweerii
 device-why-not-webgpu = Maaliif WebGPU miti
 device-calibration = Saffisa moodeela kana irratti safarame
+device-workers = Hojjettoota CPU irratti (workers)
 selftest-matches = ✓ walsima
 selftest-differs = ✗ adda
 selftest-summary-passed = Self-test { $device } irratti { $ms } ms keessatti milkaa'eera

@@ -306,6 +306,7 @@ device-kernel = Ядро умножения матриц Int8
 device-fallback = Программный запасной адаптер
 device-why-not-webgpu = Почему не WebGPU
 device-calibration = Скорость, измеренная на этой модели
+device-workers = Воркеры на CPU
 selftest-matches = ✓ совпадает
 selftest-differs = ✗ отличается
 selftest-summary-passed = Самопроверка пройдена на { $device } за { $ms } мс

@@ -264,6 +264,7 @@ device-kernel = kernel ናይ Int8 matmul
 device-fallback = ናይ ሶፍትዌር ተተካኢ ኣዳፕተር
 device-why-not-webgpu = ስለምንታይ WebGPU ዘይኮነ
 device-calibration = ኣብዚ ሞዴል ዝተለክዐ ቅልጣፈ
+device-workers = ኣብ CPU ዘለዉ ሰራሕተኛታት (workers)
 selftest-matches = ✓ ይሰማማዕ
 selftest-differs = ✗ ይፈላለ
 selftest-summary-passed = ርእሰ-ፈተሻ ኣብ { $device } ሓሊፉ ({ $ms } ms)

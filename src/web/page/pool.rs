@@ -45,14 +45,9 @@ pub(super) fn start(app: &Shared) {
         {
             return;
         }
-        let navigator = gloo::utils::window().navigator();
-        let cores = Some(navigator.hardware_concurrency() as usize).filter(|&n| n > 0);
-        let memory = js_sys::Reflect::get(&navigator, &"deviceMemory".into())
-            .ok()
-            .and_then(|m| m.as_f64())
-            .filter(|g| g.is_finite() && *g > 0.0)
-            .map(|g| (g * (1u64 << 30) as f64) as u64);
-        crate::web::run::pool_size(asked, cores, memory, a.model_bytes)
+        let size = crate::web::run::pool_size(asked, device(), a.model_bytes);
+        show_plan(&size);
+        size.workers
     };
     for _ in 1..wanted {
         if let Err(e) = add(app) {
@@ -217,7 +212,13 @@ fn prepare(app: &Shared, id: u32) -> Result<(), String> {
     worker.post_message(&message).map_err(|e| format!("cannot message it: {e:?}"))?;
     send(
         &worker,
-        &ToWorker::PrepareTask { ticket: 0, files: task, settings, fetch, mirror: dom::query_param("mirror") },
+        &ToWorker::PrepareTask {
+            ticket: 0,
+            files: task,
+            settings,
+            fetch,
+            mirror: dom::query_param("mirror"),
+        },
     )
 }
 
@@ -273,6 +274,37 @@ fn watch(app: &Shared, id: u32, request: u64, limit_ms: f64) {
         }
     })
     .forget();
+}
+
+/// What the page knows of the device: `navigator`'s cores and memory (where the browser says),
+/// and whether this is an iPhone or iPad (an iPad in desktop mode says "MacIntel" with touch).
+fn device() -> crate::web::run::Device {
+    let navigator = gloo::utils::window().navigator();
+    let cores = Some(navigator.hardware_concurrency() as usize).filter(|&n| n > 0);
+    let memory = js_sys::Reflect::get(&navigator, &"deviceMemory".into())
+        .ok()
+        .and_then(|m| m.as_f64())
+        .filter(|g| g.is_finite() && *g > 0.0)
+        .map(|g| (g * (1u64 << 30) as f64) as u64);
+    let agent = navigator.user_agent().unwrap_or_default();
+    let ios = ["iPhone", "iPad", "iPod"].iter().any(|d| agent.contains(d))
+        || (navigator.platform().unwrap_or_default() == "MacIntel" && navigator.max_touch_points() > 1);
+    crate::web::run::Device { cores, memory, ios }
+}
+
+/// The pool's size and why, as a row of the device panel (`#device-workers`, replaced at each
+/// run) with `data-workers` and `data-budget` (bytes; empty where `?workers=` decided).
+fn show_plan(size: &crate::web::run::PoolSize) {
+    let Ok(table) = dom::by_id("backend-info") else { return };
+    if let Ok(old) = dom::by_id("device-workers") {
+        old.remove();
+    }
+    if let Ok(row) = dom::key_value_row(&t("device-workers"), &size.why) {
+        row.set_id("device-workers");
+        dom::set_data(&row, "workers", &size.workers.to_string());
+        dom::set_data(&row, "budget", &size.budget.map(|b| b.to_string()).unwrap_or_default());
+        let _ = dom::append(&table, &row);
+    }
 }
 
 /// `#run[data-workers]`: the workers scoring the run (the main one and the ready helpers), and

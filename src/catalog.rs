@@ -61,6 +61,10 @@ pub struct BenchmarkEntry {
     /// the `datasets` library reads it, names them when they are fetched).
     #[serde(default)]
     pub hub: Vec<HubData>,
+    /// The code its tasks' prompts are read from, where the prompts are code rather than data
+    /// (KyrgyzLLM-Bench's: `tasks::kyrgyzllm`), each file at a pinned URL with its sha256.
+    #[serde(default)]
+    pub prompt_code: Vec<SourceFile>,
     /// Why the page's Task menu does not offer this benchmark yet, where it does not (the CLI
     /// runs it).
     #[serde(default)]
@@ -71,7 +75,7 @@ pub struct BenchmarkEntry {
 /// split's files from the dataset card and the tree listing when they are fetched, and they go
 /// into the benchmark's folder as `FOLDER/CONFIG/SPLIT.EXT` (`SPLIT-00001.EXT`, … for shards),
 /// the names the task's loader reads.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HubData {
     /// `owner/name`.
     pub dataset: String,
@@ -88,6 +92,19 @@ impl HubData {
         let ext = repo_path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_else(|| "csv".into());
         let shard = if count > 1 { format!("-{index:05}") } else { String::new() };
         format!("{}/{config}/{split}{shard}.{ext}", self.folder)
+    }
+
+    /// Where the page's worker keeps, in Cache Storage, the files it chose for these configs and
+    /// splits (a JSON list of [`SourceRecord`]s), so that the page can tell whether they are all
+    /// kept without reading the card and the listing itself (which would link a YAML parser and
+    /// the `datasets` rules into the page). Never fetched: a key only.
+    pub fn chosen_key(&self) -> String {
+        format!(
+            "{}&lingualens-chosen={};{}",
+            crate::hub::tree_url(&self.dataset, &self.revision),
+            self.configs.join(","),
+            self.splits.join(",")
+        )
     }
 
     /// What the catalogue asks for, as a kept folder records it: the tree listing's URL, with the

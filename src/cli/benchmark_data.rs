@@ -57,6 +57,40 @@ pub fn resolved_files(entry: &BenchmarkEntry, offline: bool) -> Result<Vec<Sourc
     Ok(files)
 }
 
+/// The include files read from the code the catalogue names for `task`'s prompt (`prompt_code`:
+/// KyrgyzLLM-Bench's, `tasks::kyrgyzllm`), fetched into the download cache or taken from it
+/// (with `offline`, only taken), and the downloads. None where the task's benchmark has no such code.
+pub fn prompt_includes(task: &str, offline: bool) -> Result<(BTreeMap<String, String>, Vec<SourceRecord>)> {
+    let Some(entry) = catalog::benchmark_catalog()?.benchmark_for(task) else { return Ok(Default::default()) };
+    let mut includes = BTreeMap::new();
+    let mut records = Vec::new();
+    for code in &entry.prompt_code {
+        let sha256 = code.sha256.as_deref();
+        let path = if offline {
+            let path = fetch::cached_path(&code.url, sha256);
+            if !path.is_file() {
+                bail!(
+                    "{task}: --offline, and the code its prompt is read from is not kept yet ({}, expected at {}); run once without --offline",
+                    code.url,
+                    path.display()
+                );
+            }
+            path
+        } else {
+            fetch::fetch_cached(&code.url, code.size_bytes, sha256)
+                .map_err(|e| e.context(format!("{task}: the code its prompt is read from")))?
+        };
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| Error::new(format!("{task}: {} ({}): {e}", code.url, path.display())))?;
+        let name = code.path.clone().unwrap_or_else(|| catalog::file_name_of(&code.url));
+        for include in crate::tasks::kyrgyzllm::includes(&name, &text).map_err(|e| e.context(task.to_string()))? {
+            includes.insert(include.name, include.text);
+        }
+        records.push(code.record());
+    }
+    Ok((includes, records))
+}
+
 /// A benchmark's data as kept: the folder to read, and the downloads it came from.
 pub struct KeptData {
     pub benchmark: String,

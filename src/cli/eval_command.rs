@@ -48,6 +48,10 @@ fn io(p: &Path, e: std::io::Error) -> Error {
     Error::new(format!("{}: {e}", p.display()))
 }
 
+/// A task file as read: its path, its spec, a published task's downloads (`None` for any other
+/// task), and the code its prompt was read from (KyrgyzLLM-Bench's, where fetched).
+type LoadedSpec = (PathBuf, TaskSpec, Option<Vec<SourceRecord>>, Vec<SourceRecord>);
+
 /// The task file (a path, a task the catalogue runs from its authors' published YAML, or a
 /// built-in task's name) read with `--override`s and a sidecar; for a published task, the
 /// downloads it came from too. With `--data` (`data_given`) a name is a built-in task's, as
@@ -58,7 +62,7 @@ fn load_spec(
     override_file: Option<&Path>,
     offline: bool,
     data_given: bool,
-) -> Result<(PathBuf, TaskSpec, Option<Vec<SourceRecord>>)> {
+) -> Result<LoadedSpec> {
     let published =
         if Path::new(task).is_file() || data_given { None } else { benchmark_data::published_task(task, offline)? };
     let task_path = match &published {
@@ -83,6 +87,15 @@ fn load_spec(
         hub_data_files,
         ..Default::default()
     };
+    // A built-in task whose prompt is its authors' code (KyrgyzLLM-Bench's), in a checkout where
+    // the include was not generated from the shared PROMPTS.md: read from that code, fetched or
+    // kept, with or without --data.
+    let mut prompt_sources = Vec::new();
+    if !Path::new(task).is_file() && published.is_none() && include_missing(&task_path) {
+        let (includes, sources) = benchmark_data::prompt_includes(task, offline)?;
+        load.include_files = includes;
+        prompt_sources = sources;
+    }
     for o in overrides {
         let (field, template) =
             o.split_once('=').ok_or_else(|| Error::new(format!("--override {o:?}: expected FIELD=TEMPLATE")))?;
@@ -95,12 +108,24 @@ fn load_spec(
             let (files, sources) = hub_splits(&spec, &hub, offline)?;
             load.hub_data_files = files;
             let spec = yaml::load_task_file(&task_path, &load)?;
-            return Ok((task_path, spec, Some(sources)));
+            return Ok((task_path, spec, Some(sources), prompt_sources));
         }
-        return Ok((task_path, spec, None));
+        return Ok((task_path, spec, None, prompt_sources));
     };
     eprintln!("{}: the authors' published task, its data from {}", spec.task, published.kept.dir.display());
-    Ok((task_path, spec, Some(published.kept.sources)))
+    Ok((task_path, spec, Some(published.kept.sources), prompt_sources))
+}
+
+/// Whether the task file's `include:` names a file that is not beside it.
+fn include_missing(task_path: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(task_path) else { return false };
+    let Ok(serde_yaml_ng::Value::Mapping(map)) = serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&text) else {
+        return false;
+    };
+    match map.get("include").and_then(|i| i.as_str()) {
+        Some(include) => !task_path.parent().unwrap_or(Path::new(".")).join(include).is_file(),
+        None => false,
+    }
 }
 
 /// Split → the local files that hold it.
@@ -167,7 +192,7 @@ pub fn export(args: &ExportArgs) -> Result<()> {
 
 /// Exports one task into `args.out`: its name (as lm-eval will know it) and its document count.
 fn export_one(args: &ExportArgs, task: &str) -> Result<(String, usize)> {
-    let (task_path, spec, published) =
+    let (task_path, spec, published, _) =
         load_spec(task, &args.overrides, args.override_file.as_deref(), args.offline, !args.data.is_empty())?;
     for warning in &spec.warnings {
         eprintln!("warning: {warning}");
@@ -220,7 +245,7 @@ fn export_experiment(args: &ExportArgs, name: &str) -> Result<()> {
 }
 
 pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()> {
-    let (task_path, mut spec, published) =
+    let (task_path, mut spec, published, prompt_sources) =
         load_spec(&args.task, &args.overrides, args.override_file.as_deref(), args.offline, !args.data.is_empty())?;
     // lm-eval merges --gen_kwargs into generate_until tasks only.
     if let (Some(g), OutputType::GenerateUntil) = (&mut spec.generation, spec.output_type) {
@@ -240,7 +265,8 @@ pub fn run(args: &EvalArgs, device: &crate::backend::ComputeDevice) -> Result<()
         )));
     }
     let shots = args.options.shots.or(spec.num_fewshot).unwrap_or(0);
-    let (given, sources) = data_files(&spec, &args.data, args.offline, published)?;
+    let (given, mut sources) = data_files(&spec, &args.data, args.offline, published)?;
+    sources.extend(prompt_sources);
     let data = load_data(&spec, &task_path, &given, &args.fewshot_data, &args.by, shots)?;
     if data.docs.is_empty() {
         return Err(Error::new(format!(

@@ -116,8 +116,10 @@ fn add_benchmark(site: &Path, wanted: &str) -> Result<KitBenchmark> {
     };
     let mut files = Vec::new();
     let mut sources = Vec::new();
-    let resolved = super::benchmark_data::resolved_files(&entry, false)
+    let mut resolved = super::benchmark_data::resolved_files(&entry, false)
         .map_err(|e| e.context(format!("--with-benchmark {wanted}")))?;
+    // The code its prompts are read from (KyrgyzLLM-Bench's), which the page reads beside the data.
+    resolved.extend(entry.prompt_code.iter().cloned());
     for source in &resolved {
         let named = fetch::source_files(source).map_err(|e| e.context(format!("--with-benchmark {wanted}")))?;
         sources.push(format!("{} sha256 {}", source.url, source.sha256.as_deref().unwrap_or("not pinned")));

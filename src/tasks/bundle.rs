@@ -47,6 +47,10 @@ pub struct TaskFiles {
     /// What `os.getenv` gives the task's prompt functions ([`LoadOptions::env`]).
     #[serde(default)]
     pub env: BTreeMap<String, String>,
+    /// A built-in task's files that the catalogue knows by Hub repository and config: the worker
+    /// finds and fetches them (`hub::split_files`) and adds them to `data`.
+    #[serde(default)]
+    pub hub_sources: Vec<crate::catalog::HubData>,
 }
 
 /// A task ready to render: its spec, the evaluated documents and the few-shot pool.
@@ -128,6 +132,20 @@ impl TaskFiles {
         let mut options = options.clone();
         options.env.extend(self.env.clone());
         options.hub_data_files.extend(self.hub_data.clone());
+        // KyrgyzLLM-Bench's prompts, from the authors' code that came with the data, for a task
+        // file that includes one (not for the authors' own lm-eval folder dropped whole).
+        let wanted = self.yaml.as_ref().and_then(|y| included_name(&y.bytes));
+        let reads_code = wanted.is_some_and(|name| super::kyrgyzllm::INCLUDES.contains(&name.as_str()));
+        for f in self.data.iter().filter(|_| reads_code) {
+            let name = base_name(&f.name);
+            if [super::kyrgyzllm::LM_EVAL_CLASSES, super::kyrgyzllm::LIGHTEVAL_TASKS].contains(&name) {
+                let text =
+                    std::str::from_utf8(&f.bytes).map_err(|_| Error::new(format!("{}: not UTF-8 text", f.name)))?;
+                for include in super::kyrgyzllm::includes(name, text)? {
+                    options.include_files.insert(include.name, include.text);
+                }
+            }
+        }
         let options = &options;
         match &self.yaml {
             Some(yaml) => self.prepare_yaml(yaml, options),

@@ -10,6 +10,7 @@
 //! - [`experiment`]: experiments as data: several runs over the same documents and what to compare.
 //! - [`registry`]: built-in task files by task name (native).
 //! - [`pyprompt`]: a task's Python prompt function (`!function utils.x`) read as a template.
+//! - [`kyrgyzllm`]: KyrgyzLLM-Bench's prompts, read from its authors' code as include files.
 //!
 //! Loaders take bytes and a file name, never a path, so they run in the browser too; the
 //! `*_dir`/`check_files` helpers that read paths exist only natively.
@@ -23,6 +24,7 @@ pub mod experiment;
 pub mod export;
 pub mod hf_table;
 pub mod item;
+pub mod kyrgyzllm;
 pub mod pylit;
 pub mod pyprompt;
 #[cfg(not(target_arch = "wasm32"))]

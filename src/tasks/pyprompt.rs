@@ -434,6 +434,90 @@ fn string_literal(chars: &[char], start: usize, raw: bool) -> std::result::Resul
     }
 }
 
+/// A string literal of a Python file: the line it starts on, whether it is an f-string, and its
+/// value (escapes decoded).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PyString {
+    pub line: usize,
+    pub fstring: bool,
+    pub value: String,
+}
+
+/// Every string literal of `src`, in order (comments and bytes literals skipped), decoded as
+/// [`tokenize`] decodes them, with no other syntax checked: for reading the texts out of code
+/// that [`read_function`] would refuse (classes, loops; `tasks::kyrgyzllm`).
+pub(crate) fn string_literals(src: &str) -> std::result::Result<Vec<PyString>, Fail> {
+    let chars: Vec<char> = src.chars().collect();
+    let mut out = Vec::new();
+    let (mut i, mut line) = (0, 1);
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\n' {
+            line += 1;
+            i += 1;
+        } else if c == '#' {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c.is_alphanumeric() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            let prefix = chars[start..i].iter().collect::<String>().to_ascii_lowercase();
+            if matches!(chars.get(i), Some('"' | '\''))
+                && ["r", "u", "f", "rf", "fr", "b", "br", "rb"].contains(&prefix.as_str())
+            {
+                let (value, next, lines) =
+                    string_literal(&chars, i, prefix.contains('r')).map_err(|why| (line, why))?;
+                if !prefix.contains('b') {
+                    out.push(PyString { line, fstring: prefix.contains('f'), value });
+                }
+                line += lines;
+                i = next;
+            }
+        } else if c == '"' || c == '\'' {
+            let (value, next, lines) = string_literal(&chars, i, false).map_err(|why| (line, why))?;
+            out.push(PyString { line, fstring: false, value });
+            line += lines;
+            i = next;
+        } else {
+            i += 1;
+        }
+    }
+    Ok(out)
+}
+
+/// A part of an f-string: literal text, or a field by what it reads (`name`, `x['key']` as
+/// `key`, `x[i]` as `x[i]`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum FText {
+    Lit(String),
+    Field(String),
+}
+
+/// An f-string's value (as [`string_literals`] gives it) as literal text and fields.
+pub(crate) fn fstring_texts(value: &str) -> std::result::Result<Vec<FText>, String> {
+    let field = |e: &Expr| match e {
+        Expr::Name(n) => Some(n.clone()),
+        Expr::Subscript(base, key) => match (base.as_ref(), key.as_ref()) {
+            (_, Expr::Const(Val::Str(k))) => Some(k.clone()),
+            (Expr::Name(b), Expr::Name(i)) => Some(format!("{b}[{i}]")),
+            _ => None,
+        },
+        _ => None,
+    };
+    fstring_parts(value)?
+        .into_iter()
+        .map(|p| match p {
+            FPart::Lit(s) => Ok(FText::Lit(s)),
+            FPart::Expr(e) => field(&e)
+                .map(FText::Field)
+                .ok_or_else(|| "an f-string field other than a name, x['key'] or x[i]".into()),
+        })
+        .collect()
+}
+
 // ---------------------------------------------------------------------------------------------
 // Syntax
 

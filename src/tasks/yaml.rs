@@ -497,6 +497,10 @@ pub struct LoadOptions {
     /// catalogue maps them from the dataset card (a published task's `data`); the task then
     /// reads them as `dataset_path: csv|json|parquet` would.
     pub hub_data_files: BTreeMap<String, Vec<String>>,
+    /// Include files given as text, by file name, over any file of that name beside the task:
+    /// KyrgyzLLM-Bench's prompts, read from the authors' code that came with the data
+    /// (`tasks::kyrgyzllm`).
+    pub include_files: BTreeMap<String, String>,
 }
 
 /// Reads a file by path (`/`-separated, as joined by this module); `Ok(None)` when it does not
@@ -696,6 +700,11 @@ fn read_prompt_functions(
 
 /// Loads the task file `path` through `resolve`, applying `options`.
 pub fn load_task(path: &str, resolve: &Resolver, options: &LoadOptions) -> Result<TaskSpec> {
+    let given = |p: &str| match options.include_files.get(p.rsplit('/').next().unwrap_or(p)) {
+        Some(text) if p != path => Ok(Some(text.clone())),
+        _ => resolve(p),
+    };
+    let resolve: &Resolver = &given;
     let (mut map, folders) = read_merged(path, resolve, 0)?;
     let mut overridden = Vec::new();
 

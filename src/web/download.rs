@@ -36,6 +36,16 @@ async fn open_cache() -> Option<Cache> {
     JsFuture::from(caches.open(MODEL_CACHE)).await.ok()?.dyn_into().ok()
 }
 
+/// `bytes` kept in Cache Storage under `key` (a note for the page, not a download); a refusal is
+/// ignored: the note only saves the page a question.
+pub async fn keep_note(key: &str, bytes: &[u8]) {
+    let Some(cache) = open_cache().await else { return };
+    let Ok(blob) = Blob::new_with_u8_array_sequence(&Array::of1(&Uint8Array::from(bytes))) else { return };
+    if let Ok(response) = Response::new_with_opt_blob(Some(&blob)) {
+        let _ = JsFuture::from(cache.put_with_str(key, &response)).await;
+    }
+}
+
 /// The finished download of `url` kept in Cache Storage, if there is one.
 pub async fn cached_blob(url: &str) -> Option<Blob> {
     let cache = open_cache().await?;

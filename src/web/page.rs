@@ -73,7 +73,7 @@ const DEMO_TASK: [&str; 2] = ["datasets/tasks/demo/demo.yaml", "datasets/tasks/d
 /// Built-in tasks served with the app whose data the user gives (`dataset_path: lingualens`: DZEN's
 /// CSVs are read from the user's files, never served): the task's value in `#task-select` and
 /// its files, the task YAML first.
-const DATA_TASKS: [(&str, &[&str]); 8] = [
+const DATA_TASKS: [(&str, &[&str]); 15] = [
     ("dzen_en_cloze", &[DZEN_EN_CLOZE, DZEN_CLOZE_COMMON, DZEN_COMMON]),
     ("dzen_dz_cloze", &[DZEN_DZ_CLOZE, DZEN_CLOZE_COMMON, DZEN_COMMON]),
     ("dzen_dz_en_cloze", &[DZEN_DZ_EN_CLOZE, DZEN_CLOZE_COMMON, DZEN_COMMON]),
@@ -82,6 +82,14 @@ const DATA_TASKS: [(&str, &[&str]); 8] = [
     ("dzen_dz_en", &["datasets/tasks/dzen/dzen_dz_en.yaml", DZEN_COMMON]),
     ("dzen_cot_en", &["datasets/tasks/dzen/dzen_cot_en.yaml", DZEN_COT_COMMON]),
     ("dzen_cot_dz", &["datasets/tasks/dzen/dzen_cot_dz.yaml", DZEN_COT_COMMON]),
+    // KyrgyzLLM-Bench: the prompt's include file is read from the authors' code, fetched with the data.
+    ("kyrgyz_mmlu", &["datasets/tasks/kyrgyzllm/kyrgyz_mmlu.yaml"]),
+    ("kyrgyz_rc", &["datasets/tasks/kyrgyzllm/kyrgyz_rc.yaml"]),
+    ("hellaswag_kg", &["datasets/tasks/kyrgyzllm/hellaswag_kg.yaml"]),
+    ("winogrande_kg", &["datasets/tasks/kyrgyzllm/winogrande_kg.yaml"]),
+    ("winogrande_kg_partial", &["datasets/tasks/kyrgyzllm/winogrande_kg_partial.yaml"]),
+    ("truthfulqa_mc1_kg", &["datasets/tasks/kyrgyzllm/truthfulqa_mc1_kg.yaml"]),
+    ("boolq_kg", &["datasets/tasks/kyrgyzllm/boolq_kg.yaml"]),
 ];
 const DZEN_COMMON: &str = "datasets/tasks/dzen/dzen_common_yaml";
 const DZEN_CLOZE_COMMON: &str = "datasets/tasks/dzen/dzen_cloze_common_yaml";

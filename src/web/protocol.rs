@@ -78,7 +78,8 @@ pub enum ToWorker {
     /// own origin.
     PrepareTask {
         ticket: u32,
-        files: TaskFiles,
+        /// Boxed: the other messages are small.
+        files: Box<TaskFiles>,
         settings: RunSettings,
         #[serde(default)]
         fetch: Vec<RemoteData>,
@@ -200,6 +201,10 @@ pub enum FromWorker {
         cloze_variant: Option<String>,
         documents: usize,
         facets: Vec<Facet>,
+        /// The files the worker found on the Hub and downloaded for the task (their URLs, and the
+        /// size and sha256 the listing gave), for the results' `config.data_sources`.
+        #[serde(default)]
+        sources: Vec<crate::catalog::SourceRecord>,
     },
     ItemScored {
         row: ItemRow,

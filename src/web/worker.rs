@@ -21,6 +21,7 @@ use serde_json::Value as Json;
 use super::protocol::{FromWorker, ItemRow, ItemView, ModelSource, RemoteData, RunSettings, Stage, ToWorker};
 use super::run;
 use crate::backend::{AdapterDescription, BackendKind, BackendPreference, ComputeDevice};
+use crate::catalog::SourceRecord;
 use crate::engine::{self, LanguageModel};
 use crate::eval::{self, RunOptions};
 use crate::formats::gguf::GgufFile;
@@ -169,14 +170,22 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
                 Err(e) => Err(e),
             }
         }
-        ToWorker::PrepareTask { ticket, mut files, settings, fetch, mirror } => {
+        ToWorker::PrepareTask { ticket, files, settings, fetch, mirror } => {
+            let mut files = *files;
             let fetched = async {
                 fetch_data(&fetch, &mut files).await?;
                 files.unpack_archives().map_err(|e| e.to_string())?;
-                fetch_hub_splits(&mut files, mirror.as_deref()).await
+                let mut sources = fetch_catalogue_hub(&mut files, mirror.as_deref()).await?;
+                sources.extend(fetch_hub_splits(&mut files, mirror.as_deref()).await?);
+                Ok::<_, String>(sources)
             };
             match fetched.await {
-                Ok(()) => prepare_task(state, ticket, &files, &settings),
+                Ok(found) => prepare_task(state, ticket, &files, &settings).map(|mut ready| {
+                    if let FromWorker::TaskReady { sources, .. } = &mut ready {
+                        *sources = found;
+                    }
+                    ready
+                }),
                 Err(e) => Err(e),
             }
         }
@@ -240,12 +249,87 @@ async fn fetch_data(fetch: &[RemoteData], files: &mut TaskFiles) -> Result<(), S
 /// found as lm-eval's `datasets` finds them (`hub::split_files`: the dataset card's configs and the
 /// tree listing, both kept in Cache Storage so that a reload runs offline), each file downloaded
 /// (checked against the sha256 the listing gives, kept) and added to `files` with its split.
-async fn fetch_hub_splits(files: &mut TaskFiles, mirror: Option<&str>) -> Result<(), String> {
+async fn fetch_hub_splits(files: &mut TaskFiles, mirror: Option<&str>) -> Result<Vec<SourceRecord>, String> {
     use crate::hub;
-    let Some(wanted) = files.hub_splits(&LoadOptions::default()).map_err(|e| e.to_string())? else { return Ok(()) };
+    let Some(wanted) = files.hub_splits(&LoadOptions::default()).map_err(|e| e.to_string())? else {
+        return Ok(Vec::new());
+    };
     let task_file = files.yaml.as_ref().map_or("the task file", |f| f.name.as_str());
     hub::check_dataset_id(&wanted.dataset).map_err(|e| format!("{task_file}: dataset_path: {e}"))?;
     let (dataset, revision) = (wanted.dataset.as_str(), wanted.revision.as_str());
+    let (card, listing) = hub_listing(dataset, revision, mirror).await?;
+    let evaluated = wanted.evaluated.clone().unwrap_or_default();
+    let mut sources = Vec::new();
+    for (split, needed) in [(Some(evaluated), true), (wanted.fewshot.clone(), false)] {
+        let Some(split) = split else { continue };
+        let chosen = match hub::split_files(dataset, &card, &listing, wanted.config.as_deref(), &split) {
+            Ok(chosen) => chosen,
+            // A few-shot split that is not there is said when (and if) shots are asked for.
+            Err(_) if !needed => continue,
+            Err(e) => return Err(e.to_string()),
+        };
+        let mut names = Vec::new();
+        for (i, f) in chosen.iter().enumerate() {
+            let bytes = hub_download(dataset, revision, f, (i + 1, chosen.len()), mirror).await?;
+            files.data.push(NamedFile { name: f.path.clone(), bytes });
+            names.push(f.path.clone());
+            sources.push(hub_record(dataset, revision, f));
+        }
+        files.hub_data.insert(split, names);
+    }
+    Ok(sources)
+}
+
+/// A Hub file as the results record it: its URL, and the size and sha256 it was checked against.
+fn hub_record(dataset: &str, revision: &str, f: &crate::hub::ListedFile) -> SourceRecord {
+    SourceRecord {
+        url: crate::hub::resolve_url(dataset, revision, &f.path),
+        sha256: f.sha256.clone(),
+        size_bytes: f.size,
+    }
+}
+
+/// A built-in task's files that the catalogue knows by Hub repository and config (KyrgyzLLM-Bench's):
+/// each config's splits found as the `datasets` library finds them, downloaded as above, and added
+/// to `files` under the names the task's loader reads (`catalog::HubData::local_path`).
+async fn fetch_catalogue_hub(files: &mut TaskFiles, mirror: Option<&str>) -> Result<Vec<SourceRecord>, String> {
+    let mut sources = Vec::new();
+    for h in std::mem::take(&mut files.hub_sources) {
+        let (card, listing) = hub_listing(&h.dataset, &h.revision, mirror).await?;
+        let mut wanted = Vec::new();
+        for config in &h.configs {
+            for split in &h.splits {
+                let chosen = crate::hub::split_files(&h.dataset, &card, &listing, Some(config), split)
+                    .map_err(|e| e.to_string())?;
+                let count = chosen.len();
+                wanted.extend(
+                    chosen.into_iter().enumerate().map(|(i, f)| (h.local_path(config, split, i, count, &f.path), f)),
+                );
+            }
+        }
+        let mut chosen = Vec::new();
+        for (n, (name, f)) in wanted.iter().enumerate() {
+            let bytes = hub_download(&h.dataset, &h.revision, f, (n + 1, wanted.len()), mirror).await?;
+            files.data.push(NamedFile { name: name.clone(), bytes });
+            chosen.push(hub_record(&h.dataset, &h.revision, f));
+        }
+        // For the page's Task menu: which files these are, to say whether all are kept.
+        if let Ok(json) = serde_json::to_vec(&chosen) {
+            super::download::keep_note(&h.chosen_key(), &json).await;
+        }
+        sources.extend(chosen);
+    }
+    Ok(sources)
+}
+
+/// A Hub dataset's card (empty where it has none) and its files, from the tree listing: fetched
+/// through the mirror, or taken from Cache Storage where they were kept.
+async fn hub_listing(
+    dataset: &str,
+    revision: &str,
+    mirror: Option<&str>,
+) -> Result<(String, Vec<crate::hub::ListedFile>), String> {
+    use crate::hub;
     let unchecked = super::protocol::ModelCheck { size: None, sha256: None };
     let small = |url: String| {
         let unchecked = unchecked.clone();
@@ -271,42 +355,37 @@ async fn fetch_hub_splits(files: &mut TaskFiles, mirror: Option<&str>) -> Result
         }
         Err(e) => return Err(e),
     };
-    let evaluated = wanted.evaluated.clone().unwrap_or_default();
-    for (split, needed) in [(Some(evaluated), true), (wanted.fewshot.clone(), false)] {
-        let Some(split) = split else { continue };
-        let chosen = match hub::split_files(dataset, &card, &listing, wanted.config.as_deref(), &split) {
-            Ok(chosen) => chosen,
-            // A few-shot split that is not there is said when (and if) shots are asked for.
-            Err(_) if !needed => continue,
-            Err(e) => return Err(e.to_string()),
-        };
-        let mut names = Vec::new();
-        for (i, f) in chosen.iter().enumerate() {
-            let url = hub::resolve_url(dataset, revision, &f.path);
-            let check = super::protocol::ModelCheck { size: f.size, sha256: f.sha256.clone() };
-            let progress = |loaded, total, _| {
-                post(&FromWorker::DataDownload {
-                    name: f.path.clone(),
-                    loaded,
-                    total,
-                    file: i + 1,
-                    files: chosen.len(),
-                    from_cache: false,
-                })
-            };
-            let fetched =
-                super::download::file_blob(&url, &crate::catalog::mirrored(&url, mirror), &check, progress).await?;
-            if let Some(reason) = fetched.not_kept {
-                post(&FromWorker::NotKept { name: f.path.clone(), reason });
-            }
-            let buffer =
-                JsFuture::from(fetched.blob.array_buffer()).await.map_err(|_| format!("{}: cannot be read", f.path))?;
-            files.data.push(NamedFile { name: f.path.clone(), bytes: js_sys::Uint8Array::new(&buffer).to_vec() });
-            names.push(f.path.clone());
-        }
-        files.hub_data.insert(split, names);
+    Ok((card, listing))
+}
+
+/// File `f` of a Hub dataset, downloaded with progress (file `n.0` of `n.1`) and checked against
+/// the size and sha256 the listing gives, or taken from Cache Storage.
+async fn hub_download(
+    dataset: &str,
+    revision: &str,
+    f: &crate::hub::ListedFile,
+    n: (usize, usize),
+    mirror: Option<&str>,
+) -> Result<Vec<u8>, String> {
+    let url = crate::hub::resolve_url(dataset, revision, &f.path);
+    let check = super::protocol::ModelCheck { size: f.size, sha256: f.sha256.clone() };
+    let progress = |loaded, total, _| {
+        post(&FromWorker::DataDownload {
+            name: f.path.clone(),
+            loaded,
+            total,
+            file: n.0,
+            files: n.1,
+            from_cache: false,
+        })
+    };
+    let fetched = super::download::file_blob(&url, &crate::catalog::mirrored(&url, mirror), &check, progress).await?;
+    if let Some(reason) = fetched.not_kept {
+        post(&FromWorker::NotKept { name: f.path.clone(), reason });
     }
-    Ok(())
+    let buffer =
+        JsFuture::from(fetched.blob.array_buffer()).await.map_err(|_| format!("{}: cannot be read", f.path))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
 /// Reads the model's header from `source` and checks what it needs on the worker's backend
@@ -600,6 +679,7 @@ fn prepare_task(
         cloze_variant,
         documents,
         facets,
+        sources: Vec::new(),
     })
 }
 

@@ -484,6 +484,105 @@ fn kyrgyz_mmlu_runs_from_the_hub_repository_the_catalogue_names() {
     assert!(ok, "--offline with the data kept:\n{text}");
 }
 
+/// KyrgyzMMLU in a checkout that has no prompt generated from the shared PROMPTS.md (a user's):
+/// the prompt is read from the authors' code the catalogue names (here a stand-in of its shape,
+/// served in GitHub's place, its sha256 in a test catalogue), with `--data` too. The scores and
+/// items equal the run with make_prompts.py's include; the results name the code's URL and
+/// sha256; `--offline` reads the kept copy; a file whose sha256 differs is refused naming it.
+#[test]
+fn kyrgyz_mmlu_reads_its_prompt_from_the_authors_code_where_the_checkout_has_none() {
+    const TEST: &str = "cli_data::kyrgyz_mmlu_reads_its_prompt_from_the_authors_code";
+    if !crate::builtin_tasks::prompts(TEST) {
+        return;
+    }
+    let Some(shared) = shared() else { return };
+    let tmp = common::TempDir::new("kyrgyz-code-cli");
+    let root = tmp.path.join("mirror");
+    let repo = common::kyrgyz_mmlu_standin(&root);
+    // The built-in task files as a user's checkout has them: no prompts/ folder.
+    let tasks = tmp.path.join("tasks");
+    std::fs::create_dir_all(tasks.join("kyrgyzllm")).unwrap();
+    let builtin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("datasets/tasks/kyrgyzllm");
+    for entry in std::fs::read_dir(&builtin).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "yaml") {
+            std::fs::copy(&path, tasks.join("kyrgyzllm").join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    // The code, where the catalogue says, and a catalogue with its sha256.
+    let catalog_file = tmp.path.join("catalog.json");
+    let prompts_md = shared.join("datasets/kyrgyzllm-bench-configs/PROMPTS.md");
+    let url = common::kyrgyz_code_standin(&prompts_md, &root, &tmp.path, &catalog_file, "kyrgyz_tasks.py");
+    let served = root.join(url.strip_prefix("https://").unwrap());
+    let (sha, _) = sha256_file(&served);
+
+    let standin = common::StandIn::start(&root, &[], &[]);
+    let cache = tmp.path.join("cache");
+    let model = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/demo/lingualens-demo-Q8_0.gguf");
+    let run = |out: &Path, extra: &[&str], mirror: &str, tasks_dir: Option<&Path>, catalog: &Path| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_lingualens"));
+        command
+            .args(["eval", "--model", model.to_str().unwrap(), "--task", "kyrgyz_mmlu", "--limit", "5"])
+            .args(["--data", repo.to_str().unwrap(), "--out"])
+            .arg(out)
+            .args(extra)
+            .env("LINGUALENS_MIRROR", mirror)
+            .env("LINGUALENS_CACHE", &cache)
+            .env("LINGUALENS_BENCHMARKS", catalog)
+            .env_remove("HF_ENDPOINT");
+        match tasks_dir {
+            Some(d) => command.env("LINGUALENS_TASKS", d),
+            None => command.env_remove("LINGUALENS_TASKS"),
+        };
+        let out = command.output().expect("run lingualens");
+        (
+            out.status.success(),
+            format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+        )
+    };
+    let from_code = tmp.path.join("from-code");
+    let (ok, text) = run(&from_code, &[], &standin.url(""), Some(&tasks), &catalog_file);
+    assert!(ok, "{TEST}: {text}");
+    let asked: Vec<String> = standin.requests().into_iter().map(|(p, _, _)| p).collect();
+    assert!(asked.iter().any(|p| p.ends_with("/lm_harness/kyrgyz_tasks.py")), "{TEST}: {asked:?}");
+    let results: Value = serde_json::from_str(&read(&from_code.join("results_kyrgyz_mmlu.json"))).unwrap();
+    let sources = results["config"]["data_sources"].as_array().expect("config.data_sources");
+    assert!(
+        sources.iter().any(|s| s["url"] == url.as_str() && s["sha256"] == sha.as_str()),
+        "{TEST}: the code's URL and sha256 are in the results: {sources:?}"
+    );
+
+    // The include make_prompts.py wrote from PROMPTS.md: the same prompts, so the same scores.
+    let transcribed = tmp.path.join("transcribed");
+    let (ok, text) = run(&transcribed, &[], "http://127.0.0.1:9/", None, &catalog_file);
+    assert!(ok, "{TEST}: {text}");
+    let given: Value = serde_json::from_str(&read(&transcribed.join("results_kyrgyz_mmlu.json"))).unwrap();
+    assert_eq!(results["results"], given["results"], "{TEST}");
+    assert_eq!(read(&from_code.join("items_kyrgyz_mmlu.csv")), read(&transcribed.join("items_kyrgyz_mmlu.csv")));
+
+    // Offline: the kept copy. Then another file where the catalogue's is: refused, naming it.
+    drop(standin);
+    let (ok, text) = run(&tmp.path.join("offline"), &["--offline"], "http://127.0.0.1:9/", Some(&tasks), &catalog_file);
+    assert!(ok, "{TEST}: --offline with the code kept:\n{text}");
+    std::fs::write(&served, "# not the authors' file\n").unwrap();
+    let fresh_cache = tmp.path.join("cache-2");
+    let standin = common::StandIn::start(&root, &[], &[]);
+    let out = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+        .args(["eval", "--model", model.to_str().unwrap(), "--task", "kyrgyz_mmlu", "--limit", "5"])
+        .args(["--data", repo.to_str().unwrap(), "--out"])
+        .arg(tmp.path.join("tampered"))
+        .env("LINGUALENS_MIRROR", standin.url(""))
+        .env("LINGUALENS_CACHE", &fresh_cache)
+        .env("LINGUALENS_BENCHMARKS", &catalog_file)
+        .env("LINGUALENS_TASKS", &tasks)
+        .env_remove("HF_ENDPOINT")
+        .output()
+        .expect("run lingualens");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{TEST}: a file other than the catalogue's was used");
+    assert!(said.contains("kyrgyz_tasks.py") && said.contains("its prompt"), "{TEST}: {said}");
+}
+
 /// A published lm-eval YAML whose `dataset_path` is a Hub dataset, run with no `--data`: its split
 /// found from the dataset card's configs (ProverbEval's layout on the stand-in) scores as the
 /// catalogue's mapping of the same task; the authors' own `dataset_path` (a dataset the Hub does not

@@ -32,6 +32,7 @@ mod tokenizer_parity;
 mod builtin_tasks;
 mod datasets;
 mod hub_files;
+mod kyrgyz_prompts;
 mod lm_eval_catalogue;
 mod yaml_tasks;
 

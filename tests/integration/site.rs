@@ -589,6 +589,99 @@ fn a_dzen_task_picked_with_no_file_fetches_its_release_runs_as_the_cli_does_and_
     assert_eq!(empty.requests().len(), before, "{test}: a picked zip needs no download");
 }
 
+/// KyrgyzMMLU picked from the Task menu with no file (the catalogue through `?benchmarks=`: the
+/// committed one but for the stand-in code's sha256): the worker finds its nine subjects' splits
+/// on the Hub stand-in (the card and the tree listing, read as the `datasets` library reads them),
+/// fetches the authors' code and reads the prompt from it, and runs 5 items, whose log-likelihoods
+/// on the exact engine are the CLI's on the same files with make_prompts.py's include (written from
+/// PROMPTS.md); the menu then says the task is kept, and with the stand-in gone it runs again from
+/// what was kept.
+#[test]
+fn kyrgyz_mmlu_picked_with_no_file_fetches_its_hub_files_and_the_authors_code_and_scores_as_the_cli() {
+    let test = "kyrgyz_mmlu_fetched_by_the_page";
+    let Some(dist) = browser_or_skip(test) else { return };
+    if !crate::builtin_tasks::prompts(test) {
+        return;
+    }
+    let Some(prompts_md) = common::shared(test, "datasets/kyrgyzllm-bench-configs/PROMPTS.md") else { return };
+    let tmp = TempDir::new("site-kyrgyz");
+    let root = tmp.path.join("mirror");
+    let hub_repo = common::kyrgyz_mmlu_standin(&root);
+    let testdata = tmp.path.join("testdata");
+    std::fs::create_dir_all(&testdata).unwrap();
+    common::kyrgyz_code_standin(&prompts_md, &root, &tmp.path, &testdata.join("catalog.json"), "kyrgyz_tasks.py");
+    let standin = common::StandIn::start(&root, &[], &[]);
+    let app = StaticServer::start_with_mounts(dist.clone(), vec![("testdata".into(), testdata.clone())]);
+    let sentinel = StaticServer::start(tmp.path.clone());
+    let browser = browser_with_sentinel(&sentinel);
+    let mirror = common::url_encode(&standin.url(""));
+    let link = |limit: usize, run: &str| {
+        app.url(&format!(
+            "?model=demo&task=kyrgyz_mmlu&limit={limit}&backend=cpu{run}&mirror={mirror}&benchmarks=testdata/catalog.json"
+        ))
+    };
+    // Before anything is fetched, the menu says what picking it does.
+    browser.goto(&link(5, ""));
+    let said = browser.wait_for(
+        "the task's download note",
+        "const p = document.getElementById('task-offline'); return p && !p.hidden && p.textContent ? [p.dataset.kept, p.textContent] : null;",
+        LONG,
+    );
+    assert_eq!(said[0], json!("false"), "{test}: {said}");
+    browser.goto(&link(5, "&run=1"));
+    let run = finish(&browser, test, "KyrgyzMMLU fetched");
+    assert_eq!(run["done"], json!(5), "{test}: {run}");
+    let asked: Vec<String> = standin.requests().into_iter().map(|(p, _, _)| p).collect();
+    assert!(
+        asked.iter().any(|p| p.starts_with("/huggingface.co/api/datasets/TTimur/kyrgyzMMLU/tree/main")),
+        "{test}: {asked:?}"
+    );
+    assert!(asked.iter().any(|p| p.ends_with("/lm_harness/kyrgyz_tasks.py")), "{test}: the authors' code: {asked:?}");
+    // The CLI on the same files, with the prompt make_prompts.py wrote from PROMPTS.md.
+    let out = tmp.path.join("cli");
+    let model = repo().join("models/demo/lingualens-demo-Q8_0.gguf");
+    let cli = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+        .args([
+            "eval",
+            "--model",
+            model.to_str().unwrap(),
+            "--task",
+            "kyrgyz_mmlu",
+            "--data",
+            hub_repo.to_str().unwrap(),
+        ])
+        .args(["--limit", "5", "--backend", "cpu", "--out", out.to_str().unwrap()])
+        .env("LINGUALENS_CACHE", tmp.path.join("cli-cache"))
+        .env_remove("LINGUALENS_TASKS")
+        .output()
+        .unwrap();
+    assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+    let cli = cli_loglikelihoods(&out.join("samples_kyrgyz_mmlu.jsonl"));
+    let page = page_loglikelihoods(&run);
+    assert_eq!((page.len(), cli.len()), (5, 5), "{test}: {run}");
+    for (i, (p, c)) in page.iter().zip(&cli).enumerate() {
+        assert!(
+            p.len() == c.len()
+                && p.len() >= 4
+                && p.iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-5 * b.abs().max(1.0)),
+            "{test}: item {i}: page {p:?}, CLI {c:?}"
+        );
+    }
+    // Kept: the menu says so, and the stand-in gone, it runs again.
+    browser.goto(&link(3, ""));
+    let kept = browser.wait_for(
+        "the task kept",
+        "const p = document.getElementById('task-offline'); return p && p.dataset.kept === 'true' ? p.textContent : null;",
+        LONG,
+    );
+    eprintln!("{test}: {kept}");
+    drop(standin);
+    browser.goto(&link(3, "&run=1"));
+    let offline = finish(&browser, test, "KyrgyzMMLU from what was kept");
+    assert_eq!(offline["done"], json!(3), "{test}: {offline}");
+    assert_eq!(asked_of_other_hosts(&sentinel), Vec::<String>::new(), "{test}: the page asked another host");
+}
+
 /// ProverbEval's Amharic tasks picked with no file: the worker fetches each one's published YAML,
 /// include file and utils.py and its Hub split files (from the stand-in, through `?mirror=`;
 /// the catalogue the site names with `?benchmarks=`, the committed one but for our utils.py's
@@ -843,11 +936,11 @@ fn an_experiment_runs_in_the_page_resumes_after_a_reload_and_tables_as_the_cli_d
     assert_eq!(pages, 1, "{test}: the experiment prints on {pages} pages");
 }
 
-/// An experiment whose task the Task menu lacks (KyrgyzMMLU's 0- against 5-shot) runs in the page
-/// on the user's own files, as `lingualens suite --data` runs it: started with no files it is
-/// refused, naming the run and "My files"; with the task YAML, its prompt include and the
-/// KyrgyzMMLU CSVs chosen it runs both runs and its table is the CLI's on the same files; files
-/// that define another task stop it, naming both tasks.
+/// An experiment (KyrgyzMMLU's 0- against 5-shot) runs in the page on the user's own files, as
+/// `lingualens suite --data` runs it: with the task YAML, its prompt include and the KyrgyzMMLU
+/// CSVs chosen it runs both runs and its table is the CLI's on the same files; files that define
+/// another task stop it, naming both tasks. (Given no files, KyrgyzMMLU's data and prompt are
+/// fetched as the Task menu fetches them: `kyrgyz_mmlu_picked_with_no_file_…`.)
 #[test]
 fn an_experiment_on_the_users_own_files_runs_as_the_cli_runs_it() {
     let test = "experiment_on_own_files";
@@ -885,14 +978,8 @@ fn an_experiment_on_the_users_own_files_runs_as_the_cli_runs_it() {
     let browser = Browser::start(&[]);
     let error = "const err = document.getElementById('error');
                  return err.dataset.visible === 'true' ? err.textContent : null;";
-    // No files: refused by name.
-    browser.goto(&app.url("?model=demo&experiment=kyrgyz_mmlu_shots&run=1"));
-    let refused = browser.wait_for("the experiment refused", error, LONG);
-    let refused = refused.as_str().unwrap();
-    assert!(
-        refused.contains("shots_0") && refused.contains("kyrgyz_mmlu") && refused.contains("My files"),
-        "{test}: {refused}"
-    );
+    browser.goto(&app.url("?model=demo"));
+    browser.wait_for("the worker", "return document.getElementById('backend-info').dataset.backend || null;", LONG);
 
     // The task's files chosen: both runs, then the table.
     let chosen = [yaml.as_path(), prompt.as_path(), test_csv.as_path(), validation_csv.as_path()]

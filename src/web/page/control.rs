@@ -101,7 +101,10 @@ pub(super) async fn prepare(app: &Shared) -> Result<(), String> {
         a.task_files = Some((files.clone(), fetch.clone()));
         a.tickets
     };
-    post(&worker, &ToWorker::PrepareTask { ticket, files, settings, fetch, mirror: dom::query_param("mirror") })
+    post(
+        &worker,
+        &ToWorker::PrepareTask { ticket, files: Box::new(files), settings, fetch, mirror: dom::query_param("mirror") },
+    )
 }
 
 /// Asks the worker whether the model `load` would load fits (`CheckModel`, which reads only the

@@ -67,6 +67,10 @@ pub(super) async fn show_cached_models() {
     for request in keys.iter() {
         let Ok(request) = request.dyn_into::<web_sys::Request>() else { continue };
         let url = request.url();
+        // The worker's note of the files it chose on the Hub (`HubData::chosen_key`), not a download.
+        if url.contains("lingualens-chosen=") {
+            continue;
+        }
         let size = kept_size(&cache, &url).await.flatten();
         let Ok(li) = dom::element(
             "li",

@@ -350,15 +350,6 @@ pub(super) async fn task_files(kit: &crate::catalog::KitManifest) -> Result<(Tas
     if let (None, false, Some(published)) = (builtin, chosen_any, published_data(&catalog, &task)) {
         return Ok(published);
     }
-    let mut files = Vec::new();
-    if let Some(paths) = builtin {
-        for path in paths.iter() {
-            files.push(NamedFile {
-                name: path.rsplit('/').next().unwrap_or(path).into(),
-                bytes: fetch_bytes(path).await?,
-            });
-        }
-    }
     // Picked files by name; a picked folder's files by their paths in it, the ones a benchmark
     // can use (its README or licence is not data).
     let mut chosen: Vec<(String, web_sys::File)> =
@@ -366,6 +357,21 @@ pub(super) async fn task_files(kit: &crate::catalog::KitManifest) -> Result<(Tas
     chosen.extend(
         dom::files("task-folder").into_iter().map(|f| (relative_path(&f), f)).filter(|(path, _)| is_task_file(path)),
     );
+    let mut files = Vec::new();
+    // The built-in task's file, unless the picked files hold a task file of their own (a
+    // KyrgyzMMLU YAML with its prompt include): then that one is the task.
+    let picked_yaml = chosen.iter().any(|(name, _)| {
+        let lower = name.to_ascii_lowercase();
+        lower.ends_with(".yaml") || lower.ends_with(".yml")
+    });
+    if let (Some(paths), false) = (builtin, picked_yaml) {
+        for path in paths.iter() {
+            files.push(NamedFile {
+                name: path.rsplit('/').next().unwrap_or(path).into(),
+                bytes: fetch_bytes(path).await?,
+            });
+        }
+    }
     if chosen.is_empty() && builtin.is_some() {
         if let Some(benchmark) = kit.benchmark_for(&task) {
             for file in &benchmark.files {
@@ -376,7 +382,10 @@ pub(super) async fn task_files(kit: &crate::catalog::KitManifest) -> Result<(Tas
     }
     if chosen.is_empty() && builtin.is_some() {
         if let Some(fetch) = catalogue_data(&catalog, &task) {
-            return TaskFiles::from_files(files).map(|t| (t, fetch)).map_err(|e| e.to_string());
+            let hub_sources = catalog.clone().benchmark_for(&task).map(|b| b.hub).unwrap_or_default();
+            return TaskFiles::from_files(files)
+                .map(|t| (TaskFiles { hub_sources, ..t }, fetch))
+                .map_err(|e| e.to_string());
         }
     }
     if chosen.is_empty() {
@@ -393,10 +402,39 @@ pub(super) async fn task_files(kit: &crate::catalog::KitManifest) -> Result<(Tas
 }
 
 /// The files of the catalogue benchmark that serves built-in task `task`, as the worker fetches
-/// them: kept under their catalogue URL, fetched through the page's `?mirror=URL` where given.
+/// them: kept under their catalogue URL, fetched through the page's `?mirror=URL` where given;
+/// the code its prompt is read from too (KyrgyzLLM-Bench's). Files known by Hub repository and
+/// config are found by the worker (`TaskFiles::hub_sources`).
 fn catalogue_data(catalog: &crate::catalog::BenchmarkCatalog, task: &str) -> Option<Vec<RemoteData>> {
     let entry = catalog.clone().benchmark_for(task)?;
-    Some(entry.files.into_iter().map(remote).collect())
+    Some(entry.files.into_iter().chain(entry.prompt_code).map(remote).collect())
+}
+
+/// The files a benchmark's Hub listings name, as far as this device knows them: the ones the
+/// worker chose on an earlier run (`HubData::chosen_key`), with their size, to tell whether each is
+/// kept; `None` where there was no such run (what a first run downloads is not known before the
+/// Hub is asked).
+async fn kept_hub_files(cache: &web_sys::Cache, hubs: &[crate::catalog::HubData]) -> Option<Vec<RemoteData>> {
+    let mut out = Vec::new();
+    for h in hubs {
+        let chosen: Vec<crate::catalog::SourceRecord> =
+            serde_json::from_slice(&kept_bytes(cache, &h.chosen_key()).await?).ok()?;
+        out.extend(chosen.into_iter().map(|f| RemoteData {
+            url: f.url,
+            fetch_url: String::new(),
+            check: ModelCheck { size: f.size_bytes, sha256: f.sha256 },
+            unpack: None,
+            path: None,
+        }));
+    }
+    Some(out)
+}
+
+/// The body kept under `url` in Cache Storage, if any.
+async fn kept_bytes(cache: &web_sys::Cache, url: &str) -> Option<Vec<u8>> {
+    let response = JsFuture::from(cache.match_with_str(url)).await.ok()?.dyn_into::<web_sys::Response>().ok()?;
+    let buffer = JsFuture::from(response.array_buffer().ok()?).await.ok()?;
+    Some(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
 /// The benchmark catalogue: the one built in, or the site's own that `?benchmarks=PATH` names
@@ -450,15 +488,27 @@ fn published_data(catalog: &crate::catalog::BenchmarkCatalog, task: &str) -> Opt
 /// for the demo and the user's own files. `data-kept` says which, for tests.
 pub(super) async fn show_task_offline() {
     let task = dom::value("task-select");
-    let files = match benchmark_catalog().await {
-        Ok(catalog) => published_data(&catalog, &task).map(|(_, f)| f).or_else(|| catalogue_data(&catalog, &task)),
-        Err(_) => None,
-    };
-    let Some(files) = files.filter(|f| !f.is_empty()) else {
+    let catalog = benchmark_catalog().await.ok();
+    let files = catalog
+        .as_ref()
+        .and_then(|catalog| published_data(catalog, &task).map(|(_, f)| f).or_else(|| catalogue_data(catalog, &task)));
+    let hubs = catalog.and_then(|c| c.benchmark_for(&task)).map(|b| b.hub).unwrap_or_default();
+    let Some(mut files) = files.filter(|f| !f.is_empty() || !hubs.is_empty()) else {
         dom::set_hidden("task-offline", true);
         return;
     };
-    let mut kept = Some(0.0);
+    // Files known by Hub repository: as the kept listings name them, else not known yet.
+    let mut listed = true;
+    if !hubs.is_empty() {
+        match page_cache().await {
+            Some(cache) => match kept_hub_files(&cache, &hubs).await {
+                Some(found) => files.extend(found),
+                None => listed = false,
+            },
+            None => listed = false,
+        }
+    }
+    let mut kept = listed.then_some(0.0);
     match page_cache().await {
         Some(cache) => {
             for f in &files {
@@ -477,9 +527,10 @@ pub(super) async fn show_task_offline() {
     let mb = |bytes: f64| Arg::Number(bytes / 1e6, NumberStyle::Decimal(1));
     let said = match kept {
         Some(bytes) => key_with("task-kept", vec![("files", count), ("mb", mb(bytes))]),
-        None => match files.iter().map(|f| f.check.size).sum::<Option<u64>>() {
+        None => match files.iter().map(|f| f.check.size).sum::<Option<u64>>().filter(|_| listed) {
             Some(bytes) => key_with("task-download-size", vec![("files", count), ("mb", mb(bytes as f64))]),
-            None => key_with("task-download-unknown", vec![("files", count)]),
+            None if listed => key_with("task-download-unknown", vec![("files", count)]),
+            None => key("task-download-hub"),
         },
     };
     text::show("task-offline", said);

@@ -214,7 +214,7 @@ fn prepare(app: &Shared, id: u32) -> Result<(), String> {
         &worker,
         &ToWorker::PrepareTask {
             ticket: 0,
-            files: task,
+            files: Box::new(task),
             settings,
             fetch,
             mirror: dom::query_param("mirror"),

@@ -97,7 +97,7 @@ pub(super) fn start(app: &Shared, name: &str) {
     clear_error();
     let result = (|| -> Result<(), String> {
         let e = experiment_named(name)?;
-        // A run whose task the menu lacks (KyrgyzMMLU's) runs on the user's own files, when chosen:
+        // A run whose task the menu lacks (a saved experiment's) runs on the user's own files, when chosen:
         // the task YAML and data picked under "My files" (the run stops if they define another task).
         let own_files = !dom::files("task-files").is_empty() || !dom::files("task-folder").is_empty();
         for run in &e.runs {

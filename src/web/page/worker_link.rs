@@ -126,7 +126,10 @@ pub(super) fn recover_run(app: &Shared) -> Result<(), String> {
     let message = serde_wasm_bindgen::to_value(&load).map_err(|e| e.to_string())?;
     attach(&message, &load, &files)?;
     worker.post_message(&message).map_err(|e| format!("cannot message the worker: {e:?}"))?;
-    post(&worker, &ToWorker::PrepareTask { ticket, files: task, settings, fetch, mirror: dom::query_param("mirror") })
+    post(
+        &worker,
+        &ToWorker::PrepareTask { ticket, files: Box::new(task), settings, fetch, mirror: dom::query_param("mirror") },
+    )
 }
 
 /// The last requests and replies, kept on `<body data-trace>` for tests and bug reports.
@@ -281,6 +284,7 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             cloze_variant,
             documents,
             facets,
+            sources,
         } => {
             let current = app.borrow().pending.as_ref().map(|p| p.0);
             if current != Some(ticket) {
@@ -326,6 +330,8 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
                     })
                     .collect();
             }
+            // And the files the worker found on the Hub.
+            run.data_sources.extend(sources);
             // A picked file's answers are kept under its bytes' hash, not its name, and under the
             // engine they were computed on.
             let (identity, engine) = {

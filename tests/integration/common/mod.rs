@@ -816,3 +816,39 @@ pub fn kyrgyz_mmlu_standin(root: &Path) -> PathBuf {
     }
     repo
 }
+
+/// The authors' code that KyrgyzLLM-Bench's prompts are read from, as a stand-in of its shape
+/// written from the shared `PROMPTS.md` (`tools/fixtures/kyrgyz_code_standin.py`: tests cannot
+/// reach GitHub, and the real files are not ours to copy), placed under `root` where the mirror
+/// serves the catalogue's URL, and a copy of the committed catalogue at `catalog` whose benchmarks
+/// name that file's sha256 and size. Returns the URL of the code file `file`.
+pub fn kyrgyz_code_standin(prompts_md: &Path, root: &Path, scratch: &Path, catalog: &Path, file: &str) -> String {
+    use sha2::Digest;
+    let status = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/fixtures/kyrgyz_code_standin.py"))
+        .arg(prompts_md)
+        .arg(scratch)
+        .status()
+        .expect("run python3");
+    assert!(status.success(), "kyrgyz_code_standin.py failed");
+    let mut json: Value = serde_json::from_str(lingualens::catalog::BENCHMARK_CATALOG_JSON).unwrap();
+    let mut wanted = None;
+    for b in json["benchmarks"].as_array_mut().unwrap() {
+        for code in b.get_mut("prompt_code").and_then(Value::as_array_mut).into_iter().flatten() {
+            let url = code["url"].as_str().unwrap().to_string();
+            let name = url.rsplit('/').next().unwrap().to_string();
+            let bytes = std::fs::read(scratch.join("kyrgyz-code").join(&name)).unwrap();
+            let served = root.join(url.strip_prefix("https://").unwrap());
+            std::fs::create_dir_all(served.parent().unwrap()).unwrap();
+            std::fs::write(&served, &bytes).unwrap();
+            let sha: String = sha2::Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+            code["sha256"] = json!(sha);
+            code["size_bytes"] = json!(bytes.len());
+            if name == file {
+                wanted = Some(url);
+            }
+        }
+    }
+    std::fs::write(catalog, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    wanted.unwrap_or_else(|| panic!("the catalogue names no code file {file}"))
+}

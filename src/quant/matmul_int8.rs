@@ -87,7 +87,8 @@ pub fn supports(w: &QMatrix) -> bool {
 ///   nibble, each as `q + zero` (0..=15, unsigned): `zero` is 8 for Q4_0's signed quants and 0 for
 ///   the unsigned ones of Q4_1 and Q4_K.
 ///
-/// `scales` (and `offsets`) hold the 16 rows' values of each (group, block), in that order.
+/// `scales` (and `offsets`) hold the 16 rows' values of each (group, block), in that order, as
+/// f32 or, natively where that is exact, f16 ([`Factors`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Int8Matrix {
     rows: usize,
@@ -96,8 +97,60 @@ pub struct Int8Matrix {
     block: usize,
     zero: i32,
     quants: Vec<u8>,
-    scales: Vec<f32>,
-    offsets: Option<Vec<f32>>,
+    scales: Factors,
+    offsets: Option<Factors>,
+}
+
+/// A matrix's scales (or offsets), 16 per (group, block). Natively they are kept as f16 where every
+/// one of them is an f16 value (Q4_0, Q4_1, Q5_0, Q5_1 and Q8_0 store them so; a K-quant's are a
+/// product of two, kept as f32): a token's pass through Q4_1 weights then reads 20 bytes per block
+/// of 32 weights, as llama.cpp does, instead of 24, and decoding one token is mostly that read.
+/// The x86 kernels widen them with `vcvtph2ps`; on wasm32, which has no such instruction, they stay
+/// f32.
+#[derive(Debug, Clone, PartialEq)]
+enum Factors {
+    F32(Vec<f32>),
+    F16(Vec<u16>),
+}
+
+impl Factors {
+    /// A matrix's scales and offsets, both as f16 where that keeps every value exactly (and the
+    /// target widens f16 in one instruction), else both as they are: the kernels read the two in
+    /// one form.
+    fn pair(scales: Vec<f32>, offsets: Option<Vec<f32>>) -> (Factors, Option<Factors>) {
+        let exact = |v: &f32| half::f16::from_f32(*v).to_f32().to_bits() == v.to_bits();
+        let as_f16 = cfg!(target_arch = "x86_64")
+            && scales.iter().all(exact)
+            && offsets.as_ref().is_none_or(|o| o.iter().all(exact));
+        let form = |values: Vec<f32>| match as_f16 {
+            true => Factors::F16(values.iter().map(|v| half::f16::from_f32(*v).to_bits()).collect()),
+            false => Factors::F32(values),
+        };
+        (form(scales), offsets.map(form))
+    }
+
+    /// The 16 values from index `at`, as f32.
+    fn sixteen(&self, at: usize) -> [f32; GROUP] {
+        match self {
+            Factors::F32(v) => v[at..at + GROUP].try_into().unwrap_or([0.0; GROUP]),
+            Factors::F16(v) => std::array::from_fn(|i| half::f16::from_bits(v[at + i]).to_f32()),
+        }
+    }
+
+    // Read by the x86 kernels only (wasm32 keeps f32).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn is_f16(&self) -> bool {
+        matches!(self, Factors::F16(_))
+    }
+
+    /// Where the values from index `at` start (f32 or f16 ones, as [`Factors::is_f16`] says).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn ptr(&self, at: usize) -> *const u8 {
+        match self {
+            Factors::F32(v) => v[at..].as_ptr() as *const u8,
+            Factors::F16(v) => v[at..].as_ptr() as *const u8,
+        }
+    }
 }
 
 impl Int8Matrix {
@@ -139,6 +192,7 @@ impl Int8Matrix {
                 }
             }
         }
+        let (scales, offsets) = Factors::pair(scales, offsets);
         Some(Int8Matrix { rows, cols, bits, block, zero, quants, scales, offsets })
     }
 
@@ -213,15 +267,13 @@ impl Int8Matrix {
     }
 
     /// The 16 scales of group `g`, block `b`.
-    fn block_scales(&self, g: usize, b: usize) -> &[f32] {
-        let at = (g * self.blocks() + b) * GROUP;
-        &self.scales[at..at + GROUP]
+    fn block_scales(&self, g: usize, b: usize) -> [f32; GROUP] {
+        self.scales.sixteen((g * self.blocks() + b) * GROUP)
     }
 
     /// The 16 offsets of group `g`, block `b`, for the types that have them.
-    fn block_offsets(&self, g: usize, b: usize) -> Option<&[f32]> {
-        let at = (g * self.blocks() + b) * GROUP;
-        self.offsets.as_ref().map(|o| &o[at..at + GROUP])
+    fn block_offsets(&self, g: usize, b: usize) -> Option<[f32; GROUP]> {
+        self.offsets.as_ref().map(|o| o.sixteen((g * self.blocks() + b) * GROUP))
     }
 }
 
@@ -668,7 +720,8 @@ unsafe fn matmul_groups(xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: 
     }
 }
 
-/// AVX2 (no VNNI): one group (two 8-lane halves) × 2 tokens.
+/// AVX2 (no VNNI; with FMA and F16C, which every AVX2 CPU has): one group (two 8-lane halves) ×
+/// 2 tokens.
 ///
 /// `vpmaddubsw` multiplies unsigned bytes by signed bytes, so 8-bit weights use llama.cpp's sign
 /// trick (|w| times x with w's sign), and 4-bit weights go in as stored, `q + zero`, with the
@@ -683,12 +736,14 @@ mod avx2 {
     const TOKENS: usize = 2;
 
     pub(super) fn available() -> bool {
-        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+        std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("fma")
+            && std::is_x86_feature_detected!("f16c")
     }
 
     /// # Safety
-    /// As [`super::Kernel::run`], on a CPU with AVX2 and FMA.
-    #[target_feature(enable = "avx2,fma")]
+    /// As [`super::Kernel::run`], on a CPU with AVX2, FMA and F16C.
+    #[target_feature(enable = "avx2,fma,f16c")]
     pub(super) unsafe fn matmul_groups(
         xq: &Int8Activations,
         t: usize,
@@ -716,9 +771,29 @@ mod avx2 {
         }
     }
 
+    /// The 16 values of `f` from index `at`, as two vectors of 8 f32 (widened from f16 with F16C).
+    ///
+    /// # Safety
+    /// `at + 16` values are in `f`.
+    #[inline]
+    #[target_feature(enable = "avx2,fma,f16c")]
+    unsafe fn sixteen(f: &super::Factors, at: usize) -> [__m256; 2] {
+        let p = f.ptr(at);
+        // SAFETY: the caller's promise.
+        unsafe {
+            if f.is_f16() {
+                let p = p as *const __m128i;
+                [_mm256_cvtph_ps(_mm_loadu_si128(p)), _mm256_cvtph_ps(_mm_loadu_si128(p.add(1)))]
+            } else {
+                let p = p as *const f32;
+                [_mm256_loadu_ps(p), _mm256_loadu_ps(p.add(8))]
+            }
+        }
+    }
+
     /// Rows of group `g` × tokens `t0 .. t0 + T`, in weight blocks of `WB` columns.
     #[inline]
-    #[target_feature(enable = "avx2,fma")]
+    #[target_feature(enable = "avx2,fma,f16c")]
     unsafe fn tile<const T: usize, const BITS: usize, const WB: usize>(
         xq: &Int8Activations,
         w: &Int8Matrix,
@@ -786,11 +861,10 @@ mod avx2 {
                     }
                 }
             }
-            let s = w.block_scales(g, b);
-            let s = unsafe { [_mm256_loadu_ps(s.as_ptr()), _mm256_loadu_ps(s.as_ptr().add(8))] };
-            let m = w
-                .block_offsets(g, b)
-                .map(|m| unsafe { [_mm256_loadu_ps(m.as_ptr()), _mm256_loadu_ps(m.as_ptr().add(8))] });
+            let at = (g * blocks + b) * GROUP;
+            // SAFETY: 16 values from `at`, inside the group's (checked with the quants above).
+            let s = unsafe { sixteen(&w.scales, at) };
+            let m = w.offsets.as_ref().map(|m| unsafe { sixteen(m, at) });
             for (i, (acc, acc_f)) in acc.iter().zip(&mut acc_f).enumerate() {
                 let a = ((t0 + i) * k + col0) / BLOCK;
                 let dx = _mm256_set1_ps(xq.scales[a]);
@@ -1002,7 +1076,7 @@ mod simd128 {
                     let [lo, hi] = acc[q];
                     let rows = i32x4_add(i32x4_shuffle::<0, 2, 4, 6>(lo, hi), i32x4_shuffle::<1, 3, 5, 7>(lo, hi));
                     let rows = i32x4_sub(rows, offset);
-                    acc_f[q] = scale(acc_f[q], rows, q, s, m, xq, a);
+                    acc_f[q] = scale(acc_f[q], rows, q, &s, m.as_ref().map(|m| &m[..]), xq, a);
                 }
             }
         }
@@ -1155,7 +1229,7 @@ mod relaxed_simd {
                     } else {
                         i32x4_sub(acc[i][q], i32x4_splat(w.zero * sum_x))
                     };
-                    acc_f[i][q] = scale(acc_f[i][q], rows, q, s, m, xq, a);
+                    acc_f[i][q] = scale(acc_f[i][q], rows, q, &s, m.as_ref().map(|m| &m[..]), xq, a);
                 }
             }
         }
@@ -1272,8 +1346,9 @@ mod avx512 {
                     sums: tiles.sums[t0 * (k / SUM_BLOCK)..].as_ptr(),
                     offset: if w.bits == 8 { 128 } else { w.zero },
                     w: g.map(|g| w.quants[g * w.blocks() * w.block_bytes()..].as_ptr()),
-                    w_scales: g.map(|g| w.scales[g * w.blocks() * GROUP..].as_ptr()),
-                    w_offsets: w.offsets.as_ref().map(|o| g.map(|g| o[g * w.blocks() * GROUP..].as_ptr())),
+                    w_scales: g.map(|g| w.scales.ptr(g * w.blocks() * GROUP)),
+                    w_offsets: w.offsets.as_ref().map(|o| g.map(|g| o.ptr(g * w.blocks() * GROUP))),
+                    half: w.scales.is_f16(),
                     blocks: w.blocks(),
                     out: g.map(|g| {
                         let valid = w.rows.saturating_sub(g * GROUP).min(GROUP);
@@ -1312,8 +1387,10 @@ mod avx512 {
         /// The weights go in as `q + offset`.
         offset: i32,
         w: [*const u8; GROUPS],
-        w_scales: [*const f32; GROUPS],
-        w_offsets: Option<[*const f32; GROUPS]>,
+        /// f32 values, or f16 ones where `half` (the offsets in the scales' form: `Factors::pair`).
+        w_scales: [*const u8; GROUPS],
+        w_offsets: Option<[*const u8; GROUPS]>,
+        half: bool,
         blocks: usize,
         out: [(*mut f32, __mmask16); GROUPS],
         stride: usize,
@@ -1398,15 +1475,23 @@ mod avx512 {
                 }
                 // The activations' block of 32 holding this weight block.
                 let a = b * WB / BLOCK * T;
+                // 16 scales or offsets of block b from `p`, widened from f16 where they are kept so.
+                let sixteen = |p: *const u8| {
+                    if at.half {
+                        _mm512_cvtph_ps(_mm256_loadu_si256((p as *const u16).add(b * GROUP) as *const __m256i))
+                    } else {
+                        _mm512_loadu_ps((p as *const f32).add(b * GROUP))
+                    }
+                };
                 for r in 0..GROUPS {
-                    let s = _mm512_loadu_ps(at.w_scales[r].add(b * GROUP));
+                    let s = sixteen(at.w_scales[r]);
                     for i in 0..T {
                         let dx = _mm512_set1_ps(*at.scales.add(a + i));
                         acc_f[r][i] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(acc[r][i]), _mm512_mul_ps(s, dx), acc_f[r][i]);
                     }
                     if OFFSETS {
                         let offsets = at.w_offsets.unwrap_unchecked()[r];
-                        let m = _mm512_loadu_ps(offsets.add(b * GROUP));
+                        let m = sixteen(offsets);
                         for i in 0..T {
                             acc_f[r][i] = _mm512_fmadd_ps(m, _mm512_set1_ps(*at.block_sums.add(a + i)), acc_f[r][i]);
                         }
@@ -1482,6 +1567,11 @@ mod tests {
             let q = QMatrix::from_ggml(ty, &random_blocks(ty, rows * cols / ty.block_layout().0, &mut rng), rows, cols)
                 .unwrap();
             let w = Int8Matrix::new(&q).unwrap_or_else(|| panic!("{ty:?} is an int8 form"));
+            // Both forms of the scales are run: f16 for the types that store them so (natively),
+            // f32 for the K-quants' products.
+            let f16_scales =
+                matches!(ty, GgmlType::Q8_0 | GgmlType::Q4_0 | GgmlType::Q4_1 | GgmlType::Q5_0 | GgmlType::Q5_1);
+            assert_eq!(w.scales.is_f16(), cfg!(target_arch = "x86_64") && f16_scales, "{ty:?}");
             let x: Vec<f32> =
                 (0..tokens * cols).map(|_| (rng.next() >> 40) as f32 / (1u64 << 23) as f32 - 1.0).collect();
             let expected = definition(&x, &q);

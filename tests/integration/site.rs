@@ -166,6 +166,7 @@ fn cli_loglikelihoods(samples: &Path) -> Vec<Vec<f64>> {
         .lines()
         .map(|l| {
             let v: Value = serde_json::from_str(l).unwrap();
+            // lm-eval logs each response as strings: ["-12.34", "False"].
             v["filtered_resps"]
                 .as_array()
                 .unwrap()
@@ -461,20 +462,7 @@ fn cli_lls(tmp: &TempDir, task: &str, limit: usize) -> Vec<Vec<f64>> {
         .output()
         .unwrap();
     assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
-    std::fs::read_to_string(out.join(format!("samples_{task}.jsonl")))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).unwrap();
-            // lm-eval logs each response as strings: ["-12.34", "False"].
-            v["filtered_resps"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|r| r[0].as_f64().or_else(|| r[0].as_str()?.parse().ok()).unwrap())
-                .collect()
-        })
-        .collect()
+    cli_loglikelihoods(&out.join(format!("samples_{task}.jsonl")))
 }
 
 #[test]
@@ -508,12 +496,7 @@ fn a_dzen_task_picked_with_no_file_fetches_its_release_runs_as_the_cli_does_and_
     );
     // The same option log-likelihoods as the CLI over the shared CSVs.
     let cli = cli_lls(&tmp, "dzen_dz_cloze", 5);
-    let page: Vec<Vec<f64>> = run["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["ll"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect())
-        .collect();
+    let page = page_loglikelihoods(&run);
     assert_eq!(page.len(), cli.len(), "{test}: {run}");
     for (i, (p, c)) in page.iter().zip(&cli).enumerate() {
         assert_eq!(p.len(), c.len(), "{test}: item {i}: {p:?} / {c:?}");

@@ -497,11 +497,12 @@ pub(super) async fn show_task_offline() {
         dom::set_hidden("task-offline", true);
         return;
     };
-    // Files known by Hub repository: as the kept listings name them, else not known yet.
+    let cache = page_cache().await;
+    // Files known by Hub repository: as the worker's note of its choice names them, else not known yet.
     let mut listed = true;
     if !hubs.is_empty() {
-        match page_cache().await {
-            Some(cache) => match kept_hub_files(&cache, &hubs).await {
+        match &cache {
+            Some(cache) => match kept_hub_files(cache, &hubs).await {
                 Some(found) => files.extend(found),
                 None => listed = false,
             },
@@ -509,10 +510,10 @@ pub(super) async fn show_task_offline() {
         }
     }
     let mut kept = listed.then_some(0.0);
-    match page_cache().await {
+    match &cache {
         Some(cache) => {
             for f in &files {
-                match kept_size(&cache, &f.url).await {
+                match kept_size(cache, &f.url).await {
                     Some(size) => kept = kept.map(|k| k + size.unwrap_or(0.0)),
                     None => {
                         kept = None;

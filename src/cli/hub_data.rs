@@ -6,7 +6,9 @@
 //! What was picked is kept (`$LINGUALENS_CACHE/hub/…json`), so `--offline` runs again from the
 //! cache without asking the Hub; a gated dataset or a loading script is refused with the reason.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use crate::catalog::SourceRecord;
 use crate::cli::fetch;
@@ -59,10 +61,7 @@ pub fn split_files(
     if offline {
         bail!("{what}: --offline, and which files it is has not been asked of the Hub yet; run once without --offline, or give the files with --data");
     }
-    let readme = match get(&hub::card_url(dataset, revision))? {
-        Got::Body(bytes, _) => String::from_utf8_lossy(&bytes).into_owned(),
-        Got::Missing => String::new(),
-    };
+    let readme = card(dataset, revision)?;
     let files = listing(dataset, revision)?;
     let (chosen_revision, chosen) = match hub::split_files(dataset, &readme, &files, config, split) {
         Ok(chosen) => (revision.to_string(), chosen),
@@ -99,8 +98,43 @@ pub fn download(file: &SplitFile) -> Result<PathBuf> {
     fetch::fetch_cached(&file.url, file.size_bytes, file.sha256.as_deref())
 }
 
+/// What this process has already asked of the Hub, by URL: a benchmark's configs and splits are
+/// all found in one card and one listing, which are fetched once, not once for each.
+static CARDS: Mutex<BTreeMap<String, String>> = Mutex::new(BTreeMap::new());
+static LISTINGS: Mutex<BTreeMap<String, Vec<ListedFile>>> = Mutex::new(BTreeMap::new());
+
+fn asked_before<T: Clone>(
+    answers: &Mutex<BTreeMap<String, T>>,
+    url: String,
+    ask: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    if let Some(known) = answers.lock().ok().and_then(|a| a.get(&url).cloned()) {
+        return Ok(known);
+    }
+    let answer = ask()?;
+    if let Ok(mut a) = answers.lock() {
+        a.insert(url, answer.clone());
+    }
+    Ok(answer)
+}
+
+/// The dataset card (README.md) at `revision`; empty where the dataset has none.
+fn card(dataset: &str, revision: &str) -> Result<String> {
+    let url = hub::card_url(dataset, revision);
+    asked_before(&CARDS, url.clone(), || {
+        Ok(match get(&url)? {
+            Got::Body(bytes, _) => String::from_utf8_lossy(&bytes).into_owned(),
+            Got::Missing => String::new(),
+        })
+    })
+}
+
 /// Every page of the repository's tree listing at `revision`.
 fn listing(dataset: &str, revision: &str) -> Result<Vec<ListedFile>> {
+    asked_before(&LISTINGS, hub::tree_url(dataset, revision), || listing_pages(dataset, revision))
+}
+
+fn listing_pages(dataset: &str, revision: &str) -> Result<Vec<ListedFile>> {
     let mut files = Vec::new();
     let mut next = Some(hub::tree_url(dataset, revision));
     let mut pages = 0;

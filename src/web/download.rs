@@ -119,11 +119,7 @@ pub async fn file_blob(
                 }
             }
             Err(e) => {
-                // A refusal (not found, gated, gone) is the server's answer, not a dropped
-                // connection: asking again would only repeat it. A timeout or a rate limit may pass.
-                let refused = e.starts_with("the server answered 4")
-                    && !e.starts_with("the server answered 408")
-                    && !e.starts_with("the server answered 429");
+                let refused = is_refusal(&e);
                 last_error = e;
                 if refused {
                     break;
@@ -167,6 +163,43 @@ pub async fn file_blob(
         None => Some("the browser gives this page no Cache Storage (a private window?)".into()),
     };
     Ok(Fetched { blob, from_cache: false, not_kept })
+}
+
+/// A refusal (not found, gated, gone) is the server's answer, not a dropped connection: asking
+/// again would only repeat it. A timeout or a rate limit may pass.
+fn is_refusal(e: &str) -> bool {
+    e.starts_with("the server answered 4")
+        && !e.starts_with("the server answered 408")
+        && !e.starts_with("the server answered 429")
+}
+
+/// A small document that is not itself kept (a page of the Hub's tree listing), fetched from
+/// `from` (`url` or the mirror's copy of it), asked as [`file_blob`] asks: its bytes and its
+/// `Link` header, which names the next page.
+pub async fn document(url: &str, from: &str) -> Result<(Vec<u8>, Option<String>), String> {
+    let mut last_error = String::new();
+    for _ in 0..ATTEMPTS {
+        match fetch_from(from, 0).await {
+            Ok((response, _, _)) => {
+                let link = response.headers().get("link").ok().flatten();
+                match response.array_buffer() {
+                    Ok(body) => match JsFuture::from(body).await {
+                        Ok(buffer) => return Ok((Uint8Array::new(&buffer).to_vec(), link)),
+                        Err(e) => last_error = js_error(e),
+                    },
+                    Err(e) => last_error = js_error(e),
+                }
+            }
+            Err(e) => {
+                let refused = is_refusal(&e);
+                last_error = e;
+                if refused {
+                    break;
+                }
+            }
+        }
+    }
+    Err(format!("{url}: {last_error}"))
 }
 
 /// A file [`file_blob`] gave: the bytes, whether they came from Cache Storage, and, when a

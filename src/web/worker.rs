@@ -348,14 +348,50 @@ async fn hub_listing(
         Err(e) => return Err(e),
     };
     let tree = hub::tree_url(dataset, revision);
-    let listing = match small(tree.clone()).await {
-        Ok(bytes) => hub::parse_tree(&bytes, &tree).map_err(|e| e.to_string())?,
-        Err(e) if e.contains("answered 404") => {
-            return Err(format!("{tree}: not found: no dataset {dataset} at revision {revision} on the Hub"))
+    let bytes = match super::download::cached_blob(&tree).await {
+        Some(kept) => JsFuture::from(kept.array_buffer())
+            .await
+            .map(|buffer| js_sys::Uint8Array::new(&buffer).to_vec())
+            .map_err(|_| format!("{tree}: the kept listing cannot be read"))?,
+        None => {
+            let listing = tree_pages(&tree, mirror).await.map_err(|e| {
+                if e.contains("answered 404") {
+                    format!("{tree}: not found: no dataset {dataset} at revision {revision} on the Hub")
+                } else {
+                    e
+                }
+            })?;
+            super::download::keep_note(&tree, &listing).await;
+            listing
         }
-        Err(e) => return Err(e),
     };
+    let listing = hub::parse_tree(&bytes, &tree).map_err(|e| e.to_string())?;
     Ok((card, listing))
+}
+
+/// Every page of a tree listing, one after another as each page's `Link` header names the next
+/// (the Hub answers at most a thousand entries a page), as one JSON array.
+async fn tree_pages(tree: &str, mirror: Option<&str>) -> Result<Vec<u8>, String> {
+    use crate::hub;
+    let mut entries: Vec<serde_json::Value> = Vec::new();
+    let mut next = Some(tree.to_string());
+    let mut pages = 0;
+    while let Some(url) = next.take() {
+        pages += 1;
+        if pages > hub::MAX_TREE_PAGES {
+            return Err(format!(
+                "{tree}: the listing runs past {} pages; give the files under \"My files\"",
+                hub::MAX_TREE_PAGES
+            ));
+        }
+        let (bytes, link) = super::download::document(&url, &crate::catalog::mirrored(&url, mirror)).await?;
+        // Each page is checked as a listing before it is added.
+        hub::parse_tree(&bytes, &url).map_err(|e| e.to_string())?;
+        let page: Vec<serde_json::Value> = serde_json::from_slice(&bytes).map_err(|e| format!("{url}: {e}"))?;
+        entries.extend(page);
+        next = link.as_deref().and_then(hub::next_page);
+    }
+    serde_json::to_vec(&entries).map_err(|e| format!("{tree}: {e}"))
 }
 
 /// File `f` of a Hub dataset, downloaded with progress (file `n.0` of `n.1`) and checked against

@@ -665,6 +665,113 @@ fn kyrgyz_mmlu_picked_with_no_file_fetches_its_hub_files_and_the_authors_code_an
     assert_eq!(asked_of_other_hosts(&sentinel), Vec::<String>::new(), "{test}: the page asked another host");
 }
 
+/// KyrgyzRC picked with no file, from a Hub that pages its tree listing (three entries a page, as
+/// the Hub does past a thousand): the page follows every page, fetches its eight files and the
+/// authors' code, and runs 5 items with the CLI's log-likelihoods, and the CLI given no `--data`
+/// fetches the same files through the same pages. Then a classroom kit of KyrgyzRC
+/// (`scripts/build-site.sh --with-benchmark kyrgyzllm-rc`), served by `python3 -m http.server`
+/// with the stand-in gone, runs it from the kit's files alone.
+#[test]
+fn kyrgyz_rc_picked_with_no_file_follows_a_paged_tree_listing_and_runs_from_a_kit() {
+    let test = "kyrgyz_rc_paged_and_kit";
+    let Some(dist) = browser_or_skip(test) else { return };
+    if !crate::builtin_tasks::prompts(test) {
+        return;
+    }
+    let Some(prompts_md) = common::shared(test, "datasets/kyrgyzllm-bench-configs/PROMPTS.md") else { return };
+    let tmp = TempDir::new("site-kyrgyz-rc");
+    let root = tmp.path.join("mirror");
+    common::kyrgyz_rc_standin(&root);
+    let testdata = tmp.path.join("testdata");
+    std::fs::create_dir_all(&testdata).unwrap();
+    let catalog = testdata.join("catalog.json");
+    common::kyrgyz_code_standin(&prompts_md, &root, &tmp.path, &catalog, "kyrgyz_tasks.py");
+    let standin = common::StandIn::start(&root, &[], &["--tree-page-size", "3"]);
+    let app = StaticServer::start_with_mounts(dist.clone(), vec![("testdata".into(), testdata.clone())]);
+    let sentinel = StaticServer::start(tmp.path.clone());
+    let browser = browser_with_sentinel(&sentinel);
+    let mirror = common::url_encode(&standin.url(""));
+    browser.goto(&app.url(&format!(
+        "?model=demo&task=kyrgyz_rc&limit=5&backend=cpu&run=1&mirror={mirror}&benchmarks=testdata/catalog.json"
+    )));
+    let run = finish(&browser, test, "KyrgyzRC fetched");
+    assert_eq!(run["done"], json!(5), "{test}: {run}");
+    let pages = |asked: &[String]| {
+        asked.iter().filter(|p| p.starts_with("/huggingface.co/api/datasets/TTimur/kyrgyzRC/tree/main")).count()
+    };
+    let asked: Vec<String> = standin.requests().into_iter().map(|(p, _, _)| p).collect();
+    // The card, four folders and eight shards: 13 entries, 5 pages of 3.
+    assert_eq!(pages(&asked), 5, "{test}: every page of the listing: {asked:?}");
+    let shards = asked.iter().filter(|p| p.contains("/_cdn/datasets/TTimur/kyrgyzRC/") && p.ends_with(".parquet"));
+    assert_eq!(shards.count(), 8, "{test}: test and validation of four sources: {asked:?}");
+
+    // The CLI with no --data: the same pages, the same files, the same log-likelihoods.
+    let out = tmp.path.join("cli");
+    let model = repo().join("models/demo/lingualens-demo-Q8_0.gguf");
+    let before = asked.len();
+    let cli = Command::new(env!("CARGO_BIN_EXE_lingualens"))
+        .args(["eval", "--model", model.to_str().unwrap(), "--task", "kyrgyz_rc"])
+        .args(["--limit", "5", "--backend", "cpu", "--out", out.to_str().unwrap()])
+        .env("LINGUALENS_CACHE", tmp.path.join("cli-cache"))
+        .env("LINGUALENS_MIRROR", standin.url(""))
+        .env("LINGUALENS_BENCHMARKS", &catalog)
+        .env_remove("HF_ENDPOINT")
+        .env_remove("LINGUALENS_TASKS")
+        .output()
+        .unwrap();
+    assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+    let asked: Vec<String> = standin.requests().into_iter().map(|(p, _, _)| p).skip(before).collect();
+    assert_eq!(pages(&asked), 5, "{test}: the CLI read every page: {asked:?}");
+    let results: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results_kyrgyz_rc.json")).unwrap()).unwrap();
+    let sources = results["config"]["data_sources"].as_array().expect("config.data_sources");
+    let hub_files = sources.iter().filter(|s| s["url"].as_str().unwrap_or("").ends_with(".parquet")).count();
+    assert_eq!(hub_files, 8, "{test}: {sources:?}");
+    let cli = cli_loglikelihoods(&out.join("samples_kyrgyz_rc.jsonl"));
+    let page = page_loglikelihoods(&run);
+    assert_eq!((page.len(), cli.len()), (5, 5), "{test}: {run}");
+    for (i, (p, c)) in page.iter().zip(&cli).enumerate() {
+        assert!(
+            p.len() == c.len()
+                && p.len() >= 4
+                && p.iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-5 * b.abs().max(1.0)),
+            "{test}: item {i}: page {p:?}, CLI {c:?}"
+        );
+    }
+
+    // A kit of KyrgyzRC, built through the stand-in; then the stand-in stops and the kit alone runs it.
+    let site = tmp.path.join("www/lingualens");
+    let built = Command::new("bash")
+        .arg(repo().join("scripts/build-site.sh"))
+        .args(["--bundle", dist.to_str().unwrap(), "--out", site.to_str().unwrap()])
+        .args(["--with-benchmark", "kyrgyzllm-rc"])
+        .env("LINGUALENS_BIN", env!("CARGO_BIN_EXE_lingualens"))
+        .env("LINGUALENS_MIRROR", standin.url(""))
+        .env("LINGUALENS_BENCHMARKS", &catalog)
+        .env("LINGUALENS_CACHE", tmp.path.join("kit-cache"))
+        .env_remove("HF_ENDPOINT")
+        .output()
+        .expect("run scripts/build-site.sh");
+    let said = format!("{}{}", String::from_utf8_lossy(&built.stdout), String::from_utf8_lossy(&built.stderr));
+    assert!(built.status.success(), "{test}: scripts/build-site.sh failed:\n{said}");
+    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(site.join("kit.json")).unwrap()).unwrap();
+    let files = manifest["benchmarks"][0]["files"].as_array().unwrap();
+    // Eight shards and the authors' code.
+    assert_eq!(files.len(), 9, "{test}: {manifest:#}");
+    drop(standin);
+    let server = PythonServer::start(&tmp.path.join("www"));
+    browser.goto(&server.url("lingualens/?model=demo&task=kyrgyz_rc&limit=3&backend=cpu&run=1"));
+    let from_kit = finish(&browser, test, "KyrgyzRC from the kit");
+    assert_eq!(from_kit["done"], json!(3), "{test}: {from_kit}");
+    assert_eq!(page_loglikelihoods(&from_kit), page[..3].to_vec(), "{test}: the kit's files are the Hub's");
+    let requests = server.requests();
+    assert!(
+        requests.iter().any(|(r, _)| r.contains("/lingualens/kit/benchmarks/kyrgyzllm-rc/")),
+        "{test}: the files came from the kit: {requests:?}"
+    );
+    assert_eq!(asked_of_other_hosts(&sentinel), Vec::<String>::new(), "{test}: the page asked another host");
+}
+
 /// ProverbEval's Amharic tasks picked with no file: the worker fetches each one's published YAML,
 /// include file and utils.py and its Hub split files (from the stand-in, through `?mirror=`;
 /// the catalogue the site names with `?benchmarks=`, the committed one but for our utils.py's

@@ -12,6 +12,10 @@ It serves a folder laid out as a mirror is (`ROOT/HOST/PATH`, what `LINGUALENS_M
   as JSON listing `ROOT/huggingface.co/datasets/ID/` (Parquet files with their `lfs` sha256); the parquet conversion's branch
   (`resolve/refs%2Fconvert%2Fparquet/...`) from `ROOT/huggingface.co/datasets/ID/@refs/convert/parquet/`.
 
+The tree API pages its answer as the Hub does where `--tree-page-size N` is given: N entries a page,
+the next page named by a `Link: <URL&cursor=K>; rel="next"` header (the Hub's own URL, which a mirror
+maps like any other), exposed to pages by CORS as the Hub exposes it.
+
 Faults, to test what a user meets: `--truncate-once SUFFIX=N` (the first download of a path ending in
 SUFFIX declares the whole length but sends N bytes and closes), `--no-cors PREFIX` (no CORS headers
 under a path prefix). Every request is appended to `--log` as a JSON line (`path`, `range`, `status`).
@@ -27,7 +31,7 @@ lock = threading.Lock()
 
 CORS = {
     "Access-Control-Allow-Origin": "*",
-    "Access-Control-Expose-Headers": "Content-Length, Content-Range, ETag, Accept-Ranges, Location",
+    "Access-Control-Expose-Headers": "Content-Length, Content-Range, ETag, Accept-Ranges, Location, Link",
 }
 
 
@@ -109,10 +113,12 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_file(safe_join(folder, urllib.parse.unquote(m["file"])), split.path)
         m = re.match(r"^/api/datasets/(?P<id>[^/]+/[^/]+)/tree/(?P<rev>[^/]+)(?:/(?P<sub>.*))?$", hub)
         if m:
-            return self.tree(m["id"], (m["sub"] or "").strip("/"), "recursive=1" in split.query or "recursive=true" in split.query, path)
+            return self.tree(m["id"], (m["sub"] or "").strip("/"), split.query, path)
         self.send_file(resolve_file(path), path)
 
-    def tree(self, dataset, sub, recursive, path):
+    def tree(self, dataset, sub, query, path):
+        params = urllib.parse.parse_qs(query)
+        recursive = params.get("recursive", [""])[0] in ("1", "true")
         base = os.path.join(args.root, "huggingface.co", "datasets", dataset)
         folder = os.path.join(base, sub)
         if not os.path.isdir(folder):
@@ -135,7 +141,17 @@ class Handler(BaseHTTPRequestHandler):
                 entries.append(entry)
             if not recursive:
                 break
-        self.reply(200, json.dumps(entries).encode(), [("Content-Type", "application/json")], path)
+        headers = [("Content-Type", "application/json")]
+        if args.tree_page_size:
+            start = int(params.get("cursor", ["0"])[0])
+            end = start + args.tree_page_size
+            if end < len(entries):
+                rest = [(k, v) for k, vs in params.items() if k != "cursor" for v in vs] + [("cursor", str(end))]
+                url = "https://huggingface.co/api/datasets/%s/tree/%s?%s" % (
+                    dataset, path.split("/tree/", 1)[1], urllib.parse.urlencode(rest))
+                headers.append(("Link", '<%s>; rel="next"' % url))
+            entries = entries[start:end]
+        self.reply(200, json.dumps(entries).encode(), headers, path)
 
     def send_file(self, file, path):
         if file is None:
@@ -206,6 +222,7 @@ def main():
     p.add_argument("--log")
     p.add_argument("--truncate-once", action="append", default=[], help="SUFFIX=N")
     p.add_argument("--no-cors", action="append", default=[], help="a path prefix answered without CORS headers")
+    p.add_argument("--tree-page-size", type=int, default=0, help="entries per page of the tree API (0: one page)")
     args = p.parse_args()
     args.mount = [("/" + k.strip("/"), v) for k, v in (m.split("=", 1) for m in args.mount)]
     args.truncate_once = [(k, int(v)) for k, v in (t.rsplit("=", 1) for t in args.truncate_once)]

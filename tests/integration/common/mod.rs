@@ -762,28 +762,41 @@ fn proverbeval_shaped_parquet(config_split: &str) -> Vec<u8> {
 }
 
 /// KyrgyzMMLU laid out for the stand-in as its Hub repository is (`TTimur/kyrgyzMMLU` under
-/// `root/huggingface.co/datasets/`): a card whose `configs` name each subject's `validation-*` and
-/// `test-*` shard, as `push_to_hub` writes them, and Parquet shards in the columns the authors'
-/// code reads (`Суроо (KG)`, `А (KG)`…`Д (KG)`, `Туура жооп`), made-up text: three test and two
-/// validation questions per subject, some with four options (an empty `Д (KG)`), gold letters in
-/// either case. Gives the repository's folder.
+/// `root/huggingface.co/datasets/`): [`kyrgyz_standin`] with its nine subjects. Gives the
+/// repository's folder.
 pub fn kyrgyz_mmlu_standin(root: &Path) -> PathBuf {
-    use parquet_writer::{parquet_file, PqCol};
     const SUBJECTS: [&str; 9] =
         ["biology", "chemistry", "geography", "history", "lang", "literature", "math", "medicine", "physics"];
-    let repo = root.join("huggingface.co/datasets/TTimur/kyrgyzMMLU");
+    kyrgyz_standin(root, "TTimur/kyrgyzMMLU", "kyrgyz_mmlu", &SUBJECTS, false)
+}
+
+/// KyrgyzRC as [`kyrgyz_mmlu_standin`]: `TTimur/kyrgyzRC`, its four sources, each question with a
+/// passage (`Текст (KG)`).
+pub fn kyrgyz_rc_standin(root: &Path) -> PathBuf {
+    kyrgyz_standin(root, "TTimur/kyrgyzRC", "kyrgyz_rc", &["literature", "math", "news", "wiki"], true)
+}
+
+/// A KyrgyzLLM-Bench repository for the stand-in: a card whose `configs` name each
+/// `{prefix}_{subject}`'s `validation-*` and `test-*` shard, as `push_to_hub` writes them, and
+/// Parquet shards in the columns the authors' code reads (`Текст (KG)` where `passage`,
+/// `Суроо (KG)`, `А (KG)`…`Д (KG)`, `Туура жооп`), made-up text: three test and two validation
+/// questions per subject, some with four options (an empty `Д (KG)`), gold letters in either case.
+fn kyrgyz_standin(root: &Path, dataset: &str, prefix: &str, subjects: &[&str], passage: bool) -> PathBuf {
+    use parquet_writer::{parquet_file, PqCol};
+    let repo = root.join("huggingface.co/datasets").join(dataset);
     let mut card = String::from("---\nlicense: unknown\nconfigs:\n");
-    for s in SUBJECTS {
+    for s in subjects {
         card.push_str(&format!(
-            "- config_name: kyrgyz_mmlu_{s}\n  data_files:\n  - split: validation\n    path: kyrgyz_mmlu_{s}/validation-*\n  - split: test\n    path: kyrgyz_mmlu_{s}/test-*\n"
+            "- config_name: {prefix}_{s}\n  data_files:\n  - split: validation\n    path: {prefix}_{s}/validation-*\n  - split: test\n    path: {prefix}_{s}/test-*\n"
         ));
     }
-    card.push_str("---\n# A stand-in: made-up questions in KyrgyzMMLU's columns.\n");
+    card.push_str("---\n# A stand-in: made-up questions in the columns of KyrgyzLLM-Bench's files.\n");
     std::fs::create_dir_all(&repo).unwrap();
     std::fs::write(repo.join("README.md"), card).unwrap();
-    for (n, s) in SUBJECTS.iter().enumerate() {
+    for (n, s) in subjects.iter().enumerate() {
         for (split, rows) in [("validation", 2), ("test", 3)] {
             let text = |f: &dyn Fn(usize) -> String| (0..rows).map(f).collect::<Vec<String>>();
+            let passages = text(&|i| format!("{s} {split} текст {i}: бир окуя жөнүндө кыска текст."));
             let question = text(&|i| format!("{s} {split} суроо {i}: кайсы туура?"));
             let options: Vec<Vec<String>> = ["бир", "эки", "үч", "төрт", "беш"]
                 .iter()
@@ -796,7 +809,11 @@ pub fn kyrgyz_mmlu_standin(root: &Path) -> PathBuf {
             fn col(v: &[String]) -> Vec<Option<&str>> {
                 v.iter().map(|x| Some(x.as_str())).collect()
             }
-            let columns = vec![
+            let mut columns = Vec::new();
+            if passage {
+                columns.push(PqCol::Text("Текст (KG)", col(&passages)));
+            }
+            columns.extend([
                 PqCol::Text("Суроо (KG)", col(&question)),
                 PqCol::Text("А (KG)", col(&options[0])),
                 PqCol::Text("Б (KG)", col(&options[1])),
@@ -804,8 +821,8 @@ pub fn kyrgyz_mmlu_standin(root: &Path) -> PathBuf {
                 PqCol::Text("Г (KG)", col(&options[3])),
                 PqCol::Text("Д (KG)", col(&options[4])),
                 PqCol::Text("Туура жооп", col(&gold)),
-            ];
-            let dir = repo.join(format!("kyrgyz_mmlu_{s}"));
+            ]);
+            let dir = repo.join(format!("{prefix}_{s}"));
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(
                 dir.join(format!("{split}-00000-of-00001.parquet")),

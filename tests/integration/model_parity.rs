@@ -4,7 +4,9 @@
 //! and 4 safetensors files), and from each GGUF export, on burn's CPU backend and on burn-wgpu
 //! (Vulkan natively; lavapipe in CI). Quantized files are compared with transformers run on the
 //! exactly dequantized weights of that file, activations in float32. The K-quant files (Q4_K, Q5_K,
-//! Q6_K, written by llama.cpp's quantizer) belong to `llama3_h256`, whose rows are whole 256-blocks.
+//! Q6_K, written by llama.cpp's quantizer) belong to `llama3_h256`, whose rows are whole 256-blocks;
+//! `gemma3_270m_shaped` has Gemma 3 270M's widths and llama.cpp's own Q4_K_M mix (Q5_0, Q8_0, Q4_K,
+//! Q6_K), as the real file has.
 //!
 //! llama.cpp is a second reference (`tools/fixtures/llamacpp_logits.py`): its logits on the same
 //! files are reported (top-1 agreement, max |Δ logit|) and ours are held within llama.cpp's own
@@ -108,6 +110,10 @@ fn check(source: Source, device: &ComputeDevice, models: &[&str]) {
 const GGUF_MODELS: [&str; 6] = ["llama3_tied", "llama3_untied", "qwen2", "qwen3", "gemma3", "llama3_h256"];
 /// The K-quant files exist for llama3_h256 only (K-quant blocks are 256 weights of one row).
 const K_QUANTS: [&str; 3] = ["Q4_K", "Q5_K", "Q6_K"];
+/// Files in llama.cpp's own Q4_K_M mix, as people download them (`MIXED_TYPES` in models.py, F32
+/// and Q4_K_M): Gemma 3 270M's widths, whose 640-wide rows are not whole K-quant blocks, so that
+/// most matrices are Q5_0 and the embedding (also the output layer) Q8_0, beside Q4_K and Q6_K.
+const MIXED: [&str; 1] = ["gemma3_270m_shaped"];
 
 #[test]
 fn hf_folder_on_cpu() {
@@ -271,6 +277,20 @@ fn gguf_k_quants_on_wgpu_match_dequantized_transformers() {
     }
 }
 
+#[test]
+fn gguf_q4_k_m_mix_with_gemma3_270m_widths_on_cpu_matches_dequantized_transformers() {
+    for t in ["F32", "Q4_K_M"] {
+        check(Source::Gguf(t), &ComputeDevice::cpu(), &MIXED);
+    }
+}
+
+#[test]
+fn gguf_q4_k_m_mix_with_gemma3_270m_widths_on_wgpu_matches_dequantized_transformers() {
+    for t in ["F32", "Q4_K_M"] {
+        check(Source::Gguf(t), wgpu(), &MIXED);
+    }
+}
+
 /// Positions where both rows have the same argmax, and max |Δ| over all values, of `[T, V]` logits.
 fn agreement(a: &[f32], b: &[f32], vocab: usize) -> (usize, f32) {
     let argmax = |row: &[f32]| {
@@ -293,7 +313,7 @@ fn llamacpp_agreement(device: &ComputeDevice) {
     let index: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("index.json")).unwrap()).unwrap();
     let backend = device.info.backend.name();
     println!("llama.cpp agreement on {backend}: model type | top-1 ours~llama.cpp, transformers~llama.cpp | max |Δ| ours-llama.cpp, transformers-llama.cpp");
-    for model in GGUF_MODELS {
+    for &model in GGUF_MODELS.iter().chain(&MIXED) {
         for t in index["models"][model]["gguf_types"].as_array().unwrap() {
             let t = t.as_str().unwrap();
             let source = Source::Gguf(t);
@@ -311,7 +331,7 @@ fn llamacpp_agreement(device: &ComputeDevice) {
                 (ours_same, tf_same, ours_d, tf_d) = (ours_same + same, tf_same + tf_s, ours_d.max(d), tf_d.max(tf_dd));
             }
             let (ours_top1, tf_top1) = (ours_same as f64 / positions as f64, tf_same as f64 / positions as f64);
-            println!("  {model:<13} {t:<4} | top-1 {ours_top1:.3}, {tf_top1:.3} | max |Δ| {ours_d:.2e}, {tf_d:.2e}");
+            println!("  {model:<18} {t:<6} | top-1 {ours_top1:.3}, {tf_top1:.3} | max |Δ| {ours_d:.2e}, {tf_d:.2e}");
             assert!(
                 ours_d <= tf_d + TOLERANCE,
                 "{model} {t} on {backend}: max |Δ logit| vs llama.cpp {ours_d} > transformers' {tf_d} + {TOLERANCE}"
@@ -357,7 +377,7 @@ fn kv_cache_continuation_equals_the_full_pass() {
 }
 
 /// `--backend cpu-int8` quantizes activations to 8 bits before each quantized matmul, as llama.cpp
-/// does (every quantized type of the fixtures: Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K). It is not the exact path, so it is held to llama.cpp's own deviation from the
+/// does (every quantized type of the fixtures: Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q4_K, Q5_K, Q6_K, and the Q4_K_M mix). It is not the exact path, so it is held to llama.cpp's own deviation from the
 /// same reference (transformers on the file's dequantized weights), measured here. Both sides
 /// quantize with ggml's rule, but an activation that our f32 arithmetic puts on the other side of
 /// a rounding boundary moves by a whole quantum, and these random-weight models amplify that
@@ -369,7 +389,7 @@ fn int8_activations_stay_within_llamacpps_own_deviation() {
     let index: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("index.json")).unwrap()).unwrap();
     let (exact, int8) = (ComputeDevice::cpu(), ComputeDevice::cpu_int8());
     println!("int8 activations vs transformers: model type | mean |Δ| ours int8, llama.cpp, ours exact | max |Δ| ours int8, llama.cpp");
-    for model in GGUF_MODELS {
+    for &model in GGUF_MODELS.iter().chain(&MIXED) {
         for t in index["models"][model]["gguf_types"].as_array().unwrap().iter().filter_map(Value::as_str) {
             if ["F32", "F16", "BF16"].contains(&t) {
                 continue;
@@ -393,7 +413,7 @@ fn int8_activations_stay_within_llamacpps_own_deviation() {
             }
             let mean = |i: usize| stats[i].0 / count as f64;
             println!(
-                "  {model:<13} {t:<4} | {:.2e}, {:.2e}, {:.2e} | {:.2e}, {:.2e}",
+                "  {model:<18} {t:<6} | {:.2e}, {:.2e}, {:.2e} | {:.2e}, {:.2e}",
                 mean(0),
                 mean(1),
                 mean(2),

@@ -12,6 +12,17 @@ llama.cpp's own quantizer for Q8_0 and Q4_0). Q4_K_M, the mix people download (Q
 for the output, half the ffn_down and attn_v), is made by llama.cpp's own quantizer
 (`llama_model_quantize` through llama-cpp-python) from the F32 file, as `llama-quantize` would.
 Writes OUT_DIR/bench-llama-125m-<TYPE>.gguf.
+
+    python make_bench_model.py OUT_DIR Q4_K_M --shape gemma3-270m [--layers N] [--vocab-size N]
+
+Gemma 3 270M's shapes instead (hidden 640, 18 layers, 4 query heads of width 256 over 1 KV head,
+FFN 2048, vocabulary 262,144, tied output; five sliding-window layers of 512 to one global, per-head
+q/k norms, pre and post norms), random weights, the same SentencePiece vocabulary padded with
+unused tokens to the size. Its rows are 640 wide, not a multiple of 256, so llama.cpp's Q4_K_M
+quantizer falls back as it does on the real file: Q5_0 for most matrices, Q8_0 for the embedding
+(also the output) and half the attn_v, Q4_K and Q6_K for ffn_down. `--layers` and `--vocab-size`
+make a smaller file of the same widths and type mix (the tests' fixture). Writes
+OUT_DIR/bench-gemma3-270m[-<N>l][-v<N>]-<TYPE>.gguf.
 """
 import argparse
 import os
@@ -33,8 +44,14 @@ def default_vocab():
     return os.path.join(shared, "datasets", "llama-cpp-vocab", "models", "ggml-vocab-llama-spm.gguf")
 
 
-def copy_vocab(src, w):
+def copy_vocab(src, w, pad_to=V):
+    """The SentencePiece vocabulary of `src`, padded to `pad_to` tokens with unused ones."""
     r = gguf.GGUFReader(src)
+    n = len(r.fields["tokenizer.ggml.tokens"].data)
+    assert n <= pad_to, f"{src} has {n} tokens, more than {pad_to}"
+    pad = {"tokenizer.ggml.tokens": [f"<unused{i}>" for i in range(pad_to - n)],
+           "tokenizer.ggml.scores": [0.0] * (pad_to - n),
+           "tokenizer.ggml.token_type": [int(gguf.TokenType.UNUSED)] * (pad_to - n)}
     for key in ("tokenizer.ggml.model", "tokenizer.ggml.tokens", "tokenizer.ggml.scores",
                 "tokenizer.ggml.token_type", "tokenizer.ggml.bos_token_id", "tokenizer.ggml.eos_token_id",
                 "tokenizer.ggml.unknown_token_id", "tokenizer.ggml.padding_token_id"):
@@ -42,10 +59,9 @@ def copy_vocab(src, w):
         if f is None:
             continue
         if f.types[0] == gguf.GGUFValueType.ARRAY:
-            w.add_array(key, [f.contents(i) for i in range(len(f.data))])
+            w.add_array(key, [f.contents(i) for i in range(len(f.data))] + pad.get(key, []))
         else:
             w.add_key_value(key, f.contents(), f.types[0])
-    assert len(r.fields["tokenizer.ggml.tokens"].data) == V
 
 
 def tensors():
@@ -74,8 +90,15 @@ def main():
     ap.add_argument("out_dir")
     ap.add_argument("types", nargs="?", default="Q8_0,Q4_0")
     ap.add_argument("--vocab", default=default_vocab())
+    ap.add_argument("--shape", choices=["llama-125m", "gemma3-270m"], default="llama-125m")
+    ap.add_argument("--layers", type=int, default=GEMMA["layers"])
+    ap.add_argument("--vocab-size", type=int, default=GEMMA["vocab"])
     a = ap.parse_args()
     os.makedirs(a.out_dir, exist_ok=True)
+    if a.shape == "gemma3-270m":
+        for ft in a.types.split(","):
+            gemma3_shaped(a.out_dir, ft, a.layers, a.vocab_size, a.vocab)
+        return 0
     weights = tensors()
     print(f"{sum(t.size for _, t in weights) / 1e6:.1f}M parameters")
     for ft in a.types.split(","):
@@ -135,6 +158,84 @@ def quantize_q4_k_m(out_dir, weights, vocab):
     rc = llama_cpp.llama_model_quantize(f32.encode(), out.encode(), params)
     assert rc == 0, f"llama_model_quantize {f32} -> Q4_K_M: {rc}"
     print(f"{out}: {os.path.getsize(out) / 2**20:.1f} MiB")
+
+
+# Gemma 3 270M (google/gemma-3-270m's config.json).
+GEMMA = dict(hidden=640, layers=18, heads=4, kv_heads=1, head_dim=256, ffn=2048, vocab=262144,
+             window=512, pattern=6, theta=1_000_000.0, local_theta=10_000.0, eps=1e-6)
+
+
+def gemma3_shaped(out_dir, ft, layers, vocab_size, vocab):
+    """A random Gemma 3 of 270M's widths with `layers` layers and `vocab_size` tokens, as F16, then
+    llama.cpp's quantizer to `ft` (Q4_K_M, Q8_0, ...) unless `ft` is F16."""
+    g = GEMMA
+    H, HD, NH, NKV, FF = g["hidden"], g["head_dim"], g["heads"], g["kv_heads"], g["ffn"]
+    name = "bench-gemma3-270m"
+    if layers != g["layers"]:
+        name += f"-{layers}l"
+    if vocab_size != g["vocab"]:
+        name += f"-v{vocab_size}"
+    f16 = os.path.join(out_dir, f"{name}-F16.gguf")
+    if not os.path.exists(f16):
+        rng = np.random.default_rng(11)
+
+        def normal(shape, scale):
+            return (rng.standard_normal(shape, dtype=np.float32) * np.float32(scale)).astype(np.float16)
+
+        def norm(n):
+            # Gemma's RMSNorm multiplies by (1 + w); GGUF stores 1 + w.
+            return (1 + 0.1 * rng.standard_normal(n, dtype=np.float32)).astype(np.float32)
+
+        w = gguf.GGUFWriter(f16 + ".part", "gemma3")
+        w.add_name(name)
+        w.add_file_type(int(FT.MOSTLY_F16))
+        w.add_block_count(layers)
+        w.add_context_length(32768)
+        w.add_embedding_length(H)
+        w.add_feed_forward_length(FF)
+        w.add_head_count(NH)
+        w.add_head_count_kv(NKV)
+        w.add_key_length(HD)
+        w.add_value_length(HD)
+        w.add_layer_norm_rms_eps(g["eps"])
+        w.add_rope_freq_base(g["theta"])
+        w.add_rope_freq_base_swa(g["local_theta"])
+        w.add_sliding_window(g["window"])
+        w.add_sliding_window_pattern([(i + 1) % g["pattern"] != 0 for i in range(layers)])
+        w.add_vocab_size(vocab_size)
+        copy_vocab(vocab, w, pad_to=vocab_size)
+        w.add_tensor("token_embd.weight", normal((vocab_size, H), 0.5))
+        w.add_tensor("output_norm.weight", norm(H))
+        for i in range(layers):
+            p = f"blk.{i}."
+            for t, shape, fan_in in [("attn_q", (NH * HD, H), H), ("attn_k", (NKV * HD, H), H),
+                                     ("attn_v", (NKV * HD, H), H), ("attn_output", (H, NH * HD), NH * HD),
+                                     ("ffn_gate", (FF, H), H), ("ffn_up", (FF, H), H), ("ffn_down", (H, FF), FF)]:
+                w.add_tensor(p + t + ".weight", normal(shape, 1 / np.sqrt(fan_in)))
+            for t, n in [("attn_norm", H), ("attn_q_norm", HD), ("attn_k_norm", HD), ("post_attention_norm", H),
+                         ("ffn_norm", H), ("post_ffw_norm", H)]:
+                w.add_tensor(p + t + ".weight", norm(n))
+        w.write_header_to_file()
+        w.write_kv_data_to_file()
+        w.write_tensors_to_file()
+        w.close()
+        os.replace(f16 + ".part", f16)
+        print(f"{f16}: {os.path.getsize(f16) / 2**20:.1f} MiB")
+    if ft == "F16":
+        return f16
+    import llama_cpp
+    out = os.path.join(out_dir, f"{name}-{ft}.gguf")
+    params = llama_cpp.llama_model_quantize_default_params()
+    params.ftype = getattr(llama_cpp, f"LLAMA_FTYPE_MOSTLY_{ft}")
+    rc = llama_cpp.llama_model_quantize(f16.encode(), (out + ".part").encode(), params)
+    assert rc == 0, f"llama_model_quantize {f16} -> {ft}: {rc}"
+    os.replace(out + ".part", out)
+    types = {}
+    for t in gguf.GGUFReader(out).tensors:
+        if len(t.shape) > 1:
+            types[t.tensor_type.name] = types.get(t.tensor_type.name, 0) + 1
+    print(f"{out}: {os.path.getsize(out) / 2**20:.1f} MiB, matrices by type: {types}")
+    return out
 
 
 if __name__ == "__main__":

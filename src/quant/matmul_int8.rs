@@ -96,6 +96,11 @@ pub struct Int8Matrix {
     bits: usize,
     block: usize,
     zero: i32,
+    /// 8 bits: every quant is within -32..=31 (the 5- and 6-bit types: Q5_0, Q5_1, Q5_K, Q6_K).
+    /// The AVX2 kernel then biases them to 0..=63, unsigned, which `vpmaddubsw` multiplies by the
+    /// signed activations directly, two columns' pairs summed in i16 without saturating.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    narrow: bool,
     quants: Vec<u8>,
     scales: Factors,
     offsets: Option<Factors>,
@@ -170,9 +175,11 @@ impl Int8Matrix {
         let mut scales = vec![0f32; groups * blocks * GROUP];
         let mut offsets = w.offsets().map(|_| vec![0f32; groups * blocks * GROUP]);
         let mut row = vec![0i8; cols];
+        let mut narrow = bits == 8;
         for n in 0..rows {
             let (g, r) = (n / GROUP, n % GROUP);
             unpack_row(w, n, &mut row);
+            narrow &= row.iter().all(|q| (-32..=31).contains(q));
             for (b, quants_b) in row.chunks_exact(block).enumerate() {
                 let at = g * blocks + b;
                 scales[at * GROUP + r] = w.scales()[n * blocks + b];
@@ -193,7 +200,7 @@ impl Int8Matrix {
             }
         }
         let (scales, offsets) = Factors::pair(scales, offsets);
-        Some(Int8Matrix { rows, cols, bits, block, zero, quants, scales, offsets })
+        Some(Int8Matrix { rows, cols, bits, block, zero, narrow, quants, scales, offsets })
     }
 
     /// N, output features.
@@ -757,13 +764,17 @@ mod avx2 {
                 let m = TOKENS.min(t - t0);
                 // SAFETY (all): the caller's promises; t0 + m <= t.
                 unsafe {
-                    match (w.bits, w.block, m) {
-                        (8, 16, 2) => tile::<2, 8, 16>(xq, w, g, t0, out),
-                        (8, 16, _) => tile::<1, 8, 16>(xq, w, g, t0, out),
-                        (8, _, 2) => tile::<2, 8, 32>(xq, w, g, t0, out),
-                        (8, _, _) => tile::<1, 8, 32>(xq, w, g, t0, out),
-                        (_, _, 2) => tile::<2, 4, 32>(xq, w, g, t0, out),
-                        (_, _, _) => tile::<1, 4, 32>(xq, w, g, t0, out),
+                    match (w.bits, w.narrow, w.block, m) {
+                        (8, true, 16, 2) => tile::<2, 6, 16>(xq, w, g, t0, out),
+                        (8, true, 16, _) => tile::<1, 6, 16>(xq, w, g, t0, out),
+                        (8, true, _, 2) => tile::<2, 6, 32>(xq, w, g, t0, out),
+                        (8, true, _, _) => tile::<1, 6, 32>(xq, w, g, t0, out),
+                        (8, _, 16, 2) => tile::<2, 8, 16>(xq, w, g, t0, out),
+                        (8, _, 16, _) => tile::<1, 8, 16>(xq, w, g, t0, out),
+                        (8, _, _, 2) => tile::<2, 8, 32>(xq, w, g, t0, out),
+                        (8, _, _, _) => tile::<1, 8, 32>(xq, w, g, t0, out),
+                        (_, _, _, 2) => tile::<2, 4, 32>(xq, w, g, t0, out),
+                        (_, _, _, _) => tile::<1, 4, 32>(xq, w, g, t0, out),
                     }
                 }
                 t0 += m;
@@ -791,7 +802,9 @@ mod avx2 {
         }
     }
 
-    /// Rows of group `g` × tokens `t0 .. t0 + T`, in weight blocks of `WB` columns.
+    /// Rows of group `g` × tokens `t0 .. t0 + T`, in weight blocks of `WB` columns. `BITS` is how
+    /// the quants are read: 8 (signed bytes), 6 (signed bytes within -32..=31: [`Int8Matrix`]'s
+    /// `narrow`) or 4 (nibbles).
     #[inline]
     #[target_feature(enable = "avx2,fma,f16c")]
     unsafe fn tile<const T: usize, const BITS: usize, const WB: usize>(
@@ -802,7 +815,7 @@ mod avx2 {
         out: Output,
     ) {
         let (k, blocks, block_bytes) = (w.cols, w.blocks(), w.block_bytes());
-        assert!(w.bits == BITS && w.block == WB);
+        assert!(w.block == WB && if BITS == 6 { w.bits == 8 && w.narrow } else { w.bits == BITS });
         assert!(xq.quants.len() >= (t0 + T) * k && (g + 1) * blocks * block_bytes <= w.quants.len());
         let ones = _mm256_set1_epi16(1);
         let low_nibbles = _mm256_set1_epi8(0x0F);
@@ -825,12 +838,30 @@ mod avx2 {
                 // SAFETY: inside block b of group g.
                 unsafe { _mm256_loadu_si256(p.add(at) as *const __m256i) }
             };
+            // A 4-bit quant is stored as q + zero and a narrow 8-bit one read as q + 32: the sums
+            // start at -zero · Σx (the block's activation sum) so that they end at Σ q·x.
+            let bias = if BITS == 6 { 32 } else { w.zero };
             let mut acc: [[__m256i; 2]; T] = if BITS == 8 {
                 [[_mm256_setzero_si256(); 2]; T]
             } else {
-                std::array::from_fn(|i| [_mm256_set1_epi32(-w.zero * xq.sum(t0 + i, k, col0, WB)); 2])
+                std::array::from_fn(|i| [_mm256_set1_epi32(-bias * xq.sum(t0 + i, k, col0, WB)); 2])
             };
-            if BITS == 8 {
+            if BITS == 6 {
+                let to_unsigned = _mm256_set1_epi8(32);
+                for c in (0..WB / 4).step_by(2) {
+                    let u = [load(64 * c), load(64 * c + 32), load(64 * c + 64), load(64 * c + 96)]
+                        .map(|v| _mm256_add_epi8(v, to_unsigned));
+                    for (i, acc) in acc.iter_mut().enumerate() {
+                        let (x0, x1) = (x(i, col0 + 4 * c), x(i, col0 + 4 * c + 4));
+                        for h in 0..2 {
+                            // 0 <= u <= 63: a pair is at most 2 · 63 · 127, two of them 32,004.
+                            let products =
+                                _mm256_add_epi16(_mm256_maddubs_epi16(u[h], x0), _mm256_maddubs_epi16(u[2 + h], x1));
+                            acc[h] = _mm256_add_epi32(acc[h], _mm256_madd_epi16(products, ones));
+                        }
+                    }
+                }
+            } else if BITS == 8 {
                 for c in 0..WB / 4 {
                     let wv = [load(64 * c), load(64 * c + 32)];
                     let aw = wv.map(|w| _mm256_sign_epi8(w, w));

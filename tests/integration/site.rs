@@ -39,13 +39,28 @@ fn dzen_mirror(release: &Path, tmp: &TempDir) -> StaticServer {
 /// `scripts/build-site.sh --bundle DIST --out SITE …` with its downloads through `mirror` and a
 /// download cache of the test's own (so every download really happens). Returns its output.
 fn build_site(test: &str, dist: &Path, site: &Path, args: &[&str], mirror: &StaticServer, cache: &Path) -> String {
+    build_site_with(test, dist, site, args, &mirror.url(""), cache, &[])
+}
+
+/// [`build_site`] through the mirror at URL `mirror`, with more environment (`LINGUALENS_BENCHMARKS`).
+fn build_site_with(
+    test: &str,
+    dist: &Path,
+    site: &Path,
+    args: &[&str],
+    mirror: &str,
+    cache: &Path,
+    env: &[(&str, &Path)],
+) -> String {
     let output = Command::new("bash")
         .arg(repo().join("scripts/build-site.sh"))
         .args(["--bundle", dist.to_str().unwrap(), "--out", site.to_str().unwrap()])
         .args(args)
         .env("LINGUALENS_BIN", env!("CARGO_BIN_EXE_lingualens"))
-        .env("LINGUALENS_MIRROR", mirror.url(""))
+        .env("LINGUALENS_MIRROR", mirror)
         .env("LINGUALENS_CACHE", cache)
+        .env_remove("HF_ENDPOINT")
+        .envs(env.iter().copied())
         .output()
         .expect("run scripts/build-site.sh");
     let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
@@ -185,6 +200,19 @@ fn page_loglikelihoods(run: &Value) -> Vec<Vec<f64>> {
         .iter()
         .map(|r| r["ll"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect())
         .collect()
+}
+
+/// Each multiple-choice item's log-likelihoods (4 options or more) in the page equal the CLI's
+/// within 1e-5 relative.
+fn same_choice_loglikelihoods(test: &str, page: &[Vec<f64>], cli: &[Vec<f64>]) {
+    for (i, (p, c)) in page.iter().zip(cli).enumerate() {
+        assert!(
+            p.len() == c.len()
+                && p.len() >= 4
+                && p.iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-5 * b.abs().max(1.0)),
+            "{test}: item {i}: page {p:?}, CLI {c:?}"
+        );
+    }
 }
 
 fn wait_for_error(browser: &Browser, what: &str) -> String {
@@ -642,14 +670,7 @@ fn kyrgyz_mmlu_picked_with_no_file_fetches_its_hub_files_and_the_authors_code_an
     let cli = cli_loglikelihoods(&out.join("samples_kyrgyz_mmlu.jsonl"));
     let page = page_loglikelihoods(&run);
     assert_eq!((page.len(), cli.len()), (5, 5), "{test}: {run}");
-    for (i, (p, c)) in page.iter().zip(&cli).enumerate() {
-        assert!(
-            p.len() == c.len()
-                && p.len() >= 4
-                && p.iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-5 * b.abs().max(1.0)),
-            "{test}: item {i}: page {p:?}, CLI {c:?}"
-        );
-    }
+    same_choice_loglikelihoods(test, &page, &cli);
     // Kept: the menu says so, and the stand-in gone, it runs again.
     browser.goto(&link(3, ""));
     let kept = browser.wait_for(
@@ -730,30 +751,19 @@ fn kyrgyz_rc_picked_with_no_file_follows_a_paged_tree_listing_and_runs_from_a_ki
     let cli = cli_loglikelihoods(&out.join("samples_kyrgyz_rc.jsonl"));
     let page = page_loglikelihoods(&run);
     assert_eq!((page.len(), cli.len()), (5, 5), "{test}: {run}");
-    for (i, (p, c)) in page.iter().zip(&cli).enumerate() {
-        assert!(
-            p.len() == c.len()
-                && p.len() >= 4
-                && p.iter().zip(c).all(|(a, b)| (a - b).abs() <= 1e-5 * b.abs().max(1.0)),
-            "{test}: item {i}: page {p:?}, CLI {c:?}"
-        );
-    }
+    same_choice_loglikelihoods(test, &page, &cli);
 
     // A kit of KyrgyzRC, built through the stand-in; then the stand-in stops and the kit alone runs it.
     let site = tmp.path.join("www/lingualens");
-    let built = Command::new("bash")
-        .arg(repo().join("scripts/build-site.sh"))
-        .args(["--bundle", dist.to_str().unwrap(), "--out", site.to_str().unwrap()])
-        .args(["--with-benchmark", "kyrgyzllm-rc"])
-        .env("LINGUALENS_BIN", env!("CARGO_BIN_EXE_lingualens"))
-        .env("LINGUALENS_MIRROR", standin.url(""))
-        .env("LINGUALENS_BENCHMARKS", &catalog)
-        .env("LINGUALENS_CACHE", tmp.path.join("kit-cache"))
-        .env_remove("HF_ENDPOINT")
-        .output()
-        .expect("run scripts/build-site.sh");
-    let said = format!("{}{}", String::from_utf8_lossy(&built.stdout), String::from_utf8_lossy(&built.stderr));
-    assert!(built.status.success(), "{test}: scripts/build-site.sh failed:\n{said}");
+    build_site_with(
+        test,
+        &dist,
+        &site,
+        &["--with-benchmark", "kyrgyzllm-rc"],
+        &standin.url(""),
+        &tmp.path.join("kit-cache"),
+        &[("LINGUALENS_BENCHMARKS", catalog.as_path())],
+    );
     let manifest: Value = serde_json::from_str(&std::fs::read_to_string(site.join("kit.json")).unwrap()).unwrap();
     let files = manifest["benchmarks"][0]["files"].as_array().unwrap();
     // Eight shards and the authors' code.

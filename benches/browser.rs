@@ -49,9 +49,11 @@ struct Args {
     models: Vec<PathBuf>,
     /// What to time (repeatable): wllama (1 thread), wllama-mt (every core; needs cross-origin
     /// isolation, which the bench's server gives), wgpu, cpu (f32 activations), cpu-int8, and
-    /// cpu-pool / cpu-int8-pool (a worker per core, as the page runs on the CPU: items/s of the
-    /// pool; the prompt pass is one worker's).
-    #[arg(long = "engine", default_values_t = ["wllama".to_string(), "wllama-mt".to_string(), "wgpu".to_string(), "cpu".to_string(), "cpu-int8".to_string(), "cpu-int8-pool".to_string()])]
+    /// cpu-pool / cpu-int8-pool (a worker per core, as the page runs on the CPU when it is not
+    /// cross-origin isolated: items/s of the pool; the prompt pass is one worker's), and
+    /// cpu-threads / cpu-int8-threads (the threaded worker, as the page runs where it is: one copy
+    /// of the model, every pass on every core).
+    #[arg(long = "engine", default_values_t = ["wllama".to_string(), "wllama-mt".to_string(), "wgpu".to_string(), "cpu".to_string(), "cpu-int8".to_string(), "cpu-int8-pool".to_string(), "cpu-int8-threads".to_string()])]
     engines: Vec<String>,
     /// Multiple-choice context length in tokens (at least).
     #[arg(long, default_value_t = 200)]
@@ -203,9 +205,14 @@ fn run(args: &Args) -> Result<(), String> {
                 "cpu-pool" | "cpu-int8-pool" => {
                     json!({ "engine": "lingualens", "backend": engine.trim_end_matches("-pool"), "workers": cores, "pp_choice": pp_choice })
                 }
+                // The threaded worker (the page's where it is cross-origin isolated, as this page
+                // is): one copy of the model, each pass on every core.
+                "cpu-threads" | "cpu-int8-threads" => {
+                    json!({ "engine": "lingualens", "backend": engine.trim_end_matches("-threads"), "threads": true, "pp_choice": pp_choice })
+                }
                 other => {
                     return Err(format!(
-                        "unknown engine {other:?} (wllama, wllama-mt, wgpu, cpu, cpu-int8, cpu-pool, cpu-int8-pool)"
+                        "unknown engine {other:?} (wllama, wllama-mt, wgpu, cpu, cpu-int8, cpu-pool, cpu-int8-pool, cpu-threads, cpu-int8-threads)"
                     ))
                 }
             };
@@ -274,9 +281,14 @@ fn run_engine(browser: &Browser, engine: &str, job: &Value, timeout: Duration) -
     let number = |key: &str| figures[key].as_f64().ok_or(format!("no {key} in {figures}"));
     let count = |key: &str| figures[key].as_array().map_or(0, |a| a.len());
     let loglikelihoods = serde_json::from_value(figures["loglikelihoods"].clone()).map_err(|e| e.to_string())?;
-    let note = figures["get_logits_ms"].as_f64().map(|ms| format!("getLogits(-1) {ms:.1} ms a call"));
+    let note = figures["get_logits_ms"]
+        .as_f64()
+        .map(|ms| format!("getLogits(-1) {ms:.1} ms a call"))
+        .or_else(|| figures["wasm_memory_mib"].as_f64().map(|mib| format!("wasm memory {mib:.0} MiB")));
     let name = match engine {
-        "wgpu" | "cpu" | "cpu-int8" | "cpu-pool" | "cpu-int8-pool" => format!("lingualens {engine}"),
+        "wgpu" | "cpu" | "cpu-int8" | "cpu-pool" | "cpu-int8-pool" | "cpu-threads" | "cpu-int8-threads" => {
+            format!("lingualens {engine}")
+        }
         other => other.to_string(),
     };
     Ok(Row {
@@ -298,12 +310,12 @@ fn print_table(rows: &[Row]) {
     let baseline = rows.iter().find(|r| r.engine == "wllama-mt").or_else(|| rows.iter().find(|r| r.engine == "wllama"));
     let ratio = |ours: f64, theirs: Option<f64>| theirs.map_or("-".to_string(), |t| format!("{:.2}", ours / t));
     println!(
-        "  {:<17} {:>7} {:>9} {:>13} {:>6} {:>9} {:>6}  what",
+        "  {:<27} {:>7} {:>9} {:>13} {:>6} {:>9} {:>6}  what",
         "engine", "load s", "warm-up s", "prompt tok/s", "ratio", "items/s", "ratio"
     );
     for r in rows {
         println!(
-            "  {:<17} {:>7.1} {:>9.1} {:>13.2} {:>6} {:>9.3} {:>6}  {}; passes: {} prompt, {} items{}",
+            "  {:<27} {:>7.1} {:>9.1} {:>13.2} {:>6} {:>9.3} {:>6}  {}; passes: {} prompt, {} items{}",
             r.engine,
             r.load_s,
             r.warm_up_s,

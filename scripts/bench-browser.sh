@@ -3,7 +3,7 @@
 # (llama.cpp compiled to wasm, npm @wllama/wllama) on the same GGUF files: prompt tokens/s and
 # multiple-choice items/s side by side, with the ratios. A benchmark, not a test.
 #
-#   scripts/bench-browser.sh [--model FILE.gguf]… [--engine wllama|wllama-mt|wgpu|cpu]…
+#   scripts/bench-browser.sh [--model FILE.gguf]… [--engine wllama|wllama-mt|wgpu|cpu|cpu-int8|cpu-int8-pool|cpu-int8-threads]…
 #                            [--items N] [--runs R] [--budget-seconds S]      (--help: all options)
 #   scripts/bench-browser.sh --plan      (print what would be installed and run; do nothing)
 #
@@ -25,6 +25,7 @@ export LINGUALENS_WLLAMA="$LINGUALENS_CACHE/npm-wllama/node_modules/@wllama/wlla
 
 need_apt chromium chromium-driver
 ensure_wasm_target
+ensure_nightly_rust_src
 ensure_wasm_bindgen
 ensure_trunk
 ensure_wasm_opt

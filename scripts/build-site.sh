@@ -50,6 +50,7 @@ fi
 
 if [ -z "$bundle" ]; then
     ensure_wasm_target
+    ensure_nightly_rust_src
     ensure_wasm_bindgen
     ensure_trunk
     ensure_wasm_opt
@@ -104,7 +105,8 @@ shutil.make_archive(site, "zip", root_dir=os.path.dirname(site), base_dir=os.pat
 PY
 
 # What a first visit of the demo downloads: the files the service worker precaches (www/sw.js,
-# with the relaxed-SIMD worker that current Chrome and Edge get) and the demo's model. Sizes as a
+# with the relaxed-SIMD workers that current Chrome and Edge get, the threaded one for later visits)
+# and the demo's model. Sizes as a
 # server that compresses them sends them (gzip -9; WOFF2 and the zip are compressed already).
 step "sizes"
 python3 - "$out" <<'PY'
@@ -112,7 +114,8 @@ import gzip, os, re, sys
 site = sys.argv[1]
 sw = open(os.path.join(site, "sw.js"), encoding="utf-8").read()
 shell = re.search(r"const SHELL = \[(.*?)\];", sw, re.S).group(1)
-names = [n.replace("${WORKER}", "lingualens-worker-relaxed") for n in re.findall(r'["`]([^"`]+)["`]', shell)]
+names = [n.replace("${WORKER}", "lingualens-worker-relaxed").replace("${THREADS_WORKER}", "lingualens-worker-threads-relaxed")
+         for n in re.findall(r'["`]([^"`]+)["`]', shell)]
 names = [("index.html" if n == "./" else n) for n in names]
 names = sorted(set(names)) + ["sw.js", "models/demo/lingualens-demo-Q8_0.gguf"]
 raw = packed = 0

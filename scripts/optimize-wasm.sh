@@ -12,11 +12,11 @@ set -euo pipefail
 dir="${TRUNK_STAGING_DIR:?run by trunk as a post_build hook (Trunk.toml)}"
 cache="${LINGUALENS_CACHE:-$HOME/.cache/lingualens}/wasm-opt"
 # The wasm features rustc enables by default for wasm32-unknown-unknown (rustc --print cfg),
-# SIMD128, which .cargo/config.toml turns on, and relaxed SIMD, which the relaxed worker's kernel
-# enables (src/quant/matmul_int8.rs).
+# SIMD128, which .cargo/config.toml turns on, relaxed SIMD, which the relaxed worker's kernel
+# enables (src/quant/matmul_int8.rs), and the threaded worker's atomics and shared memory.
 features=(--enable-bulk-memory --enable-multivalue --enable-mutable-globals
           --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --enable-simd
-          --enable-relaxed-simd)
+          --enable-relaxed-simd --enable-threads)
 
 optimize() {
     local wasm=$1 level=$2 key version
@@ -81,5 +81,5 @@ for f in "$dir"/*.wasm; do
     raw=$(stat -c %s "$f")
     gz=$(gzip -9 -c "$f" | wc -c)
     awk -v name="$(basename "$f")" -v raw="$raw" -v gz="$gz" \
-        'BEGIN { printf "  %-30s %8.0f KB raw %8.0f KB gzip -9\n", name, raw / 1e3, gz / 1e3 }'
+        'BEGIN { printf "  %-42s %8.0f KB raw %8.0f KB gzip -9\n", name, raw / 1e3, gz / 1e3 }'
 done

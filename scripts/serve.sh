@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
 ensure_wasm_target
+ensure_nightly_rust_src
 if plan_mode; then
     ensure_wasm_bindgen
     ensure_trunk

@@ -169,6 +169,20 @@ ensure_clippy() {
     rustup component add clippy
 }
 
+# The threaded worker (scripts/build-threaded-worker.sh) rebuilds std with atomics: it needs
+# rustup's nightly toolchain (these machines have 1.97) and its rust-src component.
+ensure_nightly_rust_src() {
+    need_command rustup "install Rust with rustup: https://rustup.rs"
+    if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+        installing "rustup's nightly toolchain with rust-src (the threaded worker's std)" || return 0
+        rustup toolchain install nightly --profile minimal --component rust-src
+        return 0
+    fi
+    rustup component list --installed --toolchain nightly 2>/dev/null | grep -q '^rust-src' && return 0
+    installing "rust-src for rustup's nightly toolchain (the threaded worker's std)" || return 0
+    rustup component add rust-src --toolchain nightly
+}
+
 # The wasm-bindgen version that Cargo.lock resolved; the CLI must match it exactly.
 locked_wasm_bindgen_version() {
     awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
@@ -295,6 +309,8 @@ compile_wasm() {
         --bin lingualens-worker --bin lingualens-worker-relaxed
     CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo build --timings --target=wasm32-unknown-unknown --profile wasm-page \
         --no-default-features --bin lingualens-page
+    step "compiling the threaded worker's wasm (nightly, -Z build-std)"
+    bash scripts/build-threaded-worker.sh --compile
 }
 
 # The browser bundle (dist/), built the same way for serving and for the tests.

@@ -13,6 +13,7 @@ started=$SECONDS
 need_apt chromium chromium-driver mesa-vulkan-drivers
 command -v npm >/dev/null || need_apt nodejs npm
 ensure_wasm_target
+ensure_nightly_rust_src
 ensure_rustfmt
 ensure_clippy
 
@@ -64,6 +65,8 @@ clippy_wasm() {
         --bins -- -D warnings
     CARGO_TARGET_DIR="$WASM_TARGET_DIR" cargo clippy --target=wasm32-unknown-unknown --profile wasm-page \
         --no-default-features --bin lingualens-page -- -D warnings
+    step "clippy, warnings denied (the threaded workers, wasm32 with atomics)"
+    bash scripts/build-threaded-worker.sh --clippy
 }
 start_background references references
 start_background native-tests compile_tests

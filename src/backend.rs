@@ -126,6 +126,11 @@ pub struct BackendInfo {
     /// them: both speeds, in words.
     #[serde(default)]
     pub calibration: Option<String>,
+    /// On the CPU backend, the threads one forward pass is split across (`crate::parallel`): the
+    /// cores natively, the threaded worker and its helper threads in the browser, 1 in the other
+    /// workers (the page's pool splits the items instead).
+    #[serde(default)]
+    pub threads: Option<usize>,
 }
 
 impl BackendInfo {
@@ -177,6 +182,7 @@ impl ComputeDevice {
                 activations: Activations::F32,
                 int8_kernel: Some(crate::quant::int8_kernel().to_string()),
                 calibration: None,
+                threads: Some(crate::parallel::cores()),
             },
         }
     }
@@ -194,18 +200,25 @@ impl ComputeDevice {
     /// burn registers its wgpu runtime once per process and refuses a second ("Service already
     /// initialized"), so natively the first answer is kept and every later call gets it again:
     /// `lingualens bench --backend wgpu` with two models asked twice. (A worker asks once.)
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(all(feature = "gpu", not(target_arch = "wasm32")))]
     pub async fn wgpu() -> Result<Self, String> {
         static FIRST: std::sync::OnceLock<Result<ComputeDevice, String>> = std::sync::OnceLock::new();
         FIRST.get_or_init(|| pollster::block_on(Self::init_wgpu())).clone()
     }
 
     /// burn-wgpu on the browser's adapter (see the native one's comment).
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(feature = "gpu", target_arch = "wasm32"))]
     pub async fn wgpu() -> Result<Self, String> {
         Self::init_wgpu().await
     }
 
+    /// A build without the `gpu` feature (the browser's threaded worker) has the CPU backends only.
+    #[cfg(not(feature = "gpu"))]
+    pub async fn wgpu() -> Result<Self, String> {
+        Err("this build of lingualens has no WebGPU backend (the threaded worker runs on the CPU only)".into())
+    }
+
+    #[cfg(feature = "gpu")]
     async fn init_wgpu() -> Result<Self, String> {
         let (device, setup) = Device::wgpu_options()
             .init_with_setup_async()
@@ -215,7 +228,7 @@ impl ComputeDevice {
     }
 }
 
-#[cfg(feature = "engine")]
+#[cfg(feature = "gpu")]
 fn describe_wgpu(setup: &burn::tensor::wgpu::WgpuSetup) -> BackendInfo {
     let info = setup.adapter.get_info();
     let limits = setup.adapter.limits();
@@ -238,6 +251,7 @@ fn describe_wgpu(setup: &burn::tensor::wgpu::WgpuSetup) -> BackendInfo {
         activations: Activations::F32,
         int8_kernel: None,
         calibration: None,
+        threads: None,
     }
 }
 

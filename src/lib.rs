@@ -12,7 +12,11 @@ pub mod engine;
 #[cfg(feature = "engine")]
 pub mod eval;
 pub mod formats;
-#[cfg(feature = "engine")]
+#[cfg(feature = "gpu")]
+pub mod gpu;
+/// The same names where the build has no wgpu (the threaded worker): no device holds packed weights.
+#[cfg(all(feature = "engine", not(feature = "gpu")))]
+#[path = "gpu_absent.rs"]
 pub mod gpu;
 pub mod hub;
 pub mod models;

@@ -1,16 +1,21 @@
-//! Work split across the cores natively, on threads started once for the whole process.
+//! Work split across the cores, on threads started once for the whole process.
 //!
 //! A forward pass makes about eight splits per layer (each matmul, attention): a hundred a pass,
 //! many of them a few hundred microseconds long. Starting threads for each (`std::thread::scope`)
 //! cost about as much as a small matmul's work on its second core, so here one thread per extra
 //! core waits for work instead, spinning briefly after each piece so the next one, a moment
-//! later, starts at once. On wasm32 there are no threads: the parts run one after another
-//! (the browser's pool of workers splits the items instead; see `web::run`).
+//! later, starts at once.
+//!
+//! Natively the pool starts its own threads. In the browser's threaded worker (wasm32 built with
+//! `+atomics`: `src/bin/worker_threads.rs`) std cannot start threads: the worker starts one Web
+//! Worker per extra core on the same module and shared memory, and each calls [`serve`] and stays
+//! in the pool. In the other wasm builds there are no threads: the parts run one after another
+//! (the page's pool of workers splits the items instead; see `web::run`).
 
 /// Calls `part(i)` for each `i < parts`, spread over the cores, and returns when all have run.
 /// A panic in a part is raised again here, after every part has finished.
 pub fn for_each_part(parts: usize, part: impl Fn(usize) + Sync) {
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
     if parts > 1 {
         if let Some(pool) = pool::Pool::get() {
             return pool.run(parts, &part);
@@ -36,24 +41,39 @@ pub fn for_each_mut<T: Send>(items: &mut [T], f: impl Fn(usize, &mut T) + Sync) 
     for_each_part(items.len(), |i| f(i, &mut items[i].lock().unwrap_or_else(|e| e.into_inner())));
 }
 
-/// How many parts are worth making: the cores there are to run them (asked once).
+/// How many parts are worth making: the cores there are to run them (natively asked once; in the
+/// threaded worker, this thread and the helper threads serving so far).
 pub fn cores() -> usize {
     #[cfg(not(target_arch = "wasm32"))]
     {
         static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
         *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |p| p.get()))
     }
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+    {
+        1 + pool::HELPERS.load(std::sync::atomic::Ordering::Acquire)
+    }
+    #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
     1
 }
 
-#[cfg(not(target_arch = "wasm32"))]
+/// A helper thread of the threaded worker joins the pool: it takes parts of every split from now
+/// on and never returns (it blocks in `memory.atomic.wait` between splits, which a Web Worker may).
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+pub fn serve() -> ! {
+    pool::HELPERS.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+    pool::POOL.serve()
+}
+
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
 mod pool {
     use std::any::Any;
     use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
     use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-    use std::sync::{Arc, Condvar, Mutex, OnceLock};
-    use std::time::{Duration, Instant};
+    use std::sync::{Arc, Condvar, Mutex};
+    use std::time::Duration;
+    // std's Instant panics on wasm32; web_time's is std's natively.
+    use web_time::Instant;
 
     /// How long a waiting thread spins for the next piece of work before it sleeps.
     const SPIN: Duration = Duration::from_micros(200);
@@ -91,6 +111,13 @@ mod pool {
         }
     }
 
+    /// The one pool of the process.
+    pub(super) static POOL: Pool = Pool { generation: AtomicU64::new(0), job: Mutex::new(None), wake: Condvar::new() };
+
+    /// The threaded worker's helper threads serving the pool.
+    #[cfg(target_arch = "wasm32")]
+    pub(super) static HELPERS: AtomicUsize = AtomicUsize::new(0);
+
     pub(super) struct Pool {
         /// Bumped for each job; threads spin on it before sleeping on `wake`.
         generation: AtomicU64,
@@ -99,27 +126,27 @@ mod pool {
     }
 
     impl Pool {
-        /// The process's pool, started on first use; `None` on a single core or if no thread
-        /// could be started.
+        /// The process's pool, its threads started on first use; `None` on a single core or if
+        /// no thread could be started.
+        #[cfg(not(target_arch = "wasm32"))]
         pub(super) fn get() -> Option<&'static Pool> {
-            static POOL: OnceLock<Option<&'static Pool>> = OnceLock::new();
-            *POOL.get_or_init(|| {
+            static STARTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+            let started = *STARTED.get_or_init(|| {
                 let extra = super::cores().saturating_sub(1);
-                if extra == 0 {
-                    return None;
-                }
-                let pool: &'static Pool = Box::leak(Box::new(Pool {
-                    generation: AtomicU64::new(0),
-                    job: Mutex::new(None),
-                    wake: Condvar::new(),
-                }));
                 let started = (0..extra)
                     .filter(|i| {
-                        std::thread::Builder::new().name(format!("lingualens-{i}")).spawn(move || pool.serve()).is_ok()
+                        std::thread::Builder::new().name(format!("lingualens-{i}")).spawn(|| POOL.serve()).is_ok()
                     })
                     .count();
-                (started > 0).then_some(pool)
-            })
+                started > 0
+            });
+            started.then_some(&POOL)
+        }
+
+        /// The threaded worker's pool, once a helper thread serves it (see `super::serve`).
+        #[cfg(target_arch = "wasm32")]
+        pub(super) fn get() -> Option<&'static Pool> {
+            (HELPERS.load(Ordering::Acquire) > 0).then_some(&POOL)
         }
 
         /// `task(i)` for each `i < parts`, the calling thread taking parts too.
@@ -158,7 +185,7 @@ mod pool {
         }
 
         /// A pool thread: takes each new job's parts, then waits for the next.
-        fn serve(&self) {
+        pub(super) fn serve(&self) -> ! {
             let mut seen = 0;
             loop {
                 // Spin, then yield (to burn's own threads, which run the element-wise ops between

@@ -2,19 +2,30 @@
 // files are precached at install and refreshed from the network whenever it answers (network
 // first, so an update is seen at once; the cache only when offline). Models are not handled
 // here: the worker keeps downloaded models in Cache Storage ("lingualens-models-v1") itself.
-// Plain JavaScript because a service worker must be a script; it holds no app logic.
-const APP_CACHE = "lingualens-app-v7";
+//
+// It also makes the page cross-origin isolated where the host sends no such headers (a GitHub
+// Pages site, python3 -m http.server): every response it hands the app gets COOP and COEP, as
+// the known shims (coi-serviceworker) do, so from the second visit on the page may share memory
+// with its workers and runs the threaded worker (one copy of the model on every core). The first
+// visit, before this worker serves the page, runs as before; nothing reloads the page under the
+// user. Plain JavaScript because a service worker must be a script; it holds no app logic.
+const APP_CACHE = "lingualens-app-v8";
 // A wasm module whose one function runs i32x4.relaxed_dot_i8x16_i7x16_add_s: WebAssembly.validate
 // accepts it exactly where relaxed SIMD is there (the bytes of src/web/protocol.rs's
 // RELAXED_SIMD_PROBE; tests/integration/bundle.rs checks that they are the same).
 const RELAXED_SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 61, 1, 59, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 147, 2, 11]);
-// The page starts the worker build with the relaxed-SIMD kernel where this validates, the SIMD128
-// one elsewhere: only that one is precached.
-const WORKER = WebAssembly.validate(RELAXED_SIMD_PROBE) ? "lingualens-worker-relaxed" : "lingualens-worker";
+// The page starts the worker builds with the relaxed-SIMD kernel where this validates, the SIMD128
+// ones elsewhere: only those are precached.
+const RELAXED = WebAssembly.validate(RELAXED_SIMD_PROBE);
+const WORKER = RELAXED ? "lingualens-worker-relaxed" : "lingualens-worker";
+const THREADS_WORKER = RELAXED ? "lingualens-worker-threads-relaxed" : "lingualens-worker-threads";
 const SHELL = [
   "./", "index.html", "style.css", "start.js",
   "lingualens-page.js", "lingualens-page_bg.wasm",
   `${WORKER}.js`, `${WORKER}_bg.wasm`, `${WORKER}_loader.js`,
+  // The worker of every later visit, isolated by the headers below, and its helper threads' script.
+  `${THREADS_WORKER}.js`, `${THREADS_WORKER}_bg.wasm`, `${THREADS_WORKER}_loader.js`,
+  "lingualens-thread.js",
   "fonts/NotoSans-Regular.woff2", "fonts/NotoSansEthiopic-Regular.woff2", "fonts/NotoSerifTibetan-Regular.woff2",
   "models/catalog.json", "datasets/tasks/demo/demo.yaml", "datasets/tasks/demo/demo.jsonl",
   "datasets/tasks/dzen/dzen_en.yaml", "datasets/tasks/dzen/dzen_dz.yaml", "datasets/tasks/dzen/dzen_dz_en.yaml",
@@ -45,8 +56,18 @@ self.addEventListener("fetch", (event) => {
           const copy = response.clone();
           caches.open(APP_CACHE).then((cache) => cache.put(request, copy));
         }
-        return response;
+        return isolated(response);
       })
-      .catch(() => caches.match(request, { ignoreSearch: true }).then((hit) => hit || Response.error()))
+      .catch(() => caches.match(request, { ignoreSearch: true }).then((hit) => (hit ? isolated(hit) : Response.error())))
   );
 });
+
+// The response with the two headers that make a document (and the workers it starts)
+// cross-origin isolated. `require-corp` rather than `credentialless`, which Safari lacks: the
+// page loads nothing from other origins, and the worker's downloads are CORS requests.
+function isolated(response) {
+  const headers = new Headers(response.headers);
+  headers.set("Cross-Origin-Opener-Policy", "same-origin");
+  headers.set("Cross-Origin-Embedder-Policy", "require-corp");
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}

@@ -37,6 +37,10 @@ use crate::models::config::ModelConfig;
 const MIB: u64 = 1 << 20;
 const GIB: u64 = 1 << 30;
 
+/// The stack wasm-bindgen gives each helper thread of the threaded worker (its default, 2 MiB),
+/// taken from the worker's memory.
+pub const HELPER_THREAD_STACK: u64 = 2 * MIB;
+
 /// Of wasm32's 4 GiB address space, what a model may take: the rest is the allocator's slack,
 /// the tokenizer, the task and the browser's own copies.
 pub const WASM32_USABLE: u64 = 3 * GIB + GIB / 2;
@@ -175,13 +179,8 @@ impl ModelNeeds {
         let tokens = context as u64;
         let kv_cache = shape.kv_cache_bytes(tokens);
         let working = shape.working_bytes(tokens);
-        let running = kv_cache.saturating_add(working);
-        let total = match backend {
-            BackendKind::Cpu => weights.saturating_add(loading.max(running)),
-            BackendKind::Wgpu => weights.saturating_add(running),
-        };
         let file_bytes = tensors.iter().fold(0u64, |sum, t| sum.saturating_add(t.n_bytes));
-        ModelNeeds {
+        let mut needs = ModelNeeds {
             backend,
             tensors: tensors.len(),
             weights,
@@ -192,9 +191,31 @@ impl ModelNeeds {
             loading,
             loading_tensor,
             host_resident,
-            total,
+            total: 0,
             file_bytes,
+        };
+        needs.total = needs.sum();
+        needs
+    }
+
+    /// The total: the weights, then on the CPU the larger of the loading peak and the cache with
+    /// the working memory (loading is over before a pass runs), on wgpu the cache and working memory.
+    fn sum(&self) -> u64 {
+        let running = self.kv_cache.saturating_add(self.working);
+        match self.backend {
+            BackendKind::Cpu => self.weights.saturating_add(self.loading.max(running)),
+            BackendKind::Wgpu => self.weights.saturating_add(running),
         }
+    }
+
+    /// These needs in the browser's threaded worker, whose `threads - 1` helper threads each take
+    /// a [`HELPER_THREAD_STACK`] of the same memory (their share of a pass's scratch, split by
+    /// rows and heads, is already in `working`).
+    pub fn on_threads(mut self, threads: usize) -> ModelNeeds {
+        let stacks = (threads.saturating_sub(1) as u64).saturating_mul(HELPER_THREAD_STACK);
+        self.working = self.working.saturating_add(stacks);
+        self.total = self.sum();
+        self
     }
 
     /// The needs of a parsed GGUF header on `backend`; `context` defaults to [`DEFAULT_CONTEXT`],
@@ -406,6 +427,22 @@ mod tests {
             info("blk.0.attn_norm.weight", &[256], GgmlType::F32),
         ];
         (tensors, Shape { layers: 1, heads: 4, kv_heads: 2, head_dim: 64, ffn: 512 })
+    }
+
+    #[test]
+    fn the_threaded_workers_helper_threads_count_their_stacks() {
+        let (tensors, shape) = tiny();
+        let one = ModelNeeds::new(&tensors, shape, BackendKind::Cpu, 100);
+        let eight = one.clone().on_threads(8);
+        assert_eq!(eight.working, one.working + 7 * HELPER_THREAD_STACK);
+        assert!(one.kv_cache + one.working > one.loading, "the running memory decides this model's total");
+        assert_eq!(eight.total, one.total + 7 * HELPER_THREAD_STACK);
+        assert_eq!(one.clone().on_threads(1), one, "one thread: no helper");
+        // A model that fits on one thread may not fit with the stacks of eight.
+        let budget =
+            Budget { memory: Some(one.total + HELPER_THREAD_STACK), ..Budget::browser(BackendKind::Cpu, None) };
+        assert!(check("m.gguf", &one, &budget).is_ok());
+        assert!(check("m.gguf", &eight, &budget).is_err());
     }
 
     #[test]

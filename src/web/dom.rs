@@ -153,8 +153,9 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
 }
 
 /// Parameters that say how the page runs (the interface's language, the engine, the download
-/// mirror, the pool), not what it runs: the built-in demo still starts by itself with them.
-const HOW_PARAMETERS: &[&str] = &["backend", "simd", "lang", "mirror", "workers", "budget_mib", "watchdog_s"];
+/// mirror, the threads or the pool), not what it runs: the built-in demo still starts by itself with them.
+const HOW_PARAMETERS: &[&str] =
+    &["backend", "simd", "threads", "lang", "mirror", "workers", "budget_mib", "watchdog_s"];
 
 /// Whether the address names something to run (a model, a task, a file, a mode…): any parameter
 /// besides `HOW_PARAMETERS`.

@@ -51,7 +51,8 @@ use super::driver::{Driver, Effect, Event, Fault, Phase};
 use super::dropped::{is_gguf, is_task_file, sort_dropped, top_level_files};
 use super::protocol::{
     Facet, FertilityRow, FromWorker, ItemRow, ItemView, ModelCheck, ModelSource, RemoteData, RunSettings, Stage,
-    ToWorker, RELAXED_SIMD_PROBE, RELAXED_WORKER_SCRIPT, WORKER_SCRIPT,
+    ToWorker, RELAXED_SIMD_PROBE, RELAXED_WORKER_SCRIPT, THREADS_RELAXED_WORKER_SCRIPT, THREADS_WORKER_SCRIPT,
+    WORKER_SCRIPT,
 };
 use super::run::{probabilities, run_key, CollapsedPosition, Run};
 use crate::backend::{BackendInfo, BackendPreference};
@@ -308,8 +309,9 @@ fn init() -> Result<(), String> {
         classroom::open(&app, false);
     }
     observe_views(&app);
-    // The service worker (www/sw.js) makes later visits work offline; without one (a non-secure
-    // origin, a private window) the app works as before, online.
+    // The service worker (www/sw.js) makes later visits work offline and cross-origin isolated
+    // (so they run the threaded worker) on any static host; without one (a non-secure origin, a
+    // private window) the app works as before, online, on the pool of workers.
     let _ = gloo::utils::window().navigator().service_worker().register("sw.js");
     let setup = app.clone();
     spawn_local(async move {

@@ -19,6 +19,15 @@ pub const WORKER_SCRIPT: &str = "./lingualens-worker_loader.js";
 /// The same worker with the int8 matmul's relaxed-SIMD kernel (`src/bin/worker_relaxed.rs`):
 /// started where the browser validates [`RELAXED_SIMD_PROBE`] (Chrome/Edge 114 and later).
 pub const RELAXED_WORKER_SCRIPT: &str = "./lingualens-worker-relaxed_loader.js";
+/// The worker built for wasm threads (`src/bin/worker_threads.rs`), started where the page is
+/// cross-origin isolated (shared memory needs it).
+pub const THREADS_WORKER_SCRIPT: &str = "./lingualens-worker-threads_loader.js";
+/// The threaded worker with the relaxed-SIMD kernel, where the browser validates
+/// [`RELAXED_SIMD_PROBE`].
+pub const THREADS_RELAXED_WORKER_SCRIPT: &str = "./lingualens-worker-threads-relaxed_loader.js";
+/// A helper thread of the threaded worker: instantiates the worker's module on its shared memory
+/// and joins its pool (`www/lingualens-thread.js`).
+pub const THREAD_SCRIPT: &str = "./lingualens-thread.js";
 
 /// A wasm module of one function, `() -> v128`, that runs `i32x4.relaxed_dot_i8x16_i7x16_add_s`
 /// on three zero vectors: `WebAssembly.validate` accepts it exactly where relaxed SIMD is there.
@@ -181,6 +190,10 @@ pub enum FromWorker {
     Scores {
         backend: String,
         choices: Vec<ContinuationScore>,
+        /// The worker's wasm memory afterwards, in bytes (it never shrinks: the most it has held):
+        /// the model, its caches and everything else. `scripts/bench-browser.sh` reports it.
+        #[serde(default)]
+        wasm_memory: Option<u64>,
     },
     /// `documents`: how many the task has before the filters and the sample; `facets`: the
     /// metadata fields a run can be filtered by, over all of them.

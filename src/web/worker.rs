@@ -437,7 +437,7 @@ async fn check_model<S: ByteSource>(
     let compute = ensure_device(state, backend).await?;
     let file = GgufFile::read(&source).await.map_err(|e| e.to_string())?;
     let needs = fit::ModelNeeds::from_gguf(&file, compute.info.backend, None).map_err(|e| e.to_string())?;
-    Ok(fit_answer(name, needs, compute.info.backend, budget_mib))
+    Ok(fit_answer(name, with_threads(needs), compute.info.backend, budget_mib))
 }
 
 /// [`check_model`] for a Hugging Face folder: its config.json and its safetensors headers (only
@@ -459,7 +459,16 @@ async fn check_model_folder(
         None,
     )
     .map_err(|e| e.to_string())?;
-    Ok(fit_answer(folder, needs, compute.info.backend, budget_mib))
+    Ok(fit_answer(folder, with_threads(needs), compute.info.backend, budget_mib))
+}
+
+/// `needs` with the threaded worker's helper threads counted (their stacks), on the CPU; as they
+/// are in the other workers, which have none.
+fn with_threads(needs: fit::ModelNeeds) -> fit::ModelNeeds {
+    match needs.backend {
+        BackendKind::Cpu => needs.on_threads(1 + HELPER_THREADS_STARTED.load(std::sync::atomic::Ordering::Relaxed)),
+        BackendKind::Wgpu => needs,
+    }
 }
 
 /// The answer to a fit check: `needs` against the browser's budget for `backend` (or the forced one).
@@ -594,7 +603,7 @@ async fn keep_the_faster(state: &Rc<RefCell<State>>, lm: LanguageModel, source: 
 async fn cpu_fit(source: &BlobSource) -> Result<(), String> {
     let file = GgufFile::read(source).await.map_err(|e| e.to_string())?;
     let needs = fit::ModelNeeds::from_gguf(&file, BackendKind::Cpu, None).map_err(|e| e.to_string())?;
-    fit::check(source.name(), &needs, &fit::Budget::browser(BackendKind::Cpu, device_memory_gib()))
+    fit::check(source.name(), &with_threads(needs), &fit::Budget::browser(BackendKind::Cpu, device_memory_gib()))
 }
 
 /// Tokens per second of one pass of [`TIMED_TOKENS`] token ids through `lm`, after one warm-up.
@@ -881,7 +890,7 @@ async fn score(state: &Rc<RefCell<State>>, context: &str, choices: &[String]) ->
         (model, backend.to_string())
     };
     let choices = model.log_likelihoods(context, choices).await.map_err(|e| e.to_string())?;
-    Ok(FromWorker::Scores { backend, choices })
+    Ok(FromWorker::Scores { backend, choices, wasm_memory: wasm_memory() })
 }
 
 /// The worker's device, created on first use. burn's wgpu runtime can be initialised only once
@@ -890,7 +899,13 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
     if let Some(existing) = state.borrow().device.as_ref() {
         return Ok(existing.clone());
     }
-    let gpu = navigator_gpu();
+    // The threaded worker is built without wgpu (see Cargo.toml's `gpu` feature).
+    let gpu = if cfg!(feature = "gpu") { navigator_gpu() } else { None };
+    let no_gpu = if cfg!(feature = "gpu") {
+        "navigator.gpu is missing: this browser does not expose WebGPU"
+    } else {
+        "this worker, the threaded one, runs on the CPU only (?threads=off starts the one with WebGPU)"
+    };
     // The browser's own description of its adapter, read once and before any device is made: it
     // decides Auto (a software adapter is never initialised there) and names the adapter that wgpu
     // reports without a name.
@@ -910,15 +925,8 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
     let mut compute = match (preference, gpu.is_some()) {
         (BackendPreference::Cpu, _) => ComputeDevice::cpu(),
         (BackendPreference::CpuInt8, _) => ComputeDevice::cpu_int8(),
-        (BackendPreference::Wgpu, false) => {
-            return Err("WebGPU was requested but this browser has no navigator.gpu".into())
-        }
-        (BackendPreference::Auto, false) => {
-            fallback("navigator.gpu is missing: this browser does not expose WebGPU".into())
-        }
-        (BackendPreference::Measure, false) => {
-            fallback("navigator.gpu is missing: this browser does not expose WebGPU".into())
-        }
+        (BackendPreference::Wgpu, false) => return Err(format!("WebGPU was requested but {no_gpu}")),
+        (BackendPreference::Auto | BackendPreference::Measure, false) => fallback(no_gpu.into()),
         (BackendPreference::Auto, true) => match browser.as_ref().and_then(AdapterDescription::software_reason) {
             Some(reason) => fallback(reason),
             None => match ComputeDevice::wgpu().await {
@@ -942,6 +950,9 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
             a.name = b.name.clone();
         }
         a.is_fallback_adapter = b.is_fallback_adapter;
+    }
+    if compute.info.backend == BackendKind::Cpu {
+        compute.info.threads = Some(helper_threads().await);
     }
     post(&FromWorker::Backend { info: compute.info.clone() });
     let timed = matches!(preference, BackendPreference::Auto | BackendPreference::Measure)
@@ -994,4 +1005,57 @@ fn post(message: &FromWorker) {
         }
         Err(e) => web_sys::console::error_1(&format!("cannot encode a message for the page: {e}").into()),
     }
+}
+
+/// The threaded worker (`src/bin/worker_threads.rs`) starts a helper thread per extra core (at most
+/// [`run::MAX_WORKERS`] threads in all): a Web Worker running `www/lingualens-thread.js`, handed
+/// `glue` (this build's wasm-bindgen script), the compiled module and the shared memory. Each
+/// joins `crate::parallel`'s pool once it runs; the device waits for them (`helper_threads`).
+/// One that fails to start is left out, with a warning in the console.
+#[cfg(target_feature = "atomics")]
+pub fn start_threads(glue: &str) {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let cores = scope.navigator().hardware_concurrency() as usize;
+    let message = js_sys::Array::of3(&glue.into(), &wasm_bindgen::module(), &wasm_bindgen::memory());
+    for _ in 1..cores.clamp(1, run::MAX_WORKERS) {
+        let started =
+            web_sys::Worker::new(super::protocol::THREAD_SCRIPT).and_then(|helper| helper.post_message(&message));
+        if let Err(e) = started {
+            web_sys::console::warn_2(&"a helper thread could not start:".into(), &e);
+            break;
+        }
+        HELPER_THREADS_STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// The helper threads `start_threads` started (0 in the other workers).
+static HELPER_THREADS_STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The threads a forward pass runs on, once the helper threads started have joined the pool (each
+/// loads a script and instantiates the module: a fraction of a second), or after
+/// `HELPER_THREADS_WAIT_MS` with those that did.
+async fn helper_threads() -> usize {
+    const HELPER_THREADS_WAIT_MS: i32 = 10_000;
+    let started = HELPER_THREADS_STARTED.load(std::sync::atomic::Ordering::Relaxed);
+    let mut waited = 0;
+    while crate::parallel::cores() < 1 + started && waited < HELPER_THREADS_WAIT_MS {
+        sleep_ms(20).await;
+        waited += 20;
+    }
+    crate::parallel::cores()
+}
+
+async fn sleep_ms(ms: i32) {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// This worker's wasm memory in bytes (an `ArrayBuffer`, or a `SharedArrayBuffer` in the threaded
+/// worker, whose threads all use it).
+fn wasm_memory() -> Option<u64> {
+    let buffer = Reflect::get(&wasm_bindgen::memory(), &"buffer".into()).ok()?;
+    Reflect::get(&buffer, &"byteLength".into()).ok()?.as_f64().map(|n| n as u64)
 }

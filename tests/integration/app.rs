@@ -158,11 +158,39 @@ fn assert_rows_equal_native(test: &str, page: &Value, native: &Native) {
 
 /// Returns the device's self-test report.
 fn demo_runs_by_default(test: &str, flags: &[&str], query: &str, backend: &str) -> Option<Value> {
+    demo_runs(test, flags, query, backend, Isolation::None)
+}
+
+/// How a test's page is made cross-origin isolated, if it is.
+#[derive(Clone, Copy, PartialEq)]
+enum Isolation {
+    None,
+    /// The server sends COOP and COEP (scripts/serve.sh's trunk does).
+    Headers,
+    /// The server sends nothing; the page's service worker adds the headers from the second visit on.
+    ServiceWorker,
+}
+
+/// The demo run by the page as `demo_runs_by_default` says, with the page cross-origin isolated as
+/// `isolation` says: then the page runs the threaded worker (one copy of the model, its passes on
+/// every core), and elsewhere one of the others.
+fn demo_runs(test: &str, flags: &[&str], query: &str, backend: &str, isolation: Isolation) -> Option<Value> {
     let dist = browser_or_skip(test)?;
     let native = native_scores(&demo_model(), &demo_files(), backend);
-    let server = StaticServer::start(dist);
+    let server = match isolation {
+        Isolation::Headers => StaticServer::start_isolated(dist, Vec::new()),
+        Isolation::None | Isolation::ServiceWorker => StaticServer::start(dist),
+    };
+    let isolated = isolation != Isolation::None;
     let browser = Browser::start(flags);
     browser.set_window_size(1366, 768);
+    if isolation == Isolation::ServiceWorker {
+        // A first visit that runs nothing: the service worker installs and takes over.
+        browser.goto(&server.url("index.html?task=demo"));
+        browser.wait_for("the service worker", "return navigator.serviceWorker.controller ? true : null;", LONG);
+        let first = browser.eval("return self.crossOriginIsolated", json!([]));
+        assert_eq!(first, json!(false), "{test}: the server sends no isolation headers");
+    }
     browser.goto(&server.url(&format!("index.html{query}")));
     let page = finish(&browser, test);
     assert_rows_equal_native(test, &page, &native);
@@ -180,6 +208,28 @@ fn demo_runs_by_default(test: &str, flags: &[&str], query: &str, backend: &str) 
     browser.wait_for("the backend", "return document.getElementById('backend-info').dataset.label || null;", LONG);
     let used = browser.eval("return document.getElementById('backend-info').dataset.label", json!([]));
     assert_eq!(used, json!(backend), "{test}");
+    let worker = browser.eval(
+        "return { isolated: self.crossOriginIsolated, script: document.getElementById('run').dataset.workerScript,
+                  threads: document.getElementById('backend-info').dataset.threads };",
+        json!([]),
+    );
+    assert_eq!(worker["isolated"], json!(isolated), "{test}: {worker}");
+    let threaded = worker["script"].as_str().is_some_and(|s| s.contains("lingualens-worker-threads"));
+    assert_eq!(threaded, isolated && !query.contains("backend=wgpu"), "{test}: the worker started: {worker}");
+    if backend.starts_with("cpu") && !threaded {
+        assert_eq!(worker["threads"], json!("1"), "{test}: a worker without threads: {worker}");
+    }
+    if threaded {
+        // One copy of the model: no helper worker, and the device panel says why.
+        let pool = browser.eval(
+            "const row = document.getElementById('device-workers');
+             return { workers: row.dataset.workers, why: row.textContent,
+                      scoring: document.getElementById('run').dataset.workers };",
+            json!([]),
+        );
+        assert_eq!((&pool["workers"], &pool["scoring"]), (&json!("1"), &json!("1")), "{test}: {pool}");
+        assert!(pool["why"].as_str().unwrap_or("").contains("cross-origin isolated"), "{test}: {pool}");
+    }
     if flags.contains(&WEBGPU_FLAG) && backend == "cpu-int8" {
         // The choice and its reason are shown beside the adapter.
         let shown = browser.eval("return document.getElementById('backend-info').textContent", json!([]));
@@ -244,6 +294,32 @@ fn the_demo_runs_by_default_on_the_simd128_worker_in_dzongkha_and_equals_the_nat
 }
 
 #[test]
+fn the_demo_runs_on_the_threaded_worker_where_the_page_is_cross_origin_isolated_and_equals_the_native_engine() {
+    // Served with COOP and COEP, as scripts/serve.sh serves it: one worker, its helper threads on
+    // the same module and memory, and every forward pass split across them.
+    threads_run_the_demo("app_demo_threads", Isolation::Headers);
+}
+
+#[test]
+fn on_a_host_that_sends_no_headers_the_service_worker_isolates_later_visits_for_the_threaded_worker() {
+    // A GitHub Pages site or python3 -m http.server: the second visit is served by the page's
+    // service worker, which adds COOP and COEP. With `simd=baseline`: the SIMD128 build of the
+    // threaded worker, which Firefox and Safari get.
+    threads_run_the_demo("app_demo_threads_service_worker", Isolation::ServiceWorker);
+}
+
+fn threads_run_the_demo(test: &str, isolation: Isolation) {
+    let (query, kernel) = match isolation {
+        Isolation::ServiceWorker => ("?simd=baseline", "simd128"),
+        _ => ("", "relaxed-simd"),
+    };
+    let Some(report) = demo_runs(test, &[], query, "cpu-int8", isolation) else { return };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    assert_eq!(report["backend"]["threads"], json!(cores), "{test}: every core joined the pool: {report:#}");
+    assert_eq!(report["backend"]["int8_kernel"], json!(kernel), "{test}: {report:#}");
+}
+
+#[test]
 fn an_address_that_names_a_task_without_run_waits_and_says_it_is_ready() {
     let test = "app_ready_without_run";
     let Some(dist) = browser_or_skip(test) else { return };
@@ -266,11 +342,22 @@ fn an_address_that_names_a_task_without_run_waits_and_says_it_is_ready() {
 
 #[test]
 fn pause_resume_and_a_reload_in_the_middle_lose_and_repeat_nothing() {
-    let test = "app_pause_resume_reload";
+    pause_resume_reload("app_pause_resume_reload", false);
+}
+
+#[test]
+fn the_threaded_worker_pauses_resumes_and_survives_a_reload_losing_and_repeating_nothing() {
+    pause_resume_reload("app_threads_pause_resume_reload", true);
+}
+
+fn pause_resume_reload(test: &str, isolated: bool) {
     let Some(dist) = browser_or_skip(test) else { return };
-    let server = StaticServer::start(dist);
+    let server = if isolated { StaticServer::start_isolated(dist, Vec::new()) } else { StaticServer::start(dist) };
     let browser = Browser::start(&[WEBGPU_FLAG]);
-    let url = server.url("index.html?model=demo&task=demo&run=1&pace=300");
+    // Without isolation, `threads=off` keeps the worker after the reload too (the page's service
+    // worker would isolate the reloaded page).
+    let threads = if isolated { "" } else { "&threads=off" };
+    let url = server.url(&format!("index.html?model=demo&task=demo&run=1&pace=300{threads}"));
     browser.goto(&url);
     wait_until_done_at_least(&browser, 3);
     browser.click("#run-pause");
@@ -292,6 +379,9 @@ fn pause_resume_and_a_reload_in_the_middle_lose_and_repeat_nothing() {
 
     let (page, before_reload) = reload_and_finish(&browser, &url, test);
     assert_rows_equal_native(test, &page, &native_scores(&demo_model(), &demo_files(), "cpu-int8"));
+    let script = browser.eval("return document.getElementById('run').dataset.workerScript", json!([]));
+    let threaded = script.as_str().is_some_and(|s| s.contains("lingualens-worker-threads"));
+    assert_eq!(threaded, isolated, "{test}: {script}");
     eprintln!("{test}: paused at {paused_at}, reloaded at {before_reload}, finished 21");
 }
 
@@ -323,7 +413,9 @@ fn a_pool_of_two_workers_scores_every_item_once_in_order_across_pause_and_reload
     let Some(dist) = browser_or_skip(test) else { return };
     let server = StaticServer::start(dist);
     let browser = Browser::start(&[]);
-    let url = server.url("index.html?model=demo&task=demo&run=1&pace=250&workers=2");
+    // `threads=off`: the reload is served by the page's service worker, which isolates the page
+    // (the threaded worker, no pool); this test is the pool's.
+    let url = server.url("index.html?model=demo&task=demo&run=1&pace=250&workers=2&threads=off");
     let workers =
         "const r = document.getElementById('run').dataset; return r.workers === '2' ? +(r.helperRows || 0) : null;";
     browser.goto(&url);
@@ -2107,13 +2199,23 @@ fn a_worker_that_stops_answering_is_replaced_by_the_watchdog_and_the_run_complet
     survives_a_worker_fault("app_worker_hang", "hang_item=4&watchdog_s=3", "no answer after 3 s");
 }
 
+#[test]
+fn the_threaded_worker_crashed_or_hung_is_replaced_with_its_threads_and_the_run_completes() {
+    // The same faults in the threaded worker (the page cross-origin isolated): a new threaded
+    // worker, its helper threads started again, finishes the run.
+    survives_a_worker_fault("app_threads_crash", "crash_item=4&isolated", "a crash asked for by the page");
+    survives_a_worker_fault("app_threads_hang", "hang_item=4&watchdog_s=3&isolated", "no answer after 3 s");
+}
+
 /// The demo run with a fault injected before item 4 (`fault`, URL parameters): the item is marked
 /// failed with a message containing `message`, one new worker finishes the run, and every other
 /// item equals the native engine.
 fn survives_a_worker_fault(test: &str, fault: &str, message: &str) {
     let Some(dist) = browser_or_skip(test) else { return };
     let native = native_scores(&demo_model(), &demo_files(), "cpu-int8");
-    let server = StaticServer::start(dist);
+    // `isolated` in `fault` (the page ignores it): served with COOP and COEP, so the threaded worker.
+    let isolated = fault.split('&').any(|p| p == "isolated");
+    let server = if isolated { StaticServer::start_isolated(dist, Vec::new()) } else { StaticServer::start(dist) };
     let browser = Browser::start(&[]);
     // One worker: the fault is the main worker's, which is replaced (a helper's is tested below).
     browser.goto(&server.url(&format!("index.html?model=demo&task=demo&run=1&workers=1&{fault}")));
@@ -2161,6 +2263,17 @@ fn survives_a_worker_fault(test: &str, fault: &str, message: &str) {
         "return document.getElementById('run-summary').dataset.saved === '20' ? true : null;",
         LONG,
     );
+    let threads = browser.eval(
+        "return { script: document.getElementById('run').dataset.workerScript,
+                  threads: document.getElementById('backend-info').dataset.threads };",
+        json!([]),
+    );
+    let threaded = threads["script"].as_str().is_some_and(|s| s.contains("lingualens-worker-threads"));
+    assert_eq!(threaded, isolated, "{test}: {threads}");
+    if isolated {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+        assert_eq!(threads["threads"], json!(cores.to_string()), "{test}: the new worker's threads: {threads}");
+    }
     eprintln!("{test}: item 4 failed, 20 answered, accuracy {accuracy:.4}, {} worker restart", shown["restarts"]);
 }
 

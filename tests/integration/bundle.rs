@@ -89,6 +89,41 @@ fn the_worker_is_built_with_the_engine() {
     }
 }
 
+/// The threaded worker is built (scripts/build-threaded-worker.sh) with the engine and without the
+/// GPU stack, which does not compile with wasm atomics; the check that its features say so.
+#[test]
+fn the_threaded_worker_is_built_with_the_engine_and_without_wgpu() {
+    let script = std::fs::read_to_string(repo().join("scripts/build-threaded-worker.sh")).unwrap();
+    assert!(
+        script.contains("--no-default-features --features engine"),
+        "scripts/build-threaded-worker.sh: its features changed"
+    );
+    let graph = crate_graph(&["--no-default-features", "--features", "engine"]);
+    let engine = engine_crates_in(&graph);
+    assert!(engine.iter().any(|c| *c == "burn"), "burn is not in the threaded worker's graph: {engine:?}");
+    for absent in ["cubecl", "wgpu"] {
+        assert!(!engine.iter().any(|c| *c == absent), "the threaded worker would link {absent}: {engine:?}");
+    }
+}
+
+/// The threaded worker's memory, as its wasm-bindgen glue makes it: shared (its helper threads
+/// instantiate the module on it) and able to grow to wasm32's 4 GiB (65,536 pages). A module
+/// linked without build.rs's flags gets unshared glue, or memory that cannot grow past its start.
+#[test]
+fn the_threaded_workers_memory_is_shared_and_grows_to_4_gib() {
+    let Some(dist) = built_bundle() else { return };
+    for bin in ["lingualens-worker-threads", "lingualens-worker-threads-relaxed"] {
+        let glue = std::fs::read_to_string(dist.join(format!("{bin}.js"))).unwrap();
+        let memory = glue.split("new WebAssembly.Memory(").nth(1).and_then(|rest| rest.split(')').next());
+        let memory = memory.unwrap_or_else(|| panic!("{bin}.js makes no WebAssembly.Memory"));
+        let compact: String = memory.chars().filter(|c| !c.is_whitespace()).collect();
+        assert!(compact.contains("shared:true") && compact.contains("maximum:65536"), "{bin}: {memory}");
+        let loader = std::fs::read_to_string(dist.join(format!("{bin}_loader.js"))).unwrap();
+        assert!(loader.contains(&format!("\"./{bin}_bg.wasm\"")), "{loader}");
+    }
+    assert!(dist.join("lingualens-thread.js").is_file(), "the helper threads' script is not in the bundle");
+}
+
 /// The built bundle (`LINGUALENS_DIST`, which scripts/test.sh sets), or `None` after saying that
 /// the test is skipped (a failure where the browser tests are required).
 fn built_bundle() -> Option<std::path::PathBuf> {
@@ -254,6 +289,7 @@ fn the_simd128_worker_holds_no_relaxed_simd_instruction() {
         "--enable-reference-types",
         "--enable-sign-ext",
         "--enable-simd",
+        "--enable-threads",
         "--disable-relaxed-simd",
     ];
     let tmp = crate::common::TempDir::new("relaxed-check");
@@ -265,6 +301,16 @@ fn the_simd128_worker_holds_no_relaxed_simd_instruction() {
         (
             "lingualens-worker-relaxed_bg.wasm",
             std::fs::read(dist.join("lingualens-worker-relaxed_bg.wasm")).unwrap(),
+            true,
+        ),
+        (
+            "lingualens-worker-threads_bg.wasm",
+            std::fs::read(dist.join("lingualens-worker-threads_bg.wasm")).unwrap(),
+            false,
+        ),
+        (
+            "lingualens-worker-threads-relaxed_bg.wasm",
+            std::fs::read(dist.join("lingualens-worker-threads-relaxed_bg.wasm")).unwrap(),
             true,
         ),
     ] {

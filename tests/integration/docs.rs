@@ -141,7 +141,11 @@ fn stated_gzip_sizes(readme: &str) -> Vec<(String, f64)> {
 #[test]
 fn the_readme_states_the_bundle_sizes_of_this_build() {
     let stated = stated_gzip_sizes(&read("README.md"));
-    assert_eq!(stated.len(), 3, "the README's bundle table must list the page's and the two workers' wasm: {stated:?}");
+    assert_eq!(
+        stated.len(),
+        5,
+        "the README's bundle table must list the page's and the four workers' wasm: {stated:?}"
+    );
     let dist = std::env::var_os("LINGUALENS_DIST").map(std::path::PathBuf::from).unwrap_or(repo().join("dist"));
     if !dist.join("index.html").is_file() {
         assert!(std::env::var("LINGUALENS_REQUIRE_BROWSER").is_err(), "no bundle in {}", dist.display());

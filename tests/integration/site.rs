@@ -1138,12 +1138,10 @@ fn an_experiment_on_the_users_own_files_runs_as_the_cli_runs_it() {
 /// A catalogue model downloads through the page's `?mirror=URL` as the benchmarks' files do
 /// (`URL/HOST/PATH`, checked against the catalogue's size and sha256) and is kept under its
 /// catalogue URL: the next visit, with the mirror gone and no `?mirror`, loads it from Cache Storage.
-#[test]
-fn a_catalogue_model_downloads_through_the_mirror_and_is_kept_under_its_own_url() {
+/// A catalogue whose one model is the demo's weights at a Hub URL, and a mirror folder holding the
+/// file at HOST/PATH: (the site's models folder, the mirror's root, the URL's HOST/PATH).
+fn mirrored_demo(dist: &Path, tmp: &TempDir) -> (PathBuf, PathBuf, &'static str) {
     use sha2::Digest;
-    let test = "model_through_mirror";
-    let Some(dist) = browser_or_skip(test) else { return };
-    let tmp = TempDir::new("site-model-mirror");
     let bytes = std::fs::read(repo().join("models/demo/lingualens-demo-Q8_0.gguf")).unwrap();
     let sha256: String = sha2::Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
     let url_path = "huggingface.co/someone/demo-GGUF/resolve/main/demo-Q8_0.gguf";
@@ -1168,6 +1166,52 @@ fn a_catalogue_model_downloads_through_the_mirror_and_is_kept_under_its_own_url(
     catalog["models"] = json!([entry]);
     std::fs::write(models.join("catalog.json"), serde_json::to_vec(&catalog).unwrap()).unwrap();
 
+    (models, mirror_root, url_path)
+}
+
+/// Cross-origin isolated (the threaded worker's page), the worker still downloads what the user
+/// names from other hosts: a catalogue model through the mirror, a CORS request, which COEP's
+/// `require-corp` allows; the run on the threaded worker equals the same run without isolation.
+#[test]
+fn under_cross_origin_isolation_a_catalogue_model_still_downloads_from_another_host() {
+    let test = "model_through_mirror_isolated";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let tmp = TempDir::new("site-model-mirror-isolated");
+    let (models, mirror_root, url_path) = mirrored_demo(&dist, &tmp);
+    let standin = common::StandIn::start(&mirror_root, &[], &[]);
+    let mirror = common::url_encode(&standin.url(""));
+    let mut runs = Vec::new();
+    for isolated in [true, false] {
+        let mounts = vec![("models".into(), models.clone())];
+        let app = if isolated {
+            StaticServer::start_isolated(dist.clone(), mounts)
+        } else {
+            StaticServer::start_with_mounts(dist.clone(), mounts)
+        };
+        let browser = Browser::start(&[]);
+        browser.goto(&app.url(&format!("?model=mirrored-demo&task=demo&limit=3&mirror={mirror}&run=1")));
+        let run = finish(&browser, test, "the demo task on the mirrored model");
+        assert_eq!(run["done"], json!(3), "{test}: {run}");
+        let worker = browser.eval(
+            "return { isolated: self.crossOriginIsolated, script: document.getElementById('run').dataset.workerScript };",
+            json!([]),
+        );
+        assert_eq!(worker["isolated"], json!(isolated), "{test}: {worker}");
+        let threaded = worker["script"].as_str().is_some_and(|s| s.contains("lingualens-worker-threads"));
+        assert_eq!(threaded, isolated, "{test}: {worker}");
+        runs.push(page_loglikelihoods(&run));
+    }
+    let asked: Vec<_> = standin.requests().into_iter().filter(|(p, _, _)| p.ends_with(url_path)).collect();
+    assert!(!asked.is_empty() && asked.iter().all(|(_, _, status)| matches!(status, 200 | 206)), "{test}: {asked:?}");
+    same_choice_loglikelihoods(test, &runs[0], &runs[1]);
+}
+
+#[test]
+fn a_catalogue_model_downloads_through_the_mirror_and_is_kept_under_its_own_url() {
+    let test = "model_through_mirror";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let tmp = TempDir::new("site-model-mirror");
+    let (models, mirror_root, url_path) = mirrored_demo(&dist, &tmp);
     let app = StaticServer::start_with_mounts(dist, vec![("models".into(), models)]);
     let standin = common::StandIn::start(&mirror_root, &[], &[]);
     let browser = Browser::start(&[]);

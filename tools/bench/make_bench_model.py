@@ -23,6 +23,14 @@ quantizer falls back as it does on the real file: Q5_0 for most matrices, Q8_0 f
 (also the output) and half the attn_v, Q4_K and Q6_K for ffn_down. `--layers` and `--vocab-size`
 make a smaller file of the same widths and type mix (the tests' fixture). Writes
 OUT_DIR/bench-gemma3-270m[-<N>l][-v<N>]-<TYPE>.gguf.
+
+    python make_bench_model.py OUT_DIR Q4_K_M --shape llama3.2-1b
+
+Llama 3.2 1B's shapes (hidden 2048, 16 layers, 32 query heads of 64 over 8 KV heads, FFN 8192,
+vocabulary 128,256, tied output), random weights, the SentencePiece vocabulary padded to the size
+(for timing: Llama 3's own BPE vocabulary and its rope scaling are not needed for that). F16 first,
+then llama.cpp's quantizer, so Q4_K_M is the real file's mix (808 MB: Q4_K, Q6_K for the tied
+embedding and half of attn_v and ffn_down). Writes OUT_DIR/bench-llama3.2-1b-<TYPE>.gguf.
 """
 import argparse
 import os
@@ -90,7 +98,7 @@ def main():
     ap.add_argument("out_dir")
     ap.add_argument("types", nargs="?", default="Q8_0,Q4_0")
     ap.add_argument("--vocab", default=default_vocab())
-    ap.add_argument("--shape", choices=["llama-125m", "gemma3-270m"], default="llama-125m")
+    ap.add_argument("--shape", choices=["llama-125m", "gemma3-270m", "llama3.2-1b"], default="llama-125m")
     ap.add_argument("--layers", type=int, default=GEMMA["layers"])
     ap.add_argument("--vocab-size", type=int, default=GEMMA["vocab"])
     a = ap.parse_args()
@@ -98,6 +106,10 @@ def main():
     if a.shape == "gemma3-270m":
         for ft in a.types.split(","):
             gemma3_shaped(a.out_dir, ft, a.layers, a.vocab_size, a.vocab)
+        return 0
+    if a.shape == "llama3.2-1b":
+        for ft in a.types.split(","):
+            llama32_1b_shaped(a.out_dir, ft, a.vocab)
         return 0
     weights = tensors()
     print(f"{sum(t.size for _, t in weights) / 1e6:.1f}M parameters")
@@ -221,10 +233,13 @@ def gemma3_shaped(out_dir, ft, layers, vocab_size, vocab):
         w.close()
         os.replace(f16 + ".part", f16)
         print(f"{f16}: {os.path.getsize(f16) / 2**20:.1f} MiB")
-    if ft == "F16":
-        return f16
+    return f16 if ft == "F16" else quantize_f16(f16, os.path.join(out_dir, f"{name}-{ft}.gguf"), ft)
+
+
+def quantize_f16(f16, out, ft):
+    """llama.cpp's quantizer (as `llama-quantize` runs it) from `f16` to `out` in `ft`; prints the
+    matrices' types, the mix it chose."""
     import llama_cpp
-    out = os.path.join(out_dir, f"{name}-{ft}.gguf")
     params = llama_cpp.llama_model_quantize_default_params()
     params.ftype = getattr(llama_cpp, f"LLAMA_FTYPE_MOSTLY_{ft}")
     rc = llama_cpp.llama_model_quantize(f16.encode(), (out + ".part").encode(), params)
@@ -236,6 +251,57 @@ def gemma3_shaped(out_dir, ft, layers, vocab_size, vocab):
             types[t.tensor_type.name] = types.get(t.tensor_type.name, 0) + 1
     print(f"{out}: {os.path.getsize(out) / 2**20:.1f} MiB, matrices by type: {types}")
     return out
+
+
+# Llama 3.2 1B (meta-llama/Llama-3.2-1B's config.json).
+LLAMA32_1B = dict(hidden=2048, layers=16, heads=32, kv_heads=8, head_dim=64, ffn=8192, vocab=128256,
+                  theta=500_000.0, eps=1e-5)
+
+
+def llama32_1b_shaped(out_dir, ft, vocab):
+    """A random Llama of 3.2 1B's shapes as F16, then llama.cpp's quantizer to `ft` unless F16."""
+    g = LLAMA32_1B
+    H, HD, NH, NKV, FF, V = g["hidden"], g["head_dim"], g["heads"], g["kv_heads"], g["ffn"], g["vocab"]
+    name = "bench-llama3.2-1b"
+    f16 = os.path.join(out_dir, f"{name}-F16.gguf")
+    if not os.path.exists(f16):
+        rng = np.random.default_rng(13)
+
+        def normal(shape, scale):
+            return (rng.standard_normal(shape, dtype=np.float32) * np.float32(scale)).astype(np.float16)
+
+        w = gguf.GGUFWriter(f16 + ".part", "llama")
+        w.add_name(name)
+        w.add_file_type(int(FT.MOSTLY_F16))
+        w.add_block_count(g["layers"])
+        w.add_context_length(131072)
+        w.add_embedding_length(H)
+        w.add_feed_forward_length(FF)
+        w.add_head_count(NH)
+        w.add_head_count_kv(NKV)
+        w.add_layer_norm_rms_eps(g["eps"])
+        w.add_rope_freq_base(g["theta"])
+        w.add_rope_dimension_count(HD)
+        w.add_vocab_size(V)
+        copy_vocab(vocab, w, pad_to=V)
+        # Tied: no output.weight, the embedding is also the output layer.
+        w.add_tensor("token_embd.weight", normal((V, H), 0.5))
+        w.add_tensor("output_norm.weight", (1 + 0.1 * rng.standard_normal(H, dtype=np.float32)).astype(np.float32))
+        for i in range(g["layers"]):
+            p = f"blk.{i}."
+            for t, shape, fan_in in [("attn_q", (NH * HD, H), H), ("attn_k", (NKV * HD, H), H),
+                                     ("attn_v", (NKV * HD, H), H), ("attn_output", (H, NH * HD), NH * HD),
+                                     ("ffn_gate", (FF, H), H), ("ffn_up", (FF, H), H), ("ffn_down", (H, FF), FF)]:
+                w.add_tensor(p + t + ".weight", normal(shape, 1 / np.sqrt(fan_in)))
+            for t in ["attn_norm", "ffn_norm"]:
+                w.add_tensor(p + t + ".weight", (1 + 0.1 * rng.standard_normal(H, dtype=np.float32)).astype(np.float32))
+        w.write_header_to_file()
+        w.write_kv_data_to_file()
+        w.write_tensors_to_file()
+        w.close()
+        os.replace(f16 + ".part", f16)
+        print(f"{f16}: {os.path.getsize(f16) / 2**20:.1f} MiB")
+    return f16 if ft == "F16" else quantize_f16(f16, os.path.join(out_dir, f"{name}-{ft}.gguf"), ft)
 
 
 if __name__ == "__main__":

@@ -275,6 +275,7 @@ data-download-cache = የመለኪያው ውሂብ ከዚህ አሳሽ ማከማ
 
 device-type = የመሣሪያ ዓይነት
 device-kernel = የInt8 matmul kernel
+device-threads = በአንድ ሂደት የCPU threads
 device-fallback = የሶፍትዌር ምትክ አዳፕተር
 device-why-not-webgpu = ለምን WebGPU አልሆነም
 device-calibration = በዚህ ሞዴል ላይ የተለካ ፍጥነት

@@ -259,6 +259,7 @@ data-download-cache = ཚད་ལེན་གྱི་གནད་སྡུད�
 
 device-type = ཡོ་བྱད་ཀྱི་དབྱེ་བ
 device-kernel = Int8 matmul kernel
+device-threads = CPU threads
 device-fallback = མཉེན་ཆས་ཚབ་མའི་ སྦྲེལ་ཆས (adapter)
 device-why-not-webgpu = WebGPU ག་ཅི་འབད་ མེད་ག
 device-calibration = དཔེ་གཞི་འདི་གུ་ ཚད་འཇལ་མི་ མགྱོགས་ཚད

@@ -265,6 +265,7 @@ data-download-cache = The benchmark's data from this browser's storage: { $name 
 
 device-type = Device type
 device-kernel = Int8 matmul kernel
+device-threads = CPU threads per pass
 device-fallback = Software fallback adapter
 device-why-not-webgpu = Why not WebGPU
 device-calibration = Timed on this model

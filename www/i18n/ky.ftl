@@ -277,6 +277,7 @@ data-download-cache = Бенчмарктын маалыматы бул брау�
 
 device-type = Түзмөктүн түрү
 device-kernel = Int8 matmul ядросу
+device-threads = Бир өтүүдөгү CPU агымдары
 device-fallback = Программалык запас адаптер
 device-why-not-webgpu = Эмне үчүн WebGPU эмес
 device-calibration = Бул моделде ченелген ылдамдык

@@ -273,6 +273,7 @@ data-download-cache = Daataan madaallii kuusaa biraawzara kanaa irraa: { $name }
 
 device-type = Gosa meeshaa
 device-kernel = Kernel matmul Int8
+device-threads = Threads CPU tokkoo keessatti
 device-fallback = Adaptarii bakka bu'aa sooftiweerii
 device-why-not-webgpu = Maaliif WebGPU miti
 device-calibration = Saffisa moodeela kana irratti safarame

@@ -317,6 +317,7 @@ data-download-cache = Данные бенчмарка из хранилища б
 
 device-type = Тип устройства
 device-kernel = Ядро умножения матриц Int8
+device-threads = Потоки CPU на проход
 device-fallback = Программный запасной адаптер
 device-why-not-webgpu = Почему не WebGPU
 device-calibration = Скорость, измеренная на этой модели

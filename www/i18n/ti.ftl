@@ -275,6 +275,7 @@ data-download-cache = ዳታ መመዘኒ ካብ መኽዘን እዚ ብራው�
 
 device-type = ዓይነት መሳርሒ
 device-kernel = kernel ናይ Int8 matmul
+device-threads = ኣብ ሓደ ዙር ዘለዉ CPU threads
 device-fallback = ናይ ሶፍትዌር ተተካኢ ኣዳፕተር
 device-why-not-webgpu = ስለምንታይ WebGPU ዘይኮነ
 device-calibration = ኣብዚ ሞዴል ዝተለክዐ ቅልጣፈ

@@ -145,6 +145,9 @@ pub(super) fn show_backend(info: &BackendInfo) -> Result<(), String> {
     if let (Some(kernel), true) = (&info.int8_kernel, info.activations == crate::backend::Activations::Int8) {
         rows.push(("device-kernel", kernel.clone()));
     }
+    if let (Some(threads), crate::backend::BackendKind::Cpu) = (info.threads, info.backend) {
+        rows.push(("device-threads", threads.to_string()));
+    }
     if let Some(fallback) = a.is_fallback_adapter {
         rows.push(("device-fallback", t(if fallback { "yes" } else { "no" })));
     }
@@ -166,6 +169,7 @@ pub(super) fn show_backend(info: &BackendInfo) -> Result<(), String> {
     dom::set_data(&table, "backend", info.backend.name());
     dom::set_data(&table, "label", info.label());
     dom::set_data(&table, "int8-kernel", info.int8_kernel.as_deref().unwrap_or(""));
+    dom::set_data(&table, "threads", &info.threads.map(|n| n.to_string()).unwrap_or_default());
     dom::set_data(&table, "architecture", &a.architecture);
     dom::set_data(&table, "calibration", info.calibration.as_deref().unwrap_or(""));
     Ok(())

@@ -1,8 +1,9 @@
 //! Every core on the CPU path: helper workers beside the main one, each holding its own copy of
 //! the model and the prepared task and scoring its share of the run's items.
 //!
-//! Rust's wasm threads need a std rebuilt with atomics (nightly) and a cross-origin-isolated page;
-//! separate workers need neither. A helper is started when a run begins on the CPU
+//! Where the page is cross-origin isolated it runs the threaded worker instead (one copy of the
+//! model on every core: `src/bin/worker_threads.rs`) and starts no helper; separate workers need
+//! neither shared memory nor isolation. A helper is started when a run begins on the CPU
 //! (`web::run::pool_size` decides how many: one per core within the memory), is sent the main
 //! worker's model request (from Cache Storage or the same `File`s, so nothing is downloaded twice)
 //! and the run's task, and joins once the items it prepared equal the run's. From then on `pump`
@@ -45,7 +46,9 @@ pub(super) fn start(app: &Shared) {
         {
             return;
         }
-        let size = crate::web::run::pool_size(asked, device(), a.model_bytes);
+        let threads = [THREADS_WORKER_SCRIPT, THREADS_RELAXED_WORKER_SCRIPT].contains(&a.worker_script);
+        let device = crate::web::run::Device { threads, ..device() };
+        let size = crate::web::run::pool_size(asked, device, a.model_bytes);
         show_plan(&size);
         size.workers
     };
@@ -289,7 +292,7 @@ fn device() -> crate::web::run::Device {
     let agent = navigator.user_agent().unwrap_or_default();
     let ios = ["iPhone", "iPad", "iPod"].iter().any(|d| agent.contains(d))
         || (navigator.platform().unwrap_or_default() == "MacIntel" && navigator.max_touch_points() > 1);
-    crate::web::run::Device { cores, memory, ios }
+    crate::web::run::Device { cores, memory, ios, threads: false }
 }
 
 /// The pool's size and why, as a row of the device panel (`#device-workers`, replaced at each

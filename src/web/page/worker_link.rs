@@ -4,18 +4,28 @@
 
 use super::*;
 
-/// The worker build to start: the one with the int8 matmul's relaxed-SIMD kernel where the
-/// browser validates a relaxed-SIMD instruction (`?simd=baseline` asks for the other), the SIMD128
-/// one elsewhere. Both are in the bundle; a browser downloads one.
+/// The worker build to start: the threaded one where the page is cross-origin isolated (shared
+/// memory needs it) unless `?threads=off` or a WebGPU `?backend=` asks for another; else the one with the int8 matmul's
+/// relaxed-SIMD kernel where the browser validates a relaxed-SIMD instruction (`?simd=baseline`
+/// asks for the other), the SIMD128 one elsewhere. All are in the bundle; a browser downloads one.
 pub(super) fn worker_script() -> &'static str {
-    if dom::query_param("simd").as_deref() == Some("baseline") {
-        return WORKER_SCRIPT;
+    // The threaded worker has no WebGPU: an address that asks for it gets the other worker.
+    let gpu_asked = matches!(dom::query_param("backend").as_deref(), Some("wgpu" | "webgpu" | "gpu" | "measure"));
+    let threads = threads_possible() && dom::query_param("threads").as_deref() != Some("off") && !gpu_asked;
+    let relaxed = dom::query_param("simd").as_deref() != Some("baseline")
+        && js_sys::WebAssembly::validate(&js_sys::Uint8Array::from(&RELAXED_SIMD_PROBE[..])).unwrap_or(false);
+    match (threads, relaxed) {
+        (true, true) => THREADS_RELAXED_WORKER_SCRIPT,
+        (true, false) => THREADS_WORKER_SCRIPT,
+        (false, true) => RELAXED_WORKER_SCRIPT,
+        (false, false) => WORKER_SCRIPT,
     }
-    let probe = js_sys::Uint8Array::from(&RELAXED_SIMD_PROBE[..]);
-    match js_sys::WebAssembly::validate(&probe) {
-        Ok(true) => RELAXED_WORKER_SCRIPT,
-        _ => WORKER_SCRIPT,
-    }
+}
+
+/// `crossOriginIsolated`: the page may share memory with its workers (COOP and COEP headers, from
+/// the server or from the page's service worker).
+pub(super) fn threads_possible() -> bool {
+    js_sys::Reflect::get(&js_sys::global(), &"crossOriginIsolated".into()).is_ok_and(|v| v.is_truthy())
 }
 
 /// Routes a worker's messages and errors to the app. `generation` tells a replaced worker's late
@@ -272,7 +282,7 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             }
             Ok(())
         }
-        FromWorker::Scores { backend, choices } => show_scores(&backend, &choices),
+        FromWorker::Scores { backend, choices, .. } => show_scores(&backend, &choices),
         FromWorker::TaskReady {
             ticket,
             task,

@@ -31,6 +31,9 @@ pub struct Device {
     pub memory: Option<u64>,
     /// An iPhone or an iPad (also an iPad that says it is a Mac): [`IOS_TAB_LIMIT`] applies.
     pub ios: bool,
+    /// The page runs the threaded worker (it is cross-origin isolated): one copy of the model,
+    /// its passes on every core.
+    pub threads: bool,
 }
 
 /// How many workers, and why, in words for the device panel.
@@ -42,7 +45,9 @@ pub struct PoolSize {
     pub why: String,
 }
 
-/// How many workers score a run on the CPU path. `asked` (`?workers=N`) decides when given
+/// How many workers score a run on the CPU path. The threaded worker is one worker whatever the
+/// device: its threads share one copy (`?threads=off` on the page asks for the pool). Otherwise
+/// `asked` (`?workers=N`) decides when given
 /// (1 to [`MAX_WORKERS`]). Otherwise one per core, at most [`MAX_WORKERS`], and no more copies of
 /// the model (`model_bytes`, the fit check's total for one worker: weights, cache, working memory)
 /// than the budget holds: half of the device's memory, the other half left to the browser and the
@@ -50,17 +55,29 @@ pub struct PoolSize {
 /// [`IOS_TAB_LIMIT`] on iPhone and iPad. A model whose needs are unknown (its header could not be
 /// read) gets one worker. The answer is at least 1: one copy is what the fit check allowed.
 pub fn pool_size(asked: Option<usize>, device: Device, model_bytes: Option<u64>) -> PoolSize {
+    let cores = device.cores.filter(|&n| n > 0);
+    let by_cores = cores.unwrap_or(1).clamp(1, MAX_WORKERS);
+    let cores_said = match cores {
+        Some(n) if n > MAX_WORKERS => format!("{n} cores, at most {MAX_WORKERS} used"),
+        Some(n) => format!("{n} cores"),
+        None => "the browser does not say how many cores".to_string(),
+    };
+    if device.threads {
+        let threads = by_cores;
+        return PoolSize {
+            workers: 1,
+            budget: None,
+            why: format!(
+                "1 on {threads} thread{} ({cores_said}): one copy of the model in memory the threads share \
+                 (this page is cross-origin isolated)",
+                if threads == 1 { "" } else { "s" }
+            ),
+        };
+    }
     if let Some(n) = asked {
         let workers = n.clamp(1, MAX_WORKERS);
         return PoolSize { workers, budget: None, why: format!("{workers}, as the address asks (workers={n})") };
     }
-    let cores = device.cores.filter(|&n| n > 0);
-    let by_cores = cores.unwrap_or(1).clamp(1, MAX_WORKERS);
-    let cores_said = match cores {
-        Some(n) if n > MAX_WORKERS => format!("{n} cores, at most {MAX_WORKERS} workers"),
-        Some(n) => format!("{n} cores"),
-        None => "the browser does not say how many cores".to_string(),
-    };
     let (memory, memory_said) = match device.memory.filter(|&m| m > 0) {
         Some(m) => (m, format!("half of navigator.deviceMemory = {}", gib(m))),
         None => (
@@ -118,7 +135,7 @@ mod tests {
     use super::*;
 
     fn on(cores: usize, memory_gib: Option<u64>, ios: bool) -> Device {
-        Device { cores: Some(cores), memory: memory_gib.map(|g| g * GIB), ios }
+        Device { cores: Some(cores), memory: memory_gib.map(|g| g * GIB), ios, threads: false }
     }
 
     #[test]
@@ -168,5 +185,19 @@ mod tests {
         let unknown = pool_size(None, on(8, Some(8), false), None);
         assert_eq!(unknown.workers, 1);
         assert!(unknown.why.contains("unknown"), "{}", unknown.why);
+    }
+
+    #[test]
+    fn the_threaded_worker_is_one_copy_on_every_core_whatever_the_memory() {
+        // An 8-core Mac whose browser does not say its memory, an 808 MB model: the pool would
+        // hold two copies on two cores; the threads run one copy on eight.
+        let threads = |cores| Device { threads: true, ..on(cores, None, false) };
+        let mac = pool_size(None, threads(8), Some(808_000_000));
+        assert_eq!(mac.workers, 1, "{}", mac.why);
+        assert!(mac.why.contains("8 threads") && mac.why.contains("cross-origin isolated"), "{}", mac.why);
+        let big = pool_size(None, threads(16), Some(100 * MIB));
+        assert!(big.why.contains(&format!("{MAX_WORKERS} threads")), "{}", big.why);
+        // ?workers= does not start copies of the threaded worker.
+        assert_eq!(pool_size(Some(4), threads(4), Some(MIB)).workers, 1);
     }
 }

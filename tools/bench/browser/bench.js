@@ -78,14 +78,16 @@ async function measure(name, job, promptPass, scoreItem) {
 // RELAXED_SIMD_PROBE; tests/integration/bundle.rs checks that they are the same).
 const RELAXED_SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 61, 1, 59, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 253, 147, 2, 11]);
 
-// The worker build the app's page would start here (`?simd=baseline` on the bench page: the other).
-const WORKER_SCRIPT = WebAssembly.validate(RELAXED_SIMD_PROBE) && !location.search.includes('simd=baseline')
-  ? '/lingualens-worker-relaxed_loader.js' : '/lingualens-worker_loader.js';
+// The worker build the app's page would start here without threads (`?simd=baseline` on the bench
+// page: the other), and the threaded one (the page's where it is cross-origin isolated, as here).
+const RELAXED = WebAssembly.validate(RELAXED_SIMD_PROBE) && !location.search.includes('simd=baseline');
+const WORKER_SCRIPT = RELAXED ? '/lingualens-worker-relaxed_loader.js' : '/lingualens-worker_loader.js';
+const THREADS_WORKER_SCRIPT = RELAXED ? '/lingualens-worker-threads-relaxed_loader.js' : '/lingualens-worker-threads_loader.js';
 
 class LinguaLens {
-  static async start(backend, modelUrl) {
+  static async start(backend, modelUrl, script) {
     const self = new LinguaLens();
-    self.worker = new Worker(WORKER_SCRIPT);
+    self.worker = new Worker(script);
     self.pending = null;
     self.backendInfo = null;
     const ready = new Promise((resolve) => { self.onReady = resolve; });
@@ -122,7 +124,9 @@ class LinguaLens {
   }
 
   async score(context, choices) {
-    return (await this.request({ type: 'score', context, choices }, 'scores')).choices;
+    const answer = await this.request({ type: 'score', context, choices }, 'scores');
+    this.wasmMemory = answer.wasm_memory;
+    return answer.choices;
   }
 
   close() { this.worker.terminate(); }
@@ -130,11 +134,13 @@ class LinguaLens {
 
 async function benchLinguaLens(job) {
   const workers = job.workers || 1;
-  const name = `lingualens ${job.backend}${workers > 1 ? ` × ${workers} workers` : ''}`;
+  const name = `lingualens ${job.backend}${workers > 1 ? ` × ${workers} workers` : ''}${job.threads ? ' threads' : ''}`;
   const t0 = performance.now();
   status(`${name}: loading the model`);
-  // A pool (as the page's on the CPU path): one worker per core, each with its own copy.
-  const engines = await Promise.all(Array.from({ length: workers }, () => LinguaLens.start(job.backend, job.model_url)));
+  // A pool (as the page's on the CPU path): one worker per core, each with its own copy. The
+  // threaded worker: one copy, each pass on every core.
+  const script = job.threads ? THREADS_WORKER_SCRIPT : WORKER_SCRIPT;
+  const engines = await Promise.all(Array.from({ length: workers }, () => LinguaLens.start(job.backend, job.model_url, script)));
   const engine = engines[0];
   const loadS = seconds(t0);
   try {
@@ -165,11 +171,13 @@ async function benchLinguaLens(job) {
       return scores.map((s) => s.loglikelihood);
     };
     const figures = await measure(name, job, promptPass, engines.map(scoreItemOn));
-    const threads = workers > 1 ? `${workers} workers (prompt: 1)` : '1 thread';
+    const threads = workers > 1 ? `${workers} workers (prompt: 1)` : `${info.threads || 1} thread${(info.threads || 1) > 1 ? 's' : ''}`;
+    // The wasm memory of every worker after the run (it never shrinks), in MiB.
+    const wasmMemoryMib = engines.reduce((sum, e) => sum + (e.wasmMemory || 0), 0) / (1 << 20);
     const detail = info.backend === 'wgpu'
       ? `WebGPU on ${[info.adapter.vendor, info.adapter.architecture].filter(Boolean).join(' ')}`
       : `wasm, ${threads}, ${label === 'cpu-int8' ? `int8 activations (${info.int8_kernel} kernel)` : 'f32 activations (exact)'}`;
-    return { ...figures, detail, load_s: loadS };
+    return { ...figures, detail, load_s: loadS, wasm_memory_mib: wasmMemoryMib };
   } finally {
     engines.forEach((e) => e.close());
   }

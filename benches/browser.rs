@@ -280,7 +280,14 @@ fn run_engine(browser: &Browser, engine: &str, job: &Value, timeout: Duration) -
     };
     let number = |key: &str| figures[key].as_f64().ok_or(format!("no {key} in {figures}"));
     let count = |key: &str| figures[key].as_array().map_or(0, |a| a.len());
-    let loglikelihoods = serde_json::from_value(figures["loglikelihoods"].clone()).map_err(|e| e.to_string())?;
+    // A log-likelihood of minus infinity (a probability that underflowed to 0 in wllama's softmax
+    // over a large vocabulary) comes through JSON as null.
+    let loglikelihoods: Vec<Option<Vec<Option<f64>>>> =
+        serde_json::from_value(figures["loglikelihoods"].clone()).map_err(|e| e.to_string())?;
+    let loglikelihoods = loglikelihoods
+        .into_iter()
+        .map(|item| item.map(|lls| lls.into_iter().map(|ll| ll.unwrap_or(f64::NEG_INFINITY)).collect()))
+        .collect();
     let note = figures["get_logits_ms"]
         .as_f64()
         .map(|ms| format!("getLogits(-1) {ms:.1} ms a call"))
@@ -338,15 +345,20 @@ fn print_table(rows: &[Row]) {
                 .zip(&reference.loglikelihoods)
                 .filter_map(|(a, b)| Some((a.as_ref()?, b.as_ref()?)))
                 .collect();
-            let d =
-                pairs.iter().flat_map(|(a, b)| a.iter().zip(b.iter())).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+            let choices = pairs.iter().flat_map(|(a, b)| a.iter().zip(b.iter()));
+            let finite: Vec<f64> =
+                choices.clone().filter(|(x, y)| x.is_finite() && y.is_finite()).map(|(x, y)| (x - y).abs()).collect();
+            let d = finite.iter().copied().fold(0.0, f64::max);
+            let left_out = choices.count() - finite.len();
+            let left_out =
+                if left_out > 0 { format!(", {left_out} choices left out (-inf on one side)") } else { String::new() };
             let why = if r.engine.starts_with("lingualens") {
                 " (llama.cpp quantizes activations; F16 KV cache)"
             } else {
                 ""
             };
             println!(
-                "  check: max |Δ log-likelihood| {} vs {} over {} items = {d:.3e}{why}",
+                "  check: max |Δ log-likelihood| {} vs {} over {} items = {d:.3e}{why}{left_out}",
                 r.engine,
                 reference.engine,
                 pairs.len()

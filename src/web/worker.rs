@@ -1018,14 +1018,25 @@ pub fn start_threads(glue: &str) {
     let cores = scope.navigator().hardware_concurrency() as usize;
     let message = js_sys::Array::of3(&glue.into(), &wasm_bindgen::module(), &wasm_bindgen::memory());
     for _ in 1..cores.clamp(1, run::MAX_WORKERS) {
-        let started =
-            web_sys::Worker::new(super::protocol::THREAD_SCRIPT).and_then(|helper| helper.post_message(&message));
-        if let Err(e) = started {
-            web_sys::console::warn_2(&"a helper thread could not start:".into(), &e);
-            break;
+        let started = web_sys::Worker::new(super::protocol::THREAD_SCRIPT)
+            .and_then(|helper| helper.post_message(&message).map(|()| helper));
+        match started {
+            Ok(helper) => {
+                HELPER_WORKERS.with(|workers| workers.borrow_mut().push(helper));
+                HELPER_THREADS_STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            Err(e) => {
+                web_sys::console::warn_2(&"a helper thread could not start:".into(), &e);
+                break;
+            }
         }
-        HELPER_THREADS_STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
+}
+
+#[cfg(target_feature = "atomics")]
+thread_local! {
+    /// The helper threads' Web Workers, held for the worker's life so that none is collected.
+    static HELPER_WORKERS: RefCell<Vec<web_sys::Worker>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The helper threads `start_threads` started (0 in the other workers).

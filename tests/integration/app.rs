@@ -2195,8 +2195,9 @@ fn a_worker_that_crashes_on_an_item_is_replaced_and_the_run_completes() {
 
 #[test]
 fn a_worker_that_stops_answering_is_replaced_by_the_watchdog_and_the_run_completes() {
-    // `hang_item=4`: the worker loops forever before item 4; the watchdog (3 s here) gives up on it.
-    survives_a_worker_fault("app_worker_hang", "hang_item=4&watchdog_s=3", "no answer after 3 s");
+    // `hang_item=4`: the worker loops forever before item 4; the watchdog (at least 3 s here, and
+    // 20 times the slowest answer: more on a loaded machine) gives up on it.
+    survives_a_worker_fault("app_worker_hang", "hang_item=4&watchdog_s=3", "(the worker stopped responding)");
 }
 
 #[test]
@@ -2204,7 +2205,7 @@ fn the_threaded_worker_crashed_or_hung_is_replaced_with_its_threads_and_the_run_
     // The same faults in the threaded worker (the page cross-origin isolated): a new threaded
     // worker, its helper threads started again, finishes the run.
     survives_a_worker_fault("app_threads_crash", "crash_item=4&isolated", "a crash asked for by the page");
-    survives_a_worker_fault("app_threads_hang", "hang_item=4&watchdog_s=3&isolated", "no answer after 3 s");
+    survives_a_worker_fault("app_threads_hang", "hang_item=4&watchdog_s=3&isolated", "(the worker stopped responding)");
 }
 
 /// The demo run with a fault injected before item 4 (`fault`, URL parameters): the item is marked

@@ -11,7 +11,7 @@
 //! And a benchmark's items end to end: `lingualens eval` on 12 English DZEN items (a task YAML with
 //! dzen_en's prompt) against `lm-eval run --model hf` on the weights transformers dequantized from the
 //! same GGUF: the same requests, per-sample log-likelihoods within 1e-3 (the logits' own bound; about
-//! 2e-4 is seen), the same is_greedy, acc and acc_norm, on the CPU and on wgpu.
+//! 2e-4 is seen), the same is_greedy, acc and acc_norm, on the CPU (all 12) and on wgpu (the first 3).
 
 use crate::common::{self, wgpu};
 
@@ -152,15 +152,22 @@ fn eval_of_dzen_items_equals_lm_eval_on_cpu_and_wgpu() {
     {
         return;
     }
-    let theirs = samples(&dir.join("samples_dzen_real.jsonl"));
-    assert_eq!(theirs.len(), 12, "12 DZEN items");
-    for backend in ["cpu", "wgpu"] {
+    let all_theirs = samples(&dir.join("samples_dzen_real.jsonl"));
+    assert_eq!(all_theirs.len(), 12, "12 DZEN items");
+    // Every item on the CPU; the first WGPU_ITEMS on wgpu. Under lavapipe (Vulkan emulated on the
+    // CPU, as in CI) one item of this model takes about 30 s on wgpu, against 0.5 s on the CPU: all
+    // twelve were 520 s, the test run's longest test by far. The logits on wgpu are held to
+    // transformers' on every text (`exact_logits_equal_transformers_on_cpu_and_wgpu`); here the
+    // same eval pipeline only has to be seen on that backend.
+    const WGPU_ITEMS: usize = 3;
+    for (backend, limit) in [("cpu", all_theirs.len()), ("wgpu", WGPU_ITEMS)] {
+        let theirs: std::collections::BTreeMap<_, _> = all_theirs.iter().take(limit).collect();
         let out = std::env::temp_dir().join(format!("lingualens-real-dzen-{backend}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&out);
         let output = Command::new(env!("CARGO_BIN_EXE_lingualens"))
             .args(["eval", "--model", index["gguf"].as_str().unwrap(), "--backend", backend, "--task"])
             .arg(dir.join("dzen_real.yaml"))
-            .arg("--out")
+            .args(["--limit", &limit.to_string(), "--out"])
             .arg(&out)
             .output()
             .expect("run lingualens eval");
@@ -170,12 +177,12 @@ fn eval_of_dzen_items_equals_lm_eval_on_cpu_and_wgpu() {
             String::from_utf8_lossy(&output.stderr)
         );
         let ours = samples(&out.join("samples_dzen_real.jsonl"));
-        assert_eq!(ours.keys().collect::<Vec<_>>(), theirs.keys().collect::<Vec<_>>(), "{backend}: documents");
+        assert_eq!(ours.keys().collect::<Vec<_>>(), theirs.keys().copied().collect::<Vec<_>>(), "{backend}: documents");
         // The worst request over every document, then one assertion: a failure names the worst,
         // not the first past the bound.
         let (mut worst, mut worst_at) = (0f64, String::new());
         for (id, t) in &theirs {
-            let o = &ours[id];
+            let o = &ours[*id];
             assert_eq!(o["arguments"], t["arguments"], "{backend} doc {id}: requests");
             for (a, b) in o["filtered_resps"].as_array().unwrap().iter().zip(t["filtered_resps"].as_array().unwrap()) {
                 let parse = |v: &Value| v[0].as_str().unwrap().parse::<f64>().unwrap();
@@ -189,7 +196,7 @@ fn eval_of_dzen_items_equals_lm_eval_on_cpu_and_wgpu() {
             assert_eq!(o["acc_norm"], t["acc_norm"], "{backend} doc {id}: acc_norm");
         }
         let acc = theirs.values().map(|s| s["acc"].as_f64().unwrap()).sum::<f64>() / theirs.len() as f64;
-        println!("{backend}: 12 DZEN items vs lm-eval --model hf: max |Δ log-likelihood| {worst:.1e} ({worst_at}), acc {acc:.3}");
+        println!("{backend}: {limit} DZEN items vs lm-eval --model hf: max |Δ log-likelihood| {worst:.1e} ({worst_at}), acc {acc:.3}");
         // The logits' own bound (`exact_logits_equal_transformers_on_cpu_and_wgpu`): a continuation's
         // log-likelihood is a sum of a few log-softmaxes of logits held to 1e-3. f32 sums taken in
         // another order (wgpu's tiled matmuls, the CPU's blocked ones) move it by about 2e-4 here.

@@ -50,6 +50,9 @@ for bin in "${bins[@]}"; do
     wasm-bindgen --target no-modules --no-typescript --out-dir "$dir" \
         "$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm-worker/$bin.wasm"
     # As trunk's loader shim for the other workers: the glue, then the module by its path. The
-    # first instance makes the shared memory; the worker hands it to its helper threads.
-    printf 'importScripts("./%s.js");wasm_bindgen("./%s_bg.wasm");' "$bin" "$bin" >"$dir/${bin}_loader.js"
+    # first instance makes the shared memory; the worker hands it to its helper threads. A failed
+    # start (a browser that refuses the shared memory, a file the host lacks) is thrown again
+    # outside the promise, so that it reaches the page as the worker's `error` event and the page
+    # starts a worker without threads instead (src/web/page/worker_link.rs).
+    printf 'importScripts("./%s.js");wasm_bindgen("./%s_bg.wasm").catch((e)=>setTimeout(()=>{throw e;}));' "$bin" "$bin" >"$dir/${bin}_loader.js"
 done

@@ -52,6 +52,10 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(
     fetch(request)
       .then((response) => {
+        // A redirect goes back as it came, for the browser to follow: a navigation's is opaque
+        // (status 0), which no Response can be rebuilt with, so adding the headers would fail and
+        // the page would get an error instead (a folder without its slash, `/index.html` → `/`).
+        if (response.type === "opaqueredirect" || response.status === 0) return response;
         if (response.status === 200) {
           const copy = response.clone();
           caches.open(APP_CACHE).then((cache) => cache.put(request, copy));

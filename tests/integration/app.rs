@@ -320,6 +320,56 @@ fn threads_run_the_demo(test: &str, isolation: Isolation) {
 }
 
 #[test]
+fn a_threaded_worker_that_cannot_start_gives_way_to_one_without_threads() {
+    // Cross-origin isolated, but the host lacks the threaded worker's wasm (as a browser that
+    // refuses its shared memory fails it): the page starts the worker without threads and runs
+    // the demo, instead of waiting for a worker that never says it is ready.
+    let test = "app_threads_cannot_start";
+    let Some(dist) = browser_or_skip(test) else { return };
+    let tmp = TempDir::new("threads-cannot-start");
+    let site = tmp.path.join("dist");
+    copy_tree(&dist, &site);
+    let mut removed = 0;
+    for entry in std::fs::read_dir(&site).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("lingualens-worker-threads") && name.ends_with(".wasm") {
+            std::fs::remove_file(&path).unwrap();
+            removed += 1;
+        }
+    }
+    assert_eq!(removed, 2, "{test}: the bundle holds two threaded builds");
+    let native = native_scores(&demo_model(), &demo_files(), "cpu-int8");
+    let server = StaticServer::start_isolated(site, Vec::new());
+    let browser = Browser::start(&[]);
+    browser.goto(&server.url("index.html"));
+    let page = finish(&browser, test);
+    assert_rows_equal_native(test, &page, &native);
+    let worker = browser.eval(
+        "const run = document.getElementById('run').dataset;
+         return { isolated: self.crossOriginIsolated, script: run.workerScript, failed: run.threadsFailed || null };",
+        json!([]),
+    );
+    assert_eq!(worker["isolated"], json!(true), "{test}: {worker}");
+    assert_eq!(worker["script"], json!("./lingualens-worker-relaxed_loader.js"), "{test}: {worker}");
+    assert!(worker["failed"].is_string(), "{test}: the threaded worker's failure is kept: {worker}");
+}
+
+/// `from` copied to `to`, folders and all.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
 fn an_address_that_names_a_task_without_run_waits_and_says_it_is_ready() {
     let test = "app_ready_without_run";
     let Some(dist) = browser_or_skip(test) else { return };

@@ -285,6 +285,21 @@ fn the_site_runs_under_a_subpath_of_a_plain_static_server_with_its_kit_and_then_
         LONG,
     );
     assert_eq!(scope, json!(base), "{test}");
+    // A redirect inside the scope is followed, not turned into an error by the service worker:
+    // `kit` is a folder, which http.server answers with a 301 to `kit/` (its listing).
+    browser.goto(&format!("{base}kit"));
+    let listing = browser.wait_for(
+        "the redirect from kit to kit/",
+        "return location.href.endsWith('/kit/') && document.body && document.body.textContent.includes('models/') ? location.href : null;",
+        LONG,
+    );
+    assert_eq!(listing, json!(format!("{base}kit/")), "{test}");
+    browser.goto(&base);
+    browser.wait_for(
+        "the page again, with its kit",
+        "const o = document.getElementById('model-select')?.options[0]; return o && o.value.startsWith('kit:') ? true : null;",
+        LONG,
+    );
     // The kit's model is offered first, on this server; DZEN's tasks need no files.
     let offered = browser.eval(
         "const o = document.getElementById('model-select').options[0];
@@ -308,6 +323,8 @@ fn the_site_runs_under_a_subpath_of_a_plain_static_server_with_its_kit_and_then_
     let failed: Vec<&(String, String)> = requests
         .iter()
         .filter(|(r, status)| r.contains("/lingualens/") && !matches!(status.as_str(), "200" | "304"))
+        // The folder asked for without its slash, above: redirected, as it should be.
+        .filter(|(r, status)| !(r == "GET /lingualens/kit" && status == "301"))
         .collect();
     assert!(failed.is_empty(), "{test}: requests under /lingualens/ that failed: {failed:?}");
     assert!(

@@ -22,6 +22,16 @@ pub(super) fn worker_script() -> &'static str {
     }
 }
 
+/// The build without threads, at the same SIMD level, for a threaded worker that could not start
+/// (a browser that refuses its shared memory, a host without its files); `None` for the others.
+fn without_threads(script: &'static str) -> Option<&'static str> {
+    match script {
+        THREADS_RELAXED_WORKER_SCRIPT => Some(RELAXED_WORKER_SCRIPT),
+        THREADS_WORKER_SCRIPT => Some(WORKER_SCRIPT),
+        _ => None,
+    }
+}
+
 /// `crossOriginIsolated`: the page may share memory with its workers (COOP and COEP headers, from
 /// the server or from the page's service worker).
 pub(super) fn threads_possible() -> bool {
@@ -60,9 +70,23 @@ pub(super) fn listen(app: &Shared, worker: &Worker, generation: u32) {
             .dyn_ref::<web_sys::ErrorEvent>()
             .map(|e| e.message())
             .unwrap_or_else(|| "the worker script failed to load".into());
-        // Before `Ready` the script itself failed: a new worker would fail the same way.
+        let script = on_error.borrow().worker_script;
+        // Before `Ready` the script itself failed: a new worker of the same build would fail the
+        // same way, but a threaded one has a build without threads to fall back on.
         if ready {
             worker_crashed(&on_error, &detail);
+        } else if let Some(instead) = without_threads(script) {
+            web_sys::console::warn_1(
+                &format!("the threaded worker did not start ({detail}); one without threads instead").into(),
+            );
+            on_error.borrow_mut().worker_script = instead;
+            if let Ok(run) = dom::by_id("run") {
+                dom::set_data(&run, "worker-script", instead);
+                dom::set_data(&run, "threads-failed", &detail);
+            }
+            if let Err(e) = replace_worker(&on_error) {
+                show_error(&e);
+            }
         } else {
             show_error(&format!("worker error: {detail}"));
         }

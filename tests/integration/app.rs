@@ -344,6 +344,7 @@ fn a_threaded_worker_that_cannot_start_gives_way_to_one_without_threads() {
     let browser = Browser::start(&[]);
     browser.goto(&server.url("index.html"));
     let page = finish(&browser, test);
+    browser.screenshot(&screenshot_path(&format!("{test}.png")));
     assert_rows_equal_native(test, &page, &native);
     let worker = browser.eval(
         "const run = document.getElementById('run').dataset;

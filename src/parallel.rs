@@ -41,6 +41,12 @@ pub fn for_each_mut<T: Send>(items: &mut [T], f: impl Fn(usize, &mut T) + Sync) 
     for_each_part(items.len(), |i| f(i, &mut items[i].lock().unwrap_or_else(|e| e.into_inner())));
 }
 
+/// Parts a split makes for each core that runs it. More than one: the parts are claimed as the
+/// cores come free, so a core that starts late (a helper thread woken from its sleep) or is taken
+/// away for a moment (in the browser, the page's and Chromium's own threads share these cores)
+/// leaves its share to the others instead of keeping them all waiting at the end of the split.
+pub const PARTS_PER_CORE: usize = 4;
+
 /// How many parts are worth making: the cores there are to run them (natively asked once; in the
 /// threaded worker, this thread and the helper threads serving so far).
 pub fn cores() -> usize {

@@ -129,9 +129,10 @@ fn attention_host(
         }
     };
     let threads = crate::parallel::cores().min(s.heads * s.t * s.t_k * s.d / MIN_MACS_PER_THREAD).max(1);
-    let per_thread = s.heads.div_ceil(threads);
-    let mut parts: Vec<&mut [f32]> = by_head.chunks_mut(per_thread * s.t * s.d).collect();
-    crate::parallel::for_each_mut(&mut parts, |i, part| heads(i * per_thread, part));
+    let parts = if threads > 1 { threads * crate::parallel::PARTS_PER_CORE } else { 1 };
+    let per_part = s.heads.div_ceil(parts);
+    let mut parts: Vec<&mut [f32]> = by_head.chunks_mut(per_part * s.t * s.d).collect();
+    crate::parallel::for_each_mut(&mut parts, |i, part| heads(i * per_part, part));
 
     // [h][t][d] → [t][h·d]
     let mut out = vec![0f32; s.t * s.heads * s.d];

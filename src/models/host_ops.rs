@@ -1,7 +1,9 @@
-//! Element-wise math on host memory for the CPU backend: `exp` over a slice and SwiGLU
-//! (`silu(gate) · up`). burn-flex calls the C library's scalar `expf` once per element and makes a
-//! tensor per step; these are single loops that LLVM vectorizes (compiled for AVX2 + FMA where the
-//! CPU has them).
+//! Element-wise math on host memory for the CPU backend: `exp` over a slice, SwiGLU
+//! (`silu(gate) · up`), RMSNorm and RoPE. burn-flex calls the C library's scalar `expf` once per
+//! element and makes a tensor per step; these are single loops that LLVM vectorizes (`exp` and
+//! SwiGLU compiled for AVX2 + FMA where the CPU has them). RMSNorm and RoPE split their rows across
+//! the cores (`crate::parallel`): in the browser's threaded worker what one core does alone
+//! between the matmuls limits the speed-up of a pass.
 //!
 //! `exp` is the classic range reduction `x = n·ln2 + r`, `|r| ≤ ln2/2`, with `e^r` from its Taylor
 //! polynomial to degree 7 (relative error below 2e-7, about 1.5 ulp) and `2^n` put in the exponent
@@ -93,6 +95,77 @@ pub fn swiglu_in_place(gate: &mut [f32], up: &[f32]) {
     swiglu_slice(gate, up)
 }
 
+/// Below this many elements a split of an element-wise op costs more than its second core saves.
+const MIN_ELEMENTS_PER_PART: usize = 1 << 14;
+
+/// Runs of whole rows of `x` (rows of `d`), one part each for the cores, with the index of each
+/// part's first row.
+fn split_rows(x: &mut [f32], d: usize, f: impl Fn(usize, &mut [f32]) + Sync) {
+    let rows = x.len() / d.max(1);
+    let parts = (x.len() / MIN_ELEMENTS_PER_PART).clamp(1, crate::parallel::cores() * crate::parallel::PARTS_PER_CORE);
+    let rows_per_part = rows.div_ceil(parts).max(1);
+    let mut parts: Vec<&mut [f32]> = x.chunks_mut(rows_per_part * d.max(1)).collect();
+    crate::parallel::for_each_mut(&mut parts, |i, part| f(i * rows_per_part, part));
+}
+
+/// RMSNorm of each row of `x` (`[rows][d]`, `d = weight.len()`) in place:
+/// `x / sqrt(mean(x²) + eps) · weight`, in f32 as transformers computes it.
+///
+/// # Panics
+/// If `x` is not whole rows of `weight.len()` (a programming error).
+pub fn rms_norm_rows(x: &mut [f32], weight: &[f32], eps: f32) {
+    let d = weight.len();
+    assert!(d > 0 && x.len().is_multiple_of(d), "rms_norm_rows: {} values are not rows of {d}", x.len());
+    split_rows(x, d, |_, rows| {
+        for row in rows.chunks_exact_mut(d) {
+            // Eight running sums, which LLVM keeps in vector registers.
+            let mut sums = [0f32; 8];
+            let mut chunks = row.chunks_exact(8);
+            for c in &mut chunks {
+                for (s, &v) in sums.iter_mut().zip(c) {
+                    *s += v * v;
+                }
+            }
+            let tail: f32 = chunks.remainder().iter().map(|v| v * v).sum();
+            let sum_squares = sums.iter().sum::<f32>() + tail;
+            let inv_rms = 1.0 / (sum_squares / d as f32 + eps).sqrt();
+            for (v, &w) in row.iter_mut().zip(weight) {
+                *v = *v * inv_rms * w;
+            }
+        }
+    });
+}
+
+/// Rotary position embedding in rotate-half form on `x` (`[heads][t][d]`) in place: token `i`'s
+/// row becomes `x·cos[i] + rotate_half(x)·sin[i]`, `rotate_half([a, b]) = [-b, a]`, with `cos`
+/// and `sin` `[t][d]`. The same products and sums as the tensor form, so the same bits.
+///
+/// # Panics
+/// If the shapes disagree (a programming error).
+pub fn rope_rotate(x: &mut [f32], t: usize, cos: &[f32], sin: &[f32]) {
+    let d = cos.len() / t.max(1);
+    assert!(
+        d.is_multiple_of(2) && cos.len() == t * d && sin.len() == t * d && x.len().is_multiple_of((t * d).max(1)),
+        "rope_rotate: {} values, {t} tokens, tables of {} and {}",
+        x.len(),
+        cos.len(),
+        sin.len()
+    );
+    let half = d / 2;
+    split_rows(x, d, |first_row, rows| {
+        for (r, row) in rows.chunks_exact_mut(d).enumerate() {
+            let token = (first_row + r) % t;
+            let (c, s) = (&cos[token * d..][..d], &sin[token * d..][..d]);
+            let (a, b) = row.split_at_mut(half);
+            for j in 0..half {
+                let (x1, x2) = (a[j], b[j]);
+                a[j] = x1 * c[j] + -x2 * s[j];
+                b[j] = x2 * c[half + j] + x1 * s[half + j];
+            }
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,6 +191,68 @@ mod tests {
         let mut xs = [f32::NEG_INFINITY, -1000.0, -88.0];
         exp_in_place(&mut xs);
         assert_eq!(xs, [0.0, 0.0, 0.0]);
+    }
+
+    /// Values in [-2, 2) from a small LCG: deterministic, no pattern a split could hide behind.
+    fn values(n: usize, seed: u64) -> Vec<f32> {
+        let mut state = seed;
+        (0..n)
+            .map(|_| {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                (state >> 40) as f32 / (1u64 << 22) as f32 - 2.0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rms_norm_equals_its_definition_in_f64_on_rows_split_across_the_cores() {
+        // 403 rows of 96 (an odd count, more values than one part takes) and a row of 37 (not a
+        // multiple of the eight running sums).
+        for (rows, d) in [(403, 96), (5, 37)] {
+            let x = values(rows * d, 7);
+            let weight = values(d, 11);
+            let eps = 1e-5f32;
+            let mut y = x.clone();
+            rms_norm_rows(&mut y, &weight, eps);
+            for (r, (row, out)) in x.chunks(d).zip(y.chunks(d)).enumerate() {
+                let mean = row.iter().map(|&v| v as f64 * v as f64).sum::<f64>() / d as f64;
+                let inv = 1.0 / (mean + eps as f64).sqrt();
+                for j in 0..d {
+                    let exact = row[j] as f64 * inv * weight[j] as f64;
+                    assert!(
+                        (out[j] as f64 - exact).abs() <= 2e-6 * (1.0 + exact.abs()),
+                        "row {r}, column {j}: {} against {exact}",
+                        out[j]
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rope_rotates_each_tokens_row_by_its_own_angles_across_the_split() {
+        // 8 heads of 50 tokens of 128: more values than one part takes, so the parts start at
+        // rows that are not a head's first token.
+        let (heads, t, d) = (8, 50, 128);
+        let x = values(heads * t * d, 3);
+        let angles: Vec<f64> = (0..t * d).map(|i| (i / d) as f64 * 0.37 + (i % (d / 2)) as f64 * 0.011).collect();
+        let cos: Vec<f32> = angles.iter().map(|a| a.cos() as f32).collect();
+        let sin: Vec<f32> = angles.iter().map(|a| a.sin() as f32).collect();
+        let mut y = x.clone();
+        rope_rotate(&mut y, t, &cos, &sin);
+        let half = d / 2;
+        for (row_index, (row, out)) in x.chunks(d).zip(y.chunks(d)).enumerate() {
+            let token = row_index % t;
+            for j in 0..d {
+                let rotated = if j < half { -(row[j + half] as f64) } else { row[j - half] as f64 };
+                let exact = row[j] as f64 * cos[token * d + j] as f64 + rotated * sin[token * d + j] as f64;
+                assert!(
+                    (out[j] as f64 - exact).abs() <= 1e-6 * (1.0 + exact.abs()),
+                    "row {row_index}, column {j}: {} against {exact}",
+                    out[j]
+                );
+            }
+        }
     }
 
     #[test]

@@ -276,6 +276,8 @@ impl Embedding {
 /// RMSNorm over the last dimension: `x / sqrt(mean(x²) + eps) * w`.
 pub struct RmsNorm {
     weight: Tensor<1>,
+    /// The same weights on the host, for the CPU backend's loop ([`host_ops::rms_norm_rows`]).
+    host_weight: Vec<f32>,
     eps: f64,
 }
 
@@ -286,11 +288,21 @@ impl RmsNorm {
         cfg: &ModelConfig,
         device: &Device,
     ) -> Result<RmsNorm> {
-        Ok(RmsNorm { weight: tensor1(w.get(name, cfg).await?, device), eps: cfg.rms_norm_eps })
+        let weight = w.get(name, cfg).await?;
+        let host_weight = weight.values.clone();
+        Ok(RmsNorm { weight: tensor1(weight, device), host_weight, eps: cfg.rms_norm_eps })
     }
 
-    /// `[n, d]` → `[n, d]`
+    /// `[n, d]` → `[n, d]`; on the CPU backend one loop over host memory, its rows split across
+    /// the cores, instead of seven tensor ops on one.
     pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
+        let device = x.device();
+        if device == Device::flex() {
+            let dims = x.dims();
+            let mut values = x.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
+            host_ops::rms_norm_rows(&mut values, &self.host_weight, self.eps as f32);
+            return Tensor::from_data(TensorData::new(values, dims), &device);
+        }
         let inv_rms = x.clone().square().mean_dim(1).add_scalar(self.eps).sqrt().recip();
         x * inv_rms * self.weight.clone().unsqueeze_dim(0)
     }
@@ -328,8 +340,10 @@ impl Rope {
             }
         }
         RopeAngles {
-            cos: Tensor::<2>::from_data(TensorData::new(cos, [t, d]), device).unsqueeze_dim::<3>(0),
-            sin: Tensor::<2>::from_data(TensorData::new(sin, [t, d]), device).unsqueeze_dim::<3>(0),
+            cos: Tensor::<2>::from_data(TensorData::new(cos.clone(), [t, d]), device).unsqueeze_dim::<3>(0),
+            sin: Tensor::<2>::from_data(TensorData::new(sin.clone(), [t, d]), device).unsqueeze_dim::<3>(0),
+            host: Arc::new((cos, sin)),
+            rows: 0..t,
         }
     }
 }
@@ -338,17 +352,35 @@ impl Rope {
 pub struct RopeAngles {
     cos: Tensor<3>,
     sin: Tensor<3>,
+    /// The same tables on the host (`[t][d]`, all the pass's tokens), for the CPU backend's loop
+    /// ([`host_ops::rope_rotate`]), and which of their rows these angles are.
+    host: Arc<(Vec<f32>, Vec<f32>)>,
+    rows: std::ops::Range<usize>,
 }
 
 impl RopeAngles {
     /// The angles of the last `n` tokens only.
     pub fn last(&self, n: usize) -> RopeAngles {
         let t = self.cos.dims()[1];
-        RopeAngles { cos: self.cos.clone().narrow(1, t - n, n), sin: self.sin.clone().narrow(1, t - n, n) }
+        RopeAngles {
+            cos: self.cos.clone().narrow(1, t - n, n),
+            sin: self.sin.clone().narrow(1, t - n, n),
+            host: self.host.clone(),
+            rows: self.rows.end - n..self.rows.end,
+        }
     }
 
-    /// Rotates `x` (`[h, t, d]`).
+    /// Rotates `x` (`[h, t, d]`); on the CPU backend one loop over host memory, split across the
+    /// cores.
     pub fn rotate(&self, x: Tensor<3>) -> Tensor<3> {
+        let device = x.device();
+        if device == Device::flex() {
+            let dims @ [_, t, d] = x.dims();
+            let mut values = x.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
+            let rows = self.rows.start * d..self.rows.end * d;
+            host_ops::rope_rotate(&mut values, t, &self.host.0[rows.clone()], &self.host.1[rows]);
+            return Tensor::from_data(TensorData::new(values, dims), &device);
+        }
         let half = x.dims()[2] / 2;
         let first = x.clone().narrow(2, 0, half);
         let second = x.clone().narrow(2, half, half);

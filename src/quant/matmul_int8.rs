@@ -602,9 +602,9 @@ fn run_on_threads(kernel: Kernel, threads: usize, xq: &Int8Activations, t: usize
     if threads > 1 && groups > 2 {
         // Runs of an even number of groups, so that the AVX-512 tile (two groups at a time)
         // computes no group twice.
-        let per_thread = groups.div_ceil(threads).next_multiple_of(2);
-        crate::parallel::for_each_part(groups.div_ceil(per_thread), |i| {
-            let run = i * per_thread..((i + 1) * per_thread).min(groups);
+        let per_part = groups.div_ceil(threads * crate::parallel::PARTS_PER_CORE).next_multiple_of(2);
+        crate::parallel::for_each_part(groups.div_ceil(per_part), |i| {
+            let run = i * per_part..((i + 1) * per_part).min(groups);
             // SAFETY: the runs are disjoint, so each part writes its own columns of `out`, which
             // outlives the call.
             unsafe { kernel.run(xq, t, w, run, output) }

@@ -596,10 +596,23 @@ impl Positions {
     }
 }
 
-/// `[t, h·d]` → `[h, t, d]`
+/// `[t, h·d]` → `[h, t, d]`; on the CPU backend one copy over host memory (the tensor form's
+/// transpose is materialised by burn-flex's generic strided copy when the values are read).
 pub fn split_heads(x: Tensor<2>, heads: usize) -> Tensor<3> {
     let [t, hd] = x.dims();
-    x.reshape([t, heads, hd / heads]).swap_dims(0, 1)
+    let d = hd / heads;
+    let device = x.device();
+    if device != Device::flex() {
+        return x.reshape([t, heads, d]).swap_dims(0, 1);
+    }
+    let rows = x.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
+    let mut by_head = vec![0f32; t * hd];
+    for (i, row) in rows.chunks_exact(hd).enumerate() {
+        for (h, head) in row.chunks_exact(d).enumerate() {
+            by_head[(h * t + i) * d..][..d].copy_from_slice(head);
+        }
+    }
+    Tensor::from_data(TensorData::new(by_head, [heads, t, d]), &device)
 }
 
 pub fn token_ids(tokens: &[u32], device: &Device) -> Tensor<1, Int> {

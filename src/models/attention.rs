@@ -561,17 +561,8 @@ mod x86_512 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::models::host_ops::pseudo_random as random;
     use crate::models::layers::Positions;
-
-    fn random(n: usize, seed: u64) -> Vec<f32> {
-        let mut state = seed;
-        (0..n)
-            .map(|_| {
-                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                (state >> 40) as f32 / (1u64 << 23) as f32 - 1.0
-            })
-            .collect()
-    }
 
     /// The host loop against burn's tensor ops (on the CPU backend, where both can run), on
     /// grouped heads, a cache before the pass (in the host cache, whose room differs from its

@@ -166,6 +166,19 @@ pub fn rope_rotate(x: &mut [f32], t: usize, cos: &[f32], sin: &[f32]) {
     });
 }
 
+/// Values in [-1, 1) from a small LCG: deterministic test inputs with no pattern a split or a
+/// kernel could hide behind (this module's tests and the attention's).
+#[cfg(test)]
+pub(crate) fn pseudo_random(n: usize, seed: u64) -> Vec<f32> {
+    let mut state = seed;
+    (0..n)
+        .map(|_| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,24 +206,13 @@ mod tests {
         assert_eq!(xs, [0.0, 0.0, 0.0]);
     }
 
-    /// Values in [-2, 2) from a small LCG: deterministic, no pattern a split could hide behind.
-    fn values(n: usize, seed: u64) -> Vec<f32> {
-        let mut state = seed;
-        (0..n)
-            .map(|_| {
-                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                (state >> 40) as f32 / (1u64 << 22) as f32 - 2.0
-            })
-            .collect()
-    }
-
     #[test]
     fn rms_norm_equals_its_definition_in_f64_on_rows_split_across_the_cores() {
         // 403 rows of 96 (an odd count, more values than one part takes) and a row of 37 (not a
         // multiple of the eight running sums).
         for (rows, d) in [(403, 96), (5, 37)] {
-            let x = values(rows * d, 7);
-            let weight = values(d, 11);
+            let x = pseudo_random(rows * d, 7);
+            let weight = pseudo_random(d, 11);
             let eps = 1e-5f32;
             let mut y = x.clone();
             rms_norm_rows(&mut y, &weight, eps);
@@ -234,7 +236,7 @@ mod tests {
         // 8 heads of 50 tokens of 128: more values than one part takes, so the parts start at
         // rows that are not a head's first token.
         let (heads, t, d) = (8, 50, 128);
-        let x = values(heads * t * d, 3);
+        let x = pseudo_random(heads * t * d, 3);
         let angles: Vec<f64> = (0..t * d).map(|i| (i / d) as f64 * 0.37 + (i % (d / 2)) as f64 * 0.011).collect();
         let cos: Vec<f32> = angles.iter().map(|a| a.cos() as f32).collect();
         let sin: Vec<f32> = angles.iter().map(|a| a.sin() as f32).collect();

@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::formats::source::ByteSource;
 use crate::models::attention::attend;
 use crate::models::config::ModelConfig;
-use crate::models::layers::{gelu_tanh, split_heads, Embedding, KvCache, Linear, Positions, RmsNorm, Rope};
+use crate::models::layers::{gelu_tanh_mul, split_heads, Embedding, KvCache, Linear, Positions, RmsNorm, Rope};
 use crate::models::weights::WeightFile;
 
 struct Block {
@@ -139,7 +139,7 @@ impl Gemma3 {
             // 2. MLP: norm, down(gelu_tanh(gate(h)) * up(h)), norm, residual.
             let h = b.pre_ffn_norm.forward(x.clone());
             let [gate, up] = Linear::forward_each([&b.gate, &b.up], h);
-            let m = gelu_tanh(gate) * up;
+            let m = gelu_tanh_mul(gate, up);
             x = x + b.post_ffn_norm.forward(b.down.forward(m));
         }
         cache.advance(t);

@@ -1,9 +1,10 @@
-//! Element-wise math on host memory for the CPU backend: `exp` over a slice, SwiGLU
-//! (`silu(gate) · up`), RMSNorm and RoPE. burn-flex calls the C library's scalar `expf` once per
-//! element and makes a tensor per step; these are single loops that LLVM vectorizes (`exp` and
-//! SwiGLU compiled for AVX2 + FMA where the CPU has them). RMSNorm and RoPE split their rows across
-//! the cores (`crate::parallel`): in the browser's threaded worker what one core does alone
-//! between the matmuls limits the speed-up of a pass.
+//! Element-wise math on host memory for the CPU backend: `exp` over a slice, the gated MLP
+//! activations (SwiGLU, `silu(gate) · up`, and Gemma's `gelu_tanh(gate) · up`), RMSNorm and RoPE.
+//! burn-flex calls the C library's scalar `expf` (and `powf`, `tanhf`) once per element and makes
+//! a tensor per step; these are single loops that LLVM vectorizes (`exp` and the activations
+//! compiled for AVX2 + FMA where the CPU has them). All but `exp` split their rows across the
+//! cores (`crate::parallel`): in the browser's threaded worker what one core does alone between the
+//! matmuls limits the speed-up of a pass.
 //!
 //! `exp` is the classic range reduction `x = n·ln2 + r`, `|r| ≤ ln2/2`, with `e^r` from its Taylor
 //! polynomial to degree 7 (relative error below 2e-7, about 1.5 ulp) and `2^n` put in the exponent
@@ -54,6 +55,26 @@ fn swiglu_slice(gate: &mut [f32], up: &[f32]) {
     }
 }
 
+/// `sqrt(2/π)`, GELU's tanh approximation's factor.
+const SQRT_2_OVER_PI: f32 = 0.797_884_6;
+
+#[inline(always)]
+fn gelu_tanh_slice(gate: &mut [f32], up: &[f32]) {
+    for (g, &u) in gate.iter_mut().zip(up) {
+        // 0.5·x·(1 + tanh(z)) = x · sigmoid(2z) = x / (1 + e^-2z), z = sqrt(2/π)·(x + 0.044715·x³):
+        // the same function as transformers' `gelu_pytorch_tanh`, with one `exp` and no `tanh`.
+        let x = *g;
+        let z = SQRT_2_OVER_PI * (x + 0.044_715 * x * x * x);
+        *g = x / (1.0 + exp_one(-2.0 * z)) * u;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn gelu_tanh_slice_avx2(gate: &mut [f32], up: &[f32]) {
+    gelu_tanh_slice(gate, up)
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 fn exp_slice_avx2(xs: &mut [f32]) {
@@ -81,18 +102,39 @@ pub fn exp_in_place(xs: &mut [f32]) {
     exp_slice(xs)
 }
 
-/// `gate[i] = silu(gate[i]) · up[i]`.
+/// `gate[i] = silu(gate[i]) · up[i]`, split across the cores.
 ///
 /// # Panics
 /// If the lengths differ (a programming error).
 pub fn swiglu_in_place(gate: &mut [f32], up: &[f32]) {
     assert_eq!(gate.len(), up.len(), "swiglu: gate and up differ in length");
-    #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        // SAFETY: the CPU has AVX2 and FMA, checked just above.
-        return unsafe { swiglu_slice_avx2(gate, up) };
-    }
-    swiglu_slice(gate, up)
+    split_rows(gate, 1, |first, part| {
+        let up = &up[first..][..part.len()];
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2 and FMA, checked just above.
+            return unsafe { swiglu_slice_avx2(part, up) };
+        }
+        swiglu_slice(part, up)
+    });
+}
+
+/// `gate[i] = gelu_tanh(gate[i]) · up[i]` (GELU with the tanh approximation, Gemma's MLP), split
+/// across the cores.
+///
+/// # Panics
+/// If the lengths differ (a programming error).
+pub fn gelu_tanh_in_place(gate: &mut [f32], up: &[f32]) {
+    assert_eq!(gate.len(), up.len(), "gelu_tanh: gate and up differ in length");
+    split_rows(gate, 1, |first, part| {
+        let up = &up[first..][..part.len()];
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2 and FMA, checked just above.
+            return unsafe { gelu_tanh_slice_avx2(part, up) };
+        }
+        gelu_tanh_slice(part, up)
+    });
 }
 
 /// Below this many elements a split of an element-wise op costs more than its second core saves.
@@ -257,15 +299,38 @@ mod tests {
         }
     }
 
+    /// transformers' `gelu_pytorch_tanh` written as it is, in f64.
+    fn gelu_tanh_f64(x: f64) -> f64 {
+        0.5 * x * (1.0 + ((2.0 / std::f64::consts::PI).sqrt() * (x + 0.044715 * x * x * x)).tanh())
+    }
+
     #[test]
-    fn swiglu_equals_its_definition_in_f64() {
-        let gate: Vec<f32> = (0..4001).map(|i| -100.0 + 0.05 * i as f32).collect();
-        let up: Vec<f32> = (0..4001).map(|i| ((i * 37) % 101) as f32 / 50.0 - 1.0).collect();
-        let mut out = gate.clone();
-        swiglu_in_place(&mut out, &up);
-        for ((&g, &u), &o) in gate.iter().zip(&up).zip(&out) {
-            let exact = g as f64 / (1.0 + (-g as f64).exp()) * u as f64;
-            assert!((o as f64 - exact).abs() <= 1e-6 * (1.0 + exact.abs()), "swiglu({g}, {u}) = {o}, exact {exact}");
+    fn the_gated_activations_equal_their_definitions_in_f64_across_the_split() {
+        // More values than one part takes, so the split's parts start mid-slice; the gate runs
+        // over [-100, 100) (both tails and the curve between), `up` over [-1, 1).
+        let n = 100_003;
+        let gate: Vec<f32> = (0..n).map(|i| -100.0 + 200.0 * i as f32 / n as f32).collect();
+        let up = pseudo_random(n, 5);
+        let mut silu = gate.clone();
+        swiglu_in_place(&mut silu, &up);
+        let mut gelu = gate.clone();
+        gelu_tanh_in_place(&mut gelu, &up);
+        for i in 0..n {
+            let (g, u) = (gate[i] as f64, up[i] as f64);
+            for (name, out, exact) in
+                [("swiglu", silu[i], g / (1.0 + (-g).exp()) * u), ("gelu_tanh", gelu[i], gelu_tanh_f64(g) * u)]
+            {
+                assert!(
+                    (out as f64 - exact).abs() <= 1e-6 * (1.0 + exact.abs()),
+                    "{name}({g}, {u}) = {out}, exact {exact}"
+                );
+            }
         }
+        // Where x³ overflows f32, GELU is x on the right and 0 on the left, as in f64.
+        let mut far = [1e13f32, -1e13, 1e30];
+        gelu_tanh_in_place(&mut far, &[1.0; 3]);
+        assert_eq!(far[0], 1e13);
+        assert!(far[1].abs() < 1e-20, "{}", far[1]);
+        assert_eq!(far[2], 1e30);
     }
 }

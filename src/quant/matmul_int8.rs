@@ -30,7 +30,8 @@
 //! and Q4_K similarly, interleaving 4 or 8 rows.)
 //!
 //! Kernels: on x86-64 with AVX-512 VNNI, 2 groups × 6 tokens in registers with `vpdpbusd` (see
-//! [`avx512`]); with AVX2, 1 group × 2 tokens with `vpmaddubsw` + `vpmaddwd` (see [`avx2`]); on
+//! [`avx512`]); with AVX2, half a group × 4 tokens (a group × 1 or 2 at the end) with `vpmaddubsw` +
+//! `vpmaddwd` (see [`avx2`]); on
 //! wasm32 (built with SIMD128, `.cargo/config.toml`), 1 group × 2 tokens with `i32x4.dot_i16x8_s`
 //! (see [`simd128`]); elsewhere plain Rust computes the same integers. [`check_int8_kernel`] checks
 //! the one in use against the definition; the self-test runs it, in the browser too.
@@ -727,8 +728,8 @@ unsafe fn matmul_groups(xq: &Int8Activations, t: usize, w: &Int8Matrix, groups: 
     }
 }
 
-/// AVX2 (no VNNI; with FMA and F16C, which every AVX2 CPU has): one group (two 8-lane halves) ×
-/// 2 tokens.
+/// AVX2 (no VNNI; with FMA and F16C, which every AVX2 CPU has): half a group (8 rows, one
+/// vector's lanes) × 4 tokens, or the whole group × the last 1 or 2.
 ///
 /// `vpmaddubsw` multiplies unsigned bytes by signed bytes, so 8-bit weights use llama.cpp's sign
 /// trick (|w| times x with w's sign), and 4-bit weights go in as stored, `q + zero`, with the
@@ -739,8 +740,6 @@ mod avx2 {
     use std::ops::Range;
 
     use super::{Int8Activations, Int8Matrix, Output, BLOCK, GROUP};
-
-    const TOKENS: usize = 2;
 
     pub(super) fn available() -> bool {
         std::is_x86_feature_detected!("avx2")
@@ -758,166 +757,203 @@ mod avx2 {
         groups: Range<usize>,
         out: Output,
     ) {
+        // A tile keeps T x H vectors of integer sums and as many of float sums in AVX2's 16
+        // registers: 4 tokens over half a group (H = 1) while 3 or more are left, each weight
+        // vector then used 4 times; the last 1 or 2 tokens over the whole group (H = 2), as a
+        // decoded token is.
         for g in groups {
             let mut t0 = 0;
-            while t0 < t {
-                let m = TOKENS.min(t - t0);
-                // SAFETY (all): the caller's promises; t0 + m <= t.
-                unsafe {
-                    match (w.bits, w.narrow, w.block, m) {
-                        (8, true, 16, 2) => tile::<2, 6, 16>(xq, w, g, t0, out),
-                        (8, true, 16, _) => tile::<1, 6, 16>(xq, w, g, t0, out),
-                        (8, true, _, 2) => tile::<2, 6, 32>(xq, w, g, t0, out),
-                        (8, true, _, _) => tile::<1, 6, 32>(xq, w, g, t0, out),
-                        (8, _, 16, 2) => tile::<2, 8, 16>(xq, w, g, t0, out),
-                        (8, _, 16, _) => tile::<1, 8, 16>(xq, w, g, t0, out),
-                        (8, _, _, 2) => tile::<2, 8, 32>(xq, w, g, t0, out),
-                        (8, _, _, _) => tile::<1, 8, 32>(xq, w, g, t0, out),
-                        (_, _, _, 2) => tile::<2, 4, 32>(xq, w, g, t0, out),
-                        (_, _, _, _) => tile::<1, 4, 32>(xq, w, g, t0, out),
+            while t - t0 >= 3 {
+                let m = 4.min(t - t0);
+                // A half of padding rows only, past the matrix's last row, is skipped.
+                for half in (0..2).filter(|h| g * GROUP + 8 * h < w.rows) {
+                    // SAFETY (all): the caller's promises; t0 + m <= t.
+                    unsafe {
+                        match m {
+                            4 => tiles::<4, 1>(xq, w, g, half, t0, out),
+                            _ => tiles::<3, 1>(xq, w, g, half, t0, out),
+                        }
                     }
                 }
                 t0 += m;
             }
-        }
-    }
-
-    /// The 16 values of `f` from index `at`, as two vectors of 8 f32 (widened from f16 with F16C).
-    ///
-    /// # Safety
-    /// `at + 16` values are in `f`.
-    #[inline]
-    #[target_feature(enable = "avx2,fma,f16c")]
-    unsafe fn sixteen(f: &super::Factors, at: usize) -> [__m256; 2] {
-        let p = f.ptr(at);
-        // SAFETY: the caller's promise.
-        unsafe {
-            if f.is_f16() {
-                let p = p as *const __m128i;
-                [_mm256_cvtph_ps(_mm_loadu_si128(p)), _mm256_cvtph_ps(_mm_loadu_si128(p.add(1)))]
-            } else {
-                let p = p as *const f32;
-                [_mm256_loadu_ps(p), _mm256_loadu_ps(p.add(8))]
+            // SAFETY (both): as above.
+            match t - t0 {
+                2 => unsafe { tiles::<2, 2>(xq, w, g, 0, t0, out) },
+                1 => unsafe { tiles::<1, 2>(xq, w, g, 0, t0, out) },
+                _ => {}
             }
         }
     }
 
-    /// Rows of group `g` × tokens `t0 .. t0 + T`, in weight blocks of `WB` columns. `BITS` is how
-    /// the quants are read: 8 (signed bytes), 6 (signed bytes within -32..=31: [`Int8Matrix`]'s
-    /// `narrow`) or 4 (nibbles).
+    /// [`tile`] for `w`'s form.
     #[inline]
     #[target_feature(enable = "avx2,fma,f16c")]
-    unsafe fn tile<const T: usize, const BITS: usize, const WB: usize>(
+    unsafe fn tiles<const T: usize, const H: usize>(
         xq: &Int8Activations,
         w: &Int8Matrix,
         g: usize,
+        half: usize,
+        t0: usize,
+        out: Output,
+    ) {
+        // SAFETY (all): the caller's promises.
+        unsafe {
+            match (w.bits, w.narrow, w.block) {
+                (8, true, 16) => tile::<T, H, 6, 16>(xq, w, g, half, t0, out),
+                (8, true, _) => tile::<T, H, 6, 32>(xq, w, g, half, t0, out),
+                (8, _, 16) => tile::<T, H, 8, 16>(xq, w, g, half, t0, out),
+                (8, _, _) => tile::<T, H, 8, 32>(xq, w, g, half, t0, out),
+                _ => tile::<T, H, 4, 32>(xq, w, g, half, t0, out),
+            }
+        }
+    }
+
+    /// The 8 values of `f` from index `at`, as f32 (widened from f16 with F16C).
+    ///
+    /// # Safety
+    /// `at + 8` values are in `f`.
+    #[inline]
+    #[target_feature(enable = "avx2,fma,f16c")]
+    unsafe fn eight(f: &super::Factors, at: usize) -> __m256 {
+        let p = f.ptr(at);
+        // SAFETY: the caller's promise.
+        unsafe {
+            if f.is_f16() {
+                _mm256_cvtph_ps(_mm_loadu_si128(p as *const __m128i))
+            } else {
+                _mm256_loadu_ps(p as *const f32)
+            }
+        }
+    }
+
+    /// `H` halves of group `g` from half `half` (8 rows each, one vector's lanes) × tokens
+    /// `t0 .. t0 + T`, in weight blocks of `WB` columns. `BITS` is how the quants are read: 8
+    /// (signed bytes), 6 (signed bytes within -32..=31: [`Int8Matrix`]'s `narrow`) or 4 (nibbles).
+    #[inline]
+    #[target_feature(enable = "avx2,fma,f16c")]
+    unsafe fn tile<const T: usize, const H: usize, const BITS: usize, const WB: usize>(
+        xq: &Int8Activations,
+        w: &Int8Matrix,
+        g: usize,
+        half: usize,
         t0: usize,
         out: Output,
     ) {
         let (k, blocks, block_bytes) = (w.cols, w.blocks(), w.block_bytes());
         assert!(w.block == WB && if BITS == 6 { w.bits == 8 && w.narrow } else { w.bits == BITS });
-        assert!(xq.quants.len() >= (t0 + T) * k && (g + 1) * blocks * block_bytes <= w.quants.len());
+        assert!(half + H <= 2 && xq.quants.len() >= (t0 + T) * k && (g + 1) * blocks * block_bytes <= w.quants.len());
         let ones = _mm256_set1_epi16(1);
-        let low_nibbles = _mm256_set1_epi8(0x0F);
-        let mut acc_f = [[_mm256_setzero_ps(); 2]; T];
+        // The block's steps of 4 columns. Where a tile holds 4 vectors of sums, a run-time count:
+        // LLVM then keeps the loops below as loops, where unrolled whole it hoists every load of
+        // the block and spills them (measured: a third slower).
+        let steps = if T * H >= 4 { std::hint::black_box(w.block) / 4 } else { WB / 4 };
+        let mut acc_f = [[_mm256_setzero_ps(); H]; T];
+        // SAFETY (every read below): the asserts above and in Kernel::run bound the blocks, the
+        // tokens and the columns (col0 + WB <= k for each block).
+        let x_rows: [*const u8; T] =
+            std::array::from_fn(|i| unsafe { xq.quants.as_ptr().add((t0 + i) * k) as *const u8 });
         for b in 0..blocks {
             let col0 = b * WB;
-            // SAFETY (every read below): the asserts above and in Kernel::run bound the block.
-            let p = unsafe { w.quants.as_ptr().add((g * blocks + b) * block_bytes) };
+            // The halves' 32 bytes of each 64 (4 columns of 8 rows each).
+            let p = unsafe { w.quants.as_ptr().add((g * blocks + b) * block_bytes + 32 * half) };
+            let load = |at: usize| unsafe { _mm256_loadu_si256(p.add(at) as *const __m256i) };
             // Four activation bytes of token t0 + i, columns col .. col + 4, in every lane.
-            let x = |i: usize, col: usize| {
-                assert!(i < T && col + 4 <= k);
-                // SAFETY: inside token t0 + i's row (the asserts above bound the tokens).
-                unsafe {
-                    _mm256_set1_epi32((xq.quants.as_ptr().add((t0 + i) * k + col) as *const i32).read_unaligned())
-                }
-            };
-            // 32 bytes of the block's quants at byte `at`.
-            let load = |at: usize| {
-                assert!(at + 32 <= block_bytes);
-                // SAFETY: inside block b of group g.
-                unsafe { _mm256_loadu_si256(p.add(at) as *const __m256i) }
+            let x = |i: usize, col: usize| unsafe {
+                _mm256_set1_epi32((x_rows[i].add(col) as *const i32).read_unaligned())
             };
             // A 4-bit quant is stored as q + zero and a narrow 8-bit one read as q + 32: the sums
             // start at -zero · Σx (the block's activation sum) so that they end at Σ q·x.
             let bias = if BITS == 6 { 32 } else { w.zero };
-            let mut acc: [[__m256i; 2]; T] = if BITS == 8 {
-                [[_mm256_setzero_si256(); 2]; T]
+            let mut acc: [[__m256i; H]; T] = if BITS == 8 {
+                [[_mm256_setzero_si256(); H]; T]
             } else {
-                std::array::from_fn(|i| [_mm256_set1_epi32(-bias * xq.sum(t0 + i, k, col0, WB)); 2])
+                std::array::from_fn(|i| [_mm256_set1_epi32(-bias * xq.sum(t0 + i, k, col0, WB)); H])
             };
             if BITS == 6 {
                 let to_unsigned = _mm256_set1_epi8(32);
-                for c in (0..WB / 4).step_by(2) {
-                    let u = [load(64 * c), load(64 * c + 32), load(64 * c + 64), load(64 * c + 96)]
-                        .map(|v| _mm256_add_epi8(v, to_unsigned));
-                    for (i, acc) in acc.iter_mut().enumerate() {
+                for c in (0..steps).step_by(2) {
+                    let u: [[__m256i; 2]; H] = std::array::from_fn(|h| {
+                        [load(64 * c + 32 * h), load(64 * c + 64 + 32 * h)].map(|v| _mm256_add_epi8(v, to_unsigned))
+                    });
+                    for i in 0..T {
                         let (x0, x1) = (x(i, col0 + 4 * c), x(i, col0 + 4 * c + 4));
-                        for h in 0..2 {
+                        for h in 0..H {
                             // 0 <= u <= 63: a pair is at most 2 · 63 · 127, two of them 32,004.
                             let products =
-                                _mm256_add_epi16(_mm256_maddubs_epi16(u[h], x0), _mm256_maddubs_epi16(u[2 + h], x1));
-                            acc[h] = _mm256_add_epi32(acc[h], _mm256_madd_epi16(products, ones));
+                                _mm256_add_epi16(_mm256_maddubs_epi16(u[h][0], x0), _mm256_maddubs_epi16(u[h][1], x1));
+                            acc[i][h] = _mm256_add_epi32(acc[i][h], _mm256_madd_epi16(products, ones));
                         }
                     }
                 }
             } else if BITS == 8 {
-                for c in 0..WB / 4 {
-                    let wv = [load(64 * c), load(64 * c + 32)];
+                for c in 0..steps {
+                    let wv: [__m256i; H] = std::array::from_fn(|h| load(64 * c + 32 * h));
                     let aw = wv.map(|w| _mm256_sign_epi8(w, w));
-                    for (i, acc) in acc.iter_mut().enumerate() {
+                    for i in 0..T {
                         let xv = x(i, col0 + 4 * c);
-                        for h in 0..2 {
+                        for h in 0..H {
                             // |w| ≤ 128 is exact as unsigned; x is never -128 for finite input
                             // (the quantizer's range is -127..=127), so negating it is exact;
                             // pairs sum to at most 2 · 128 · 127 < 2^15: no saturation.
                             let products = _mm256_maddubs_epi16(aw[h], _mm256_sign_epi8(xv, wv[h]));
-                            acc[h] = _mm256_add_epi32(acc[h], _mm256_madd_epi16(products, ones));
+                            acc[i][h] = _mm256_add_epi32(acc[i][h], _mm256_madd_epi16(products, ones));
                         }
                     }
                 }
             } else {
-                for c in 0..4 {
-                    let raw = [load(64 * c), load(64 * c + 32)];
+                // Nibbles: each i16 sums 4 products of at most 15 · 127 per step, 16 over the
+                // block (30,480 < 2^15), so the block is summed in i16 and widened once.
+                let low_nibbles = _mm256_set1_epi8(0x0F);
+                let mut sums = [[_mm256_setzero_si256(); H]; T];
+                for c in 0..steps / 2 {
+                    let raw: [__m256i; H] = std::array::from_fn(|h| load(64 * c + 32 * h));
                     let lo = raw.map(|v| _mm256_and_si256(v, low_nibbles));
                     let hi = raw.map(|v| _mm256_and_si256(_mm256_srli_epi16::<4>(v), low_nibbles));
-                    for (i, acc) in acc.iter_mut().enumerate() {
+                    for i in 0..T {
                         let (xlo, xhi) = (x(i, col0 + 4 * c), x(i, col0 + 16 + 4 * c));
-                        for h in 0..2 {
-                            // Each pair is at most 2 · 15 · 127, two of them 7620: no saturation.
+                        for h in 0..H {
                             let products =
                                 _mm256_add_epi16(_mm256_maddubs_epi16(lo[h], xlo), _mm256_maddubs_epi16(hi[h], xhi));
-                            acc[h] = _mm256_add_epi32(acc[h], _mm256_madd_epi16(products, ones));
+                            sums[i][h] = _mm256_add_epi16(sums[i][h], products);
                         }
                     }
                 }
+                for i in 0..T {
+                    for h in 0..H {
+                        acc[i][h] = _mm256_add_epi32(acc[i][h], _mm256_madd_epi16(sums[i][h], ones));
+                    }
+                }
             }
-            let at = (g * blocks + b) * GROUP;
-            // SAFETY: 16 values from `at`, inside the group's (checked with the quants above).
-            let s = unsafe { sixteen(&w.scales, at) };
-            let m = w.offsets.as_ref().map(|m| unsafe { sixteen(m, at) });
-            for (i, (acc, acc_f)) in acc.iter().zip(&mut acc_f).enumerate() {
+            let at = (g * blocks + b) * GROUP + 8 * half;
+            // SAFETY: 8 H values from `at`, inside the group's (checked with the quants above).
+            let s: [__m256; H] = std::array::from_fn(|h| unsafe { eight(&w.scales, at + 8 * h) });
+            let m: Option<[__m256; H]> =
+                w.offsets.as_ref().map(|m| std::array::from_fn(|h| unsafe { eight(m, at + 8 * h) }));
+            for i in 0..T {
                 let a = ((t0 + i) * k + col0) / BLOCK;
                 let dx = _mm256_set1_ps(xq.scales[a]);
-                for h in 0..2 {
-                    acc_f[h] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(acc[h]), _mm256_mul_ps(s[h], dx), acc_f[h]);
+                for h in 0..H {
+                    acc_f[i][h] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(acc[i][h]), _mm256_mul_ps(s[h], dx), acc_f[i][h]);
                 }
                 if let Some(m) = m {
                     let sx = _mm256_set1_ps(xq.block_sums[a]);
-                    for h in 0..2 {
-                        acc_f[h] = _mm256_fmadd_ps(m[h], sx, acc_f[h]);
+                    for h in 0..H {
+                        acc_f[i][h] = _mm256_fmadd_ps(m[h], sx, acc_f[i][h]);
                     }
                 }
             }
         }
-        let valid = w.rows.saturating_sub(g * GROUP).min(GROUP);
+        let first = g * GROUP + 8 * half;
+        let valid = w.rows.saturating_sub(first).min(8 * H);
         for (i, acc_f) in acc_f.iter().enumerate() {
-            let mut lanes = [0f32; GROUP];
-            // SAFETY: lanes holds 16 f32; the caller's promise covers the row's valid columns.
+            let mut lanes = [0f32; 16];
+            // SAFETY: lanes holds 16 f32; the caller's promise covers the rows' valid columns.
             unsafe {
-                _mm256_storeu_ps(lanes.as_mut_ptr(), acc_f[0]);
-                _mm256_storeu_ps(lanes.as_mut_ptr().add(8), acc_f[1]);
-                std::ptr::copy_nonoverlapping(lanes.as_ptr(), out.ptr.add((t0 + i) * out.stride + g * GROUP), valid);
+                for h in 0..H {
+                    _mm256_storeu_ps(lanes.as_mut_ptr().add(8 * h), acc_f[h]);
+                }
+                std::ptr::copy_nonoverlapping(lanes.as_ptr(), out.ptr.add((t0 + i) * out.stride + first), valid);
             }
         }
     }
@@ -1645,6 +1681,39 @@ mod tests {
                     out.iter().all(|&o| (o - expected).abs() <= 1e-5 * expected.abs().max(1.0)),
                     "{kernel:?}: {out:?}, expected {expected}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn the_largest_nibbles_and_narrow_quants_over_a_whole_block_neither_overflow_nor_saturate() {
+        // Every Q4_1 quant 15 (the AVX2 kernel sums a block's 4-bit products in i16: 16 of
+        // 15 · 127 each) and every Q6_K quant 31 (read as 63 unsigned: two pairs of 63 · 127 per
+        // i16), scale 1, against activations all +1 (quantized to +127) and all -1.
+        let (rows, cols) = (19, 512);
+        let one = half::f16::from_f32(1.0).to_le_bytes();
+        let q4_1: Vec<u8> = [one.as_slice(), &[0, 0], &[0xFF; 16]].concat();
+        // Q6_K: ql and qh all ones (q = 63 - 32 = 31), the 16 sub-block scales 1, then d.
+        let q6_k: Vec<u8> = [[0xFF; 128].as_slice(), &[0xFF; 64], &[1; 16], &one].concat();
+        for (ty, block, weight) in [(GgmlType::Q4_1, q4_1, 15.0), (GgmlType::Q6_K, q6_k, 31.0)] {
+            let per_block = ty.block_layout().0;
+            let bytes = block.repeat(rows * cols / per_block);
+            let w = Int8Matrix::new(&QMatrix::from_ggml(ty, &bytes, rows, cols).unwrap()).unwrap();
+            let dx = half::f16::from_f32(1.0 / 127.0).to_f32();
+            for sign in [1f32, -1.0] {
+                // 1 to 6 tokens: every tile shape of every kernel.
+                for tokens in 1..=6 {
+                    let x = vec![sign; tokens * cols];
+                    let expected = sign * weight * 127.0 * dx * cols as f32;
+                    for kernel in kernels() {
+                        let mut out = vec![f32::NAN; tokens * rows];
+                        qmatmul_int8_with(kernel, 1, &x, &w, &mut out);
+                        assert!(
+                            out.iter().all(|&o| (o - expected).abs() <= 1e-5 * expected.abs()),
+                            "{kernel:?}, {ty:?}, {tokens} tokens: {out:?}, expected {expected}"
+                        );
+                    }
+                }
             }
         }
     }

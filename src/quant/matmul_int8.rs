@@ -99,8 +99,9 @@ pub struct Int8Matrix {
     zero: i32,
     /// 8 bits: every quant is within -32..=31 (the 5- and 6-bit types: Q5_0, Q5_1, Q5_K, Q6_K).
     /// The AVX2 kernel then biases them to 0..=63, unsigned, which `vpmaddubsw` multiplies by the
-    /// signed activations directly, two columns' pairs summed in i16 without saturating.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// signed activations directly, two columns' pairs summed in i16 without saturating; the
+    /// relaxed-SIMD kernel takes them in one 7-bit dot product instead of two nibbles'.
+    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "wasm32")), allow(dead_code))]
     narrow: bool,
     quants: Vec<u8>,
     scales: Factors,
@@ -636,7 +637,8 @@ fn definition(x: &[f32], w: &QMatrix) -> Vec<(f64, f64)> {
 
 /// The kernel [`qmatmul_int8`] runs on this machine, checked against the definition on one
 /// matrix of each form it takes (8-bit in blocks of 32 with and without offsets, signed 4-bit,
-/// unsigned 4-bit with offsets, 8-bit in blocks of 16), with a partial group of rows and a token
+/// unsigned 4-bit with offsets, 8-bit in blocks of 16, and 8-bit within -32..=31 in blocks of 32
+/// and 16, which the x86 and relaxed-SIMD kernels read as 6-bit), with a partial group of rows and a token
 /// count that leaves a remainder in every kernel's tile. Returns the kernel's name and its largest
 /// error as a fraction of `1 + Σ|x·w|`: the integer sums are exact, so only f32 rounding is left
 /// (about 1e-7). The self-test runs this where the model will run: in the browser, the SIMD128
@@ -654,13 +656,22 @@ pub fn check_int8_kernel() -> Int8KernelCheck {
     };
     let uniform = |bits: u64| (bits >> 40) as f32 / (1u64 << 23) as f32 - 1.0;
     let mut worst = 0f64;
-    for (bits, block, signed, offsets) in
-        [(8, 32, true, false), (8, 32, true, true), (4, 32, true, false), (4, 32, false, true), (8, 16, true, false)]
-    {
+    // (bits, block, signed, offsets, narrow: 8-bit quants within -32..=31, as Q5_0 and Q6_K's)
+    for (bits, block, signed, offsets, narrow) in [
+        (8, 32, true, false, false),
+        (8, 32, true, true, false),
+        (4, 32, true, false, false),
+        (4, 32, false, true, false),
+        (8, 16, true, false, false),
+        (8, 32, true, false, true),
+        (8, 16, true, false, true),
+    ] {
         let blocks = rows * cols / block;
         let scales = (0..blocks).map(|_| uniform(next()) / 16.0).collect();
         let offsets = offsets.then(|| (0..blocks).map(|_| uniform(next())).collect());
-        let values = (0..rows * cols * bits / 32).map(|_| next() as u32).collect();
+        let narrowed = |word: u32| u32::from_le_bytes(word.to_le_bytes().map(|b| ((b & 0x3F) as i8 - 32) as u8));
+        let values =
+            (0..rows * cols * bits / 32).map(|_| next() as u32).map(|v| if narrow { narrowed(v) } else { v }).collect();
         let w =
             QMatrix::new(rows, cols, bits as u32, block, signed, scales, offsets, values).expect("a consistent matrix");
         let packed = Int8Matrix::new(&w).expect("a form the int8 path takes");
@@ -1157,9 +1168,10 @@ mod simd128 {
 /// `i32x4.relaxed_dot_i8x16_i7x16_add_s` adds four products of signed activation bytes and 7-bit
 /// weight bytes into each lane, as VNNI's `vpdpbusd` does (V8 emits that where the CPU has
 /// AVX-VNNI). So each 16 bytes of a chunk (4 rows × 4 columns) is one instruction per token, with
-/// a row in each lane and no pairwise sums. 4-bit quants are 7-bit as stored (`q + zero`); an
-/// 8-bit quant goes in as the two nibbles of `q + 128` (`q + 128 = 16 · hi + lo`), each nibble's
-/// sums kept apart and combined at the block's end. The result is implementation-defined only for
+/// a row in each lane and no pairwise sums. 4-bit quants are 7-bit as stored (`q + zero`), and so
+/// are the 5- and 6-bit types' as `q + 32` (`narrow`); a full-range 8-bit quant goes in as the two
+/// nibbles of `q + 128` (`q + 128 = 16 · hi + lo`), each nibble's sums kept apart and combined at
+/// the block's end. The result is implementation-defined only for
 /// a weight byte above 127, which never occurs here; the scaling is the portable kernel's.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod relaxed_simd {
@@ -1168,9 +1180,6 @@ mod relaxed_simd {
 
     use super::wasm_tile::{scale, store};
     use super::{Int8Activations, Int8Matrix, Output, BLOCK};
-
-    /// Tokens per tile: 4 × 4 integer sums (8 × 4 for 8-bit weights) and 4 × 4 float sums.
-    const TOKENS: usize = 4;
 
     /// # Safety
     /// As [`super::Kernel::run`], in a browser with relaxed SIMD (the page checks before it
@@ -1186,16 +1195,41 @@ mod relaxed_simd {
         groups: Range<usize>,
         out: Output,
     ) {
+        // SAFETY (all): the caller's promises.
+        unsafe {
+            match (w.bits, w.narrow, w.block) {
+                (8, true, 16) => tiles::<6, 16>(xq, t, w, groups, out),
+                (8, true, _) => tiles::<6, 32>(xq, t, w, groups, out),
+                (8, _, 16) => tiles::<8, 16>(xq, t, w, groups, out),
+                (8, _, _) => tiles::<8, 32>(xq, t, w, groups, out),
+                _ => tiles::<4, 32>(xq, t, w, groups, out),
+            }
+        }
+    }
+
+    /// The groups in tiles of 16 rows × 4 tokens (the last 1 to 3 tokens in one of their own).
+    /// Tiles that fit x86-64's 16 vector registers (4 rows × 4 tokens, with no spill in V8's
+    /// code) were slower in Chromium 156: 11 against 19 GMAC/s on 4-bit weights.
+    #[inline]
+    #[target_feature(enable = "relaxed-simd")]
+    unsafe fn tiles<const BITS: usize, const WB: usize>(
+        xq: &Int8Activations,
+        t: usize,
+        w: &Int8Matrix,
+        groups: Range<usize>,
+        out: Output,
+    ) {
         for g in groups {
             let mut t0 = 0;
             while t0 < t {
-                let m = TOKENS.min(t - t0);
+                let m = 4.min(t - t0);
                 // SAFETY (all): the caller's promises; t0 + m <= t.
                 unsafe {
-                    match (w.bits, w.block) {
-                        (8, 16) => tiles::<8, 16>(m, xq, w, g, t0, out),
-                        (8, _) => tiles::<8, 32>(m, xq, w, g, t0, out),
-                        _ => tiles::<4, 32>(m, xq, w, g, t0, out),
+                    match m {
+                        1 => tile::<1, BITS, WB>(xq, w, g, t0, out),
+                        2 => tile::<2, BITS, WB>(xq, w, g, t0, out),
+                        3 => tile::<3, BITS, WB>(xq, w, g, t0, out),
+                        _ => tile::<4, BITS, WB>(xq, w, g, t0, out),
                     }
                 }
                 t0 += m;
@@ -1203,29 +1237,9 @@ mod relaxed_simd {
         }
     }
 
-    /// [`tile`] for `m` ≤ [`TOKENS`] tokens.
-    #[inline]
-    #[target_feature(enable = "relaxed-simd")]
-    unsafe fn tiles<const BITS: usize, const WB: usize>(
-        m: usize,
-        xq: &Int8Activations,
-        w: &Int8Matrix,
-        g: usize,
-        t0: usize,
-        out: Output,
-    ) {
-        // SAFETY (all): the caller's promises.
-        unsafe {
-            match m {
-                1 => tile::<1, BITS, WB>(xq, w, g, t0, out),
-                2 => tile::<2, BITS, WB>(xq, w, g, t0, out),
-                3 => tile::<3, BITS, WB>(xq, w, g, t0, out),
-                _ => tile::<TOKENS, BITS, WB>(xq, w, g, t0, out),
-            }
-        }
-    }
-
-    /// Rows of group `g` × tokens `t0 .. t0 + T`, in weight blocks of `WB` columns.
+    /// Rows of group `g` × tokens `t0 .. t0 + T`, in weight blocks of `WB` columns. `BITS` is how
+    /// the quants are read: 8 (signed bytes, as two nibbles of `q + 128`), 6 (signed bytes within
+    /// -32..=31, `narrow`: `q + 32` is 7-bit, so one dot product) or 4.
     #[inline]
     #[target_feature(enable = "relaxed-simd")]
     unsafe fn tile<const T: usize, const BITS: usize, const WB: usize>(
@@ -1236,26 +1250,22 @@ mod relaxed_simd {
         out: Output,
     ) {
         let (k, blocks, block_bytes) = (w.cols, w.blocks(), w.block_bytes());
-        assert!(w.bits == BITS && w.block == WB);
+        assert!(w.block == WB && if BITS == 6 { w.bits == 8 && w.narrow } else { w.bits == BITS });
         assert!(xq.quants.len() >= (t0 + T) * k && (g + 1) * blocks * block_bytes <= w.quants.len());
         let low_nibbles = u8x16_splat(0x0F);
         let flip = u8x16_splat(0x80);
+        let to_unsigned = i8x16_splat(32);
         let mut acc_f = [[f32x4_splat(0.0); 4]; T];
+        // SAFETY (every read below): the asserts above and in Kernel::run bound the blocks, the
+        // tokens and the columns (col0 + WB <= k for each block).
+        let x_rows: [*const u8; T] =
+            std::array::from_fn(|i| unsafe { xq.quants.as_ptr().add((t0 + i) * k) as *const u8 });
         for b in 0..blocks {
             let col0 = b * WB;
-            // SAFETY (every read below): the asserts above and in Kernel::run bound the block.
             let p = unsafe { w.quants.as_ptr().add((g * blocks + b) * block_bytes) };
+            let load = |at: usize| unsafe { v128_load(p.add(at) as *const v128) };
             // Four activation bytes of token t0 + i, columns col .. col + 4, in every lane.
-            let x = |i: usize, col: usize| {
-                assert!(i < T && col + 4 <= k);
-                // SAFETY: inside token t0 + i's row (the asserts above bound the tokens).
-                unsafe { v128_load32_splat(xq.quants.as_ptr().add((t0 + i) * k + col) as *const u32) }
-            };
-            let load = |at: usize| {
-                assert!(at + 16 <= block_bytes);
-                // SAFETY: inside block b of group g.
-                unsafe { v128_load(p.add(at) as *const v128) }
-            };
+            let x = |i: usize, col: usize| unsafe { v128_load32_splat(x_rows[i].add(col) as *const u32) };
             // acc[i][q]: token t0 + i, rows 4q .. 4q + 4 (for 8 bits: the low nibbles' sums).
             let mut acc = [[i32x4_splat(0); 4]; T];
             let mut acc_high = [[i32x4_splat(0); 4]; T];
@@ -1268,6 +1278,16 @@ mod relaxed_simd {
                         for i in 0..T {
                             acc[i][q] = i32x4_relaxed_dot_i8x16_i7x16_add(xs[i], lo, acc[i][q]);
                             acc_high[i][q] = i32x4_relaxed_dot_i8x16_i7x16_add(xs[i], hi, acc_high[i][q]);
+                        }
+                    }
+                }
+            } else if BITS == 6 {
+                for c in 0..WB / 4 {
+                    let xs: [v128; T] = std::array::from_fn(|i| x(i, col0 + 4 * c));
+                    for q in 0..4 {
+                        let u = i8x16_add(load(64 * c + 16 * q), to_unsigned);
+                        for i in 0..T {
+                            acc[i][q] = i32x4_relaxed_dot_i8x16_i7x16_add(xs[i], u, acc[i][q]);
                         }
                     }
                 }
@@ -1290,11 +1310,12 @@ mod relaxed_simd {
                 let a = ((t0 + i) * k + col0) / BLOCK;
                 let sum_x = xq.sum(t0 + i, k, col0, WB);
                 for q in 0..4 {
-                    // Take off what the stored form added: `zero · Σx`, or `128 · Σx` for 8 bits.
-                    let rows = if BITS == 8 {
-                        i32x4_sub(i32x4_add(i32x4_shl(acc_high[i][q], 4), acc[i][q]), i32x4_splat(128 * sum_x))
-                    } else {
-                        i32x4_sub(acc[i][q], i32x4_splat(w.zero * sum_x))
+                    // Take off what the stored form added: `zero · Σx`, `32 · Σx` for narrow
+                    // quants, `128 · Σx` for 8 bits.
+                    let rows = match BITS {
+                        8 => i32x4_sub(i32x4_add(i32x4_shl(acc_high[i][q], 4), acc[i][q]), i32x4_splat(128 * sum_x)),
+                        6 => i32x4_sub(acc[i][q], i32x4_splat(32 * sum_x)),
+                        _ => i32x4_sub(acc[i][q], i32x4_splat(w.zero * sum_x)),
                     };
                     acc_f[i][q] = scale(acc_f[i][q], rows, q, &s, m.as_ref().map(|m| &m[..]), xq, a);
                 }

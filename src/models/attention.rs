@@ -10,7 +10,7 @@
 use burn::tensor::{activation, Device, Tensor, TensorData};
 
 use crate::models::host_ops;
-use crate::models::layers::KvCache;
+use crate::models::layers::{host_values, KvCache};
 
 /// Appends this pass's keys and values (`[kv, t, d]`) to `cache` for `layer` and attends over the
 /// whole cache: on the CPU backends straight from the host cache (appended in place, never copied
@@ -32,14 +32,20 @@ pub fn attend(
         return attention_tensors(q, k, v, mask, scale, softcap);
     }
     let ([h, t, d], [kv, t_new, _]) = (q.dims(), k.dims());
-    let host = |x: Tensor<3>| x.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
-    let cached = cache.append_host(layer, &host(k), &host(v), kv, t_new, d);
+    let cached = cache.append_host(layer, &host_values(k), &host_values(v), kv, t_new, d);
     let t_k = cached.len;
     let mask = mask.into_data().try_to_vec::<f32>().expect("the mask is f32");
     let shape = Shape { heads: h, kv_heads: kv, t, t_k, d, kv_stride: cached.capacity };
     let mask = Mask::new(&mask, t, t_k);
-    let out =
-        attention_host(&host(q), &cached.keys, &cached.values, &mask, shape, scale as f32, softcap.map(|c| c as f32));
+    let out = attention_host(
+        &host_values(q),
+        &cached.keys,
+        &cached.values,
+        &mask,
+        shape,
+        scale as f32,
+        softcap.map(|c| c as f32),
+    );
     Tensor::from_data(TensorData::new(out, [t, h * d]), &device)
 }
 

@@ -47,44 +47,45 @@ fn exp_slice(xs: &mut [f32]) {
     }
 }
 
+/// `gate[i] = f(gate[i], up[i])`: the loop the gated activations share, inlined with its `f`.
 #[inline(always)]
-fn swiglu_slice(gate: &mut [f32], up: &[f32]) {
+fn gated_slice(gate: &mut [f32], up: &[f32], f: impl Fn(f32, f32) -> f32) {
     for (g, &u) in gate.iter_mut().zip(up) {
-        // silu(g) = g · sigmoid(g) = g / (1 + e^-g)
-        *g = *g / (1.0 + exp_one(-*g)) * u;
+        *g = f(*g, u);
     }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn gated_slice_avx2(gate: &mut [f32], up: &[f32], f: impl Fn(f32, f32) -> f32) {
+    gated_slice(gate, up, f)
+}
+
+/// `gate[i] = f(gate[i], up[i])`, split across the cores (`name` for the length check).
+///
+/// # Panics
+/// If the lengths differ (a programming error).
+#[inline(always)]
+fn gated_in_place(name: &str, gate: &mut [f32], up: &[f32], f: impl Fn(f32, f32) -> f32 + Copy + Sync) {
+    assert_eq!(gate.len(), up.len(), "{name}: gate and up differ in length");
+    split_rows(gate, 1, |first, part| {
+        let up = &up[first..][..part.len()];
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: the CPU has AVX2 and FMA, checked just above.
+            return unsafe { gated_slice_avx2(part, up, f) };
+        }
+        gated_slice(part, up, f)
+    });
 }
 
 /// `sqrt(2/π)`, GELU's tanh approximation's factor.
 const SQRT_2_OVER_PI: f32 = 0.797_884_6;
 
-#[inline(always)]
-fn gelu_tanh_slice(gate: &mut [f32], up: &[f32]) {
-    for (g, &u) in gate.iter_mut().zip(up) {
-        // 0.5·x·(1 + tanh(z)) = x · sigmoid(2z) = x / (1 + e^-2z), z = sqrt(2/π)·(x + 0.044715·x³):
-        // the same function as transformers' `gelu_pytorch_tanh`, with one `exp` and no `tanh`.
-        let x = *g;
-        let z = SQRT_2_OVER_PI * (x + 0.044_715 * x * x * x);
-        *g = x / (1.0 + exp_one(-2.0 * z)) * u;
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn gelu_tanh_slice_avx2(gate: &mut [f32], up: &[f32]) {
-    gelu_tanh_slice(gate, up)
-}
-
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 fn exp_slice_avx2(xs: &mut [f32]) {
     exp_slice(xs)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn swiglu_slice_avx2(gate: &mut [f32], up: &[f32]) {
-    swiglu_slice(gate, up)
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -107,16 +108,8 @@ pub fn exp_in_place(xs: &mut [f32]) {
 /// # Panics
 /// If the lengths differ (a programming error).
 pub fn swiglu_in_place(gate: &mut [f32], up: &[f32]) {
-    assert_eq!(gate.len(), up.len(), "swiglu: gate and up differ in length");
-    split_rows(gate, 1, |first, part| {
-        let up = &up[first..][..part.len()];
-        #[cfg(target_arch = "x86_64")]
-        if has_avx2() {
-            // SAFETY: the CPU has AVX2 and FMA, checked just above.
-            return unsafe { swiglu_slice_avx2(part, up) };
-        }
-        swiglu_slice(part, up)
-    });
+    // silu(g) = g · sigmoid(g) = g / (1 + e^-g)
+    gated_in_place("swiglu", gate, up, |g, u| g / (1.0 + exp_one(-g)) * u)
 }
 
 /// `gate[i] = gelu_tanh(gate[i]) · up[i]` (GELU with the tanh approximation, Gemma's MLP), split
@@ -125,16 +118,12 @@ pub fn swiglu_in_place(gate: &mut [f32], up: &[f32]) {
 /// # Panics
 /// If the lengths differ (a programming error).
 pub fn gelu_tanh_in_place(gate: &mut [f32], up: &[f32]) {
-    assert_eq!(gate.len(), up.len(), "gelu_tanh: gate and up differ in length");
-    split_rows(gate, 1, |first, part| {
-        let up = &up[first..][..part.len()];
-        #[cfg(target_arch = "x86_64")]
-        if has_avx2() {
-            // SAFETY: the CPU has AVX2 and FMA, checked just above.
-            return unsafe { gelu_tanh_slice_avx2(part, up) };
-        }
-        gelu_tanh_slice(part, up)
-    });
+    // 0.5·x·(1 + tanh(z)) = x · sigmoid(2z) = x / (1 + e^-2z), z = sqrt(2/π)·(x + 0.044715·x³): the
+    // same function as transformers' `gelu_pytorch_tanh`, with one `exp` and no `tanh`.
+    gated_in_place("gelu_tanh", gate, up, |x, u| {
+        let z = SQRT_2_OVER_PI * (x + 0.044_715 * x * x * x);
+        x / (1.0 + exp_one(-2.0 * z)) * u
+    })
 }
 
 /// Below this many elements a split of an element-wise op costs more than its second core saves.

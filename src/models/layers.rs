@@ -299,7 +299,7 @@ impl RmsNorm {
         let device = x.device();
         if device == Device::flex() {
             let dims = x.dims();
-            let mut values = x.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
+            let mut values = host_values(x);
             host_ops::rms_norm_rows(&mut values, &self.host_weight, self.eps as f32);
             return Tensor::from_data(TensorData::new(values, dims), &device);
         }
@@ -376,7 +376,7 @@ impl RopeAngles {
         let device = x.device();
         if device == Device::flex() {
             let dims @ [_, t, d] = x.dims();
-            let mut values = x.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
+            let mut values = host_values(x);
             let rows = self.rows.start * d..self.rows.end * d;
             host_ops::rope_rotate(&mut values, t, &self.host.0[rows.clone()], &self.host.1[rows]);
             return Tensor::from_data(TensorData::new(values, dims), &device);
@@ -605,7 +605,7 @@ pub fn split_heads(x: Tensor<2>, heads: usize) -> Tensor<3> {
     if device != Device::flex() {
         return x.reshape([t, heads, d]).swap_dims(0, 1);
     }
-    let rows = x.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
+    let rows = host_values(x);
     let mut by_head = vec![0f32; t * hd];
     for (i, row) in rows.chunks_exact(hd).enumerate() {
         for (h, head) in row.chunks_exact(d).enumerate() {
@@ -613,6 +613,20 @@ pub fn split_heads(x: Tensor<2>, heads: usize) -> Tensor<3> {
         }
     }
     Tensor::from_data(TensorData::new(by_head, [heads, t, d]), &device)
+}
+
+/// A CPU (burn-flex) tensor's values, for the loops over host memory that replace chains of
+/// tensor ops there ([`host_ops`]).
+pub(crate) fn host_values<const D: usize>(x: Tensor<D>) -> Vec<f32> {
+    x.into_data().try_to_vec::<f32>().expect("CPU activations are f32")
+}
+
+/// `op(gate, up)` on the host, `gate` overwritten: the gated MLP activations on the CPU backend.
+fn gated_on_host(gate: Tensor<2>, up: Tensor<2>, op: fn(&mut [f32], &[f32])) -> Tensor<2> {
+    let (dims, device) = (gate.dims(), gate.device());
+    let mut g = host_values(gate);
+    op(&mut g, &host_values(up));
+    Tensor::from_data(TensorData::new(g, dims), &device)
 }
 
 pub fn token_ids(tokens: &[u32], device: &Device) -> Tensor<1, Int> {
@@ -627,11 +641,7 @@ pub fn swiglu(gate: Tensor<2>, up: Tensor<2>) -> Tensor<2> {
     if device != Device::flex() {
         return activation::silu(gate) * up;
     }
-    let dims = gate.dims();
-    let mut g = gate.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
-    let u = up.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
-    host_ops::swiglu_in_place(&mut g, &u);
-    Tensor::from_data(TensorData::new(g, dims), &device)
+    gated_on_host(gate, up, host_ops::swiglu_in_place)
 }
 
 /// `gelu_tanh(gate) · up` (GELU with the tanh approximation, transformers' `gelu_pytorch_tanh`),
@@ -646,11 +656,7 @@ pub fn gelu_tanh_mul(gate: Tensor<2>, up: Tensor<2>) -> Tensor<2> {
             .mul_scalar((2.0f64 / std::f64::consts::PI).sqrt());
         return x.clone().mul_scalar(0.5) * (inner.tanh().add_scalar(1.0)) * up;
     }
-    let dims = gate.dims();
-    let mut g = gate.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
-    let u = up.into_data().try_to_vec::<f32>().expect("CPU activations are f32");
-    host_ops::gelu_tanh_in_place(&mut g, &u);
-    Tensor::from_data(TensorData::new(g, dims), &device)
+    gated_on_host(gate, up, host_ops::gelu_tanh_in_place)
 }
 
 #[cfg(test)]

@@ -9,6 +9,9 @@
 //! llama.cpp does in `lingualens bench`. The page (`tools/bench/browser/`) times each engine's own
 //! calls; WebDriver only starts a run and reads the figures.
 //! - prompt tokens/s: the first item's context in one forward pass, median of `--runs`;
+//! - decode tokens/s: `lingualens bench`'s decode (after its 256-token prompt, 64 greedy tokens one
+//!   at a time, tokens/s over the steps after the first), median of `--runs`; lingualens on one
+//!   worker (a pool's first), wllama through its sampler cut to the most likely token;
 //! - items/s: every item (the context once, each choice after its KV cache), median of `--runs`.
 //!
 //! The largest |Δ log-likelihood| between lingualens and wllama is printed as a check that both
@@ -27,7 +30,7 @@ use clap::Parser;
 use serde_json::{json, Value};
 
 use common::{Browser, StaticServer, WEBGPU_FLAG};
-use lingualens::cli::bench::{workload, Item};
+use lingualens::cli::bench::{workload, Item, DECODE_TOKENS};
 use lingualens::formats::gguf::GgufFile;
 use lingualens::formats::source::FileSource;
 use lingualens::models::config::ModelConfig;
@@ -108,9 +111,13 @@ struct Row {
     load_s: f64,
     warm_up_s: f64,
     pp: f64,
+    decode: f64,
     mc: f64,
     pp_passes: usize,
+    decode_runs: usize,
     mc_passes: usize,
+    /// The greedy tokens of the last decode run.
+    decoded: Vec<u32>,
     /// Per item; `None` for the items the engine did not reach within its budget.
     loglikelihoods: Vec<Option<Vec<f64>>>,
     note: Option<String>,
@@ -181,7 +188,7 @@ fn run(args: &Args) -> Result<(), String> {
     );
     let started = Instant::now();
     for (i, model) in models.iter().enumerate() {
-        let (items, pp_choice) = model_workload(model, args)?;
+        let (prompt, items, pp_choice) = model_workload(model, args)?;
         let size = std::fs::metadata(model).map(|m| m.len()).unwrap_or(0) as f64 / (1024.0 * 1024.0);
         let name = model.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let context_tokens: Vec<usize> = items.iter().map(|it| it.context_tokens.len()).collect();
@@ -219,6 +226,8 @@ fn run(args: &Args) -> Result<(), String> {
             let mut job = job;
             job["model_url"] = json!(model_url);
             job["items"] = json!(items);
+            job["prompt"] = json!(prompt);
+            job["decode_steps"] = json!(DECODE_TOKENS);
             job["runs"] = json!(args.runs);
             job["budget_s"] = json!(args.budget_seconds);
             let t0 = Instant::now();
@@ -234,23 +243,24 @@ fn run(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-/// The items (with our token ids) and a choice that adds exactly one token after the first
-/// item's context, for the prompt pass.
-fn model_workload(model: &Path, args: &Args) -> Result<(Vec<Item>, String), String> {
+/// The decode's prompt (token ids), the items (with our token ids) and a choice that adds exactly
+/// one token after the first item's context, for the prompt pass.
+fn model_workload(model: &Path, args: &Args) -> Result<(Vec<u32>, Vec<Item>, String), String> {
     let source = FileSource::open(model).map_err(|e| e.to_string())?;
     let file = pollster::block_on(GgufFile::read(&source)).map_err(|e| e.to_string())?;
     let tokenizer = Tokenizer::from_gguf(&file).map_err(|e| e.to_string())?;
     let config = ModelConfig::from_gguf(&file).map_err(|e| e.to_string())?;
     // The prompt ids are drawn first from the seeded stream: drawing `lingualens bench`'s default
-    // 256 makes these items the ones it times with the same --context and --items.
-    let (_, items) =
+    // 256 makes these items the ones it times with the same --context and --items, and the prompt
+    // its decode's.
+    let (prompt, items) =
         workload(&tokenizer, config.vocab_size, 256, args.context, args.items).map_err(|e| e.to_string())?;
     let first = items.first().ok_or("--items must be at least 1")?;
     let pp_choice = [" the", " of", " a", " and", " answer"]
         .into_iter()
         .find(|c| lingualens::engine::encode_pair(&tokenizer, &first.context, c).is_ok_and(|(_, cont)| cont.len() == 1))
         .ok_or("no one-token choice for the prompt pass in this vocabulary")?;
-    Ok((items, pp_choice.to_string()))
+    Ok((prompt, items, pp_choice.to_string()))
 }
 
 fn run_engine(browser: &Browser, engine: &str, job: &Value, timeout: Duration) -> Result<Row, String> {
@@ -304,9 +314,12 @@ fn run_engine(browser: &Browser, engine: &str, job: &Value, timeout: Duration) -
         load_s: number("load_s")?,
         warm_up_s: number("warm_up_s")?,
         pp: number("pp_tokens_per_s")?,
+        decode: number("decode_tokens_per_s")?,
         mc: number("mc_items_per_s")?,
         pp_passes: count("pp_runs"),
+        decode_runs: count("decode_runs"),
         mc_passes: count("mc_runs"),
+        decoded: serde_json::from_value(figures["decoded"].clone()).map_err(|e| format!("decoded: {e}"))?,
         loglikelihoods,
         note,
     })
@@ -317,12 +330,12 @@ fn print_table(rows: &[Row]) {
     let baseline = rows.iter().find(|r| r.engine == "wllama-mt").or_else(|| rows.iter().find(|r| r.engine == "wllama"));
     let ratio = |ours: f64, theirs: Option<f64>| theirs.map_or("-".to_string(), |t| format!("{:.2}", ours / t));
     println!(
-        "  {:<27} {:>7} {:>9} {:>13} {:>6} {:>9} {:>6}  what",
-        "engine", "load s", "warm-up s", "prompt tok/s", "ratio", "items/s", "ratio"
+        "  {:<27} {:>7} {:>9} {:>13} {:>6} {:>9} {:>6} {:>13} {:>6}  what",
+        "engine", "load s", "warm-up s", "prompt tok/s", "ratio", "items/s", "ratio", "decode tok/s", "ratio"
     );
     for r in rows {
         println!(
-            "  {:<27} {:>7.1} {:>9.1} {:>13.2} {:>6} {:>9.3} {:>6}  {}; passes: {} prompt, {} items{}",
+            "  {:<27} {:>7.1} {:>9.1} {:>13.2} {:>6} {:>9.3} {:>6} {:>13.2} {:>6}  {}; passes: {} prompt, {} items, {} decode{}",
             r.engine,
             r.load_s,
             r.warm_up_s,
@@ -330,9 +343,12 @@ fn print_table(rows: &[Row]) {
             ratio(r.pp, baseline.map(|b| b.pp)),
             r.mc,
             ratio(r.mc, baseline.map(|b| b.mc)),
+            r.decode,
+            ratio(r.decode, baseline.map(|b| b.decode)),
             r.detail,
             r.pp_passes,
             r.mc_passes,
+            r.decode_runs,
             r.note.as_ref().map(|n| format!("; {n}")).unwrap_or_default()
         );
     }
@@ -362,6 +378,14 @@ fn print_table(rows: &[Row]) {
                 r.engine,
                 reference.engine,
                 pairs.len()
+            );
+            // Random weights make near-ties, so a late divergence is no error.
+            let agree = r.decoded.iter().zip(&reference.decoded).take_while(|(a, b)| a == b).count();
+            println!(
+                "  check: the first {agree} of {} greedy tokens of {} equal {}'s",
+                r.decoded.len(),
+                r.engine,
+                reference.engine
             );
         }
     }

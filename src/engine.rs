@@ -295,6 +295,35 @@ impl LanguageModel {
         Ok(Generation { text, prompt_tokens: prompt.to_vec(), tokens, stop, truncated: 0 })
     }
 
+    /// Decode speed as `lingualens bench` and the browser bench measure it: `steps` greedy tokens
+    /// after `prompt`, never stopping, and tokens/s over the steps after the first (the first runs
+    /// the prompt). What every generation task does per token, without the text.
+    pub async fn greedy_decode(&self, prompt: &[u32], steps: usize) -> Result<(Vec<u32>, f64)> {
+        if prompt.is_empty() || steps < 2 {
+            return Err(Error::new(format!(
+                "decode needs a prompt and at least 2 steps (got {} tokens, {steps} steps)",
+                prompt.len()
+            )));
+        }
+        // Refused before the first step, not after thousands of them.
+        let positions = prompt.len().saturating_add(steps - 1);
+        if positions > crate::models::MAX_POSITIONS {
+            return Err(Error::new(format!(
+                "a decode of {steps} steps after {} tokens needs {positions} positions; lingualens runs at most {}",
+                prompt.len(),
+                crate::models::MAX_POSITIONS
+            )));
+        }
+        let mut cache = KvCache::new();
+        let mut tokens = vec![argmax(&self.model.logits_cached(prompt, &mut cache, 1).await?) as u32];
+        let start = web_time::Instant::now();
+        while tokens.len() < steps {
+            let last = tokens[tokens.len() - 1];
+            tokens.push(argmax(&self.model.logits_cached(&[last], &mut cache, 1).await?) as u32);
+        }
+        Ok((tokens, (steps - 1) as f64 / start.elapsed().as_secs_f64()))
+    }
+
     /// The text of generated tokens without the special (control) ones, as HF's
     /// `decode(…, skip_special_tokens=True)` that lm-eval uses.
     pub fn decode_generated(&self, tokens: &[u32]) -> String {

@@ -265,15 +265,8 @@ fn prompt_pass(lm: &LanguageModel, prompt: &[u32]) -> Result<f64> {
 /// One timed greedy decode of [`DECODE_TOKENS`] tokens after `prompt` (the prompt's pass
 /// untimed): tokens/s over the one-token steps, and the tokens.
 fn decode(lm: &LanguageModel, prompt: &[u32]) -> Result<(f64, Vec<u32>)> {
-    let argmax = |row: &[f32]| engine::argmax(row) as u32;
-    let mut cache = KvCache::new();
-    let mut tokens = vec![argmax(&pollster::block_on(lm.model.logits_cached(prompt, &mut cache, 1))?)];
-    let start = Instant::now();
-    while tokens.len() < DECODE_TOKENS {
-        let last = tokens[tokens.len() - 1];
-        tokens.push(argmax(&pollster::block_on(lm.model.logits_cached(&[last], &mut cache, 1))?));
-    }
-    Ok(((DECODE_TOKENS - 1) as f64 / start.elapsed().as_secs_f64(), tokens))
+    let (tokens, tokens_per_s) = pollster::block_on(lm.greedy_decode(prompt, DECODE_TOKENS))?;
+    Ok((tokens_per_s, tokens))
 }
 
 /// One timed pass over the items: items/s and each choice's log-likelihood.

@@ -106,6 +106,9 @@ pub enum ToWorker {
     Fertility,
     /// Score `choices` after `context` with the loaded model (lm-evaluation-harness's rule).
     Score { context: String, choices: Vec<String> },
+    /// `steps` greedy tokens after the token ids `prompt`, never stopping (decode speed, as
+    /// `lingualens bench` measures it: `scripts/bench-browser.sh`); answered by `Decoded`.
+    Decode { prompt: Vec<u32>, steps: usize },
     /// Panic, on purpose: the page's `?crash_item=N` sends it before item N, once, so that tests
     /// can drive the recovery from a crashed worker (a panic in wasm leaves the worker unusable).
     Crash,
@@ -195,6 +198,13 @@ pub enum FromWorker {
         #[serde(default)]
         wasm_memory: Option<u64>,
     },
+    /// The answer to `Decode`: the greedy tokens and tokens/s over the steps after the first.
+    Decoded {
+        tokens: Vec<u32>,
+        tokens_per_s: f64,
+        #[serde(default)]
+        wasm_memory: Option<u64>,
+    },
     /// `documents`: how many the task has before the filters and the sample; `facets`: the
     /// metadata fields a run can be filtered by, over all of them.
     TaskReady {
@@ -276,6 +286,7 @@ impl ToWorker {
             ToWorker::PrepareTask { .. } => Stage::Task,
             ToWorker::ScoreItem { .. }
             | ToWorker::Score { .. }
+            | ToWorker::Decode { .. }
             | ToWorker::Tokenize { .. }
             | ToWorker::Crash
             | ToWorker::Hang => Stage::Item,

@@ -193,6 +193,7 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
         ToWorker::Tokenize { index } => tokenize(state, index),
         ToWorker::Fertility => fertility(state),
         ToWorker::Score { context, choices } => score(state, &context, &choices).await,
+        ToWorker::Decode { prompt, steps } => decode(state, &prompt, steps).await,
         ToWorker::Crash => panic!("a crash asked for by the page (?crash_item)"),
         ToWorker::Hang => loop {
             std::hint::spin_loop();
@@ -891,6 +892,12 @@ async fn score(state: &Rc<RefCell<State>>, context: &str, choices: &[String]) ->
     };
     let choices = model.log_likelihoods(context, choices).await.map_err(|e| e.to_string())?;
     Ok(FromWorker::Scores { backend, choices, wasm_memory: wasm_memory() })
+}
+
+async fn decode(state: &Rc<RefCell<State>>, prompt: &[u32], steps: usize) -> Result<FromWorker, String> {
+    let model = state.borrow().model.clone().ok_or("no model is loaded")?;
+    let (tokens, tokens_per_s) = model.greedy_decode(prompt, steps).await.map_err(|e| e.to_string())?;
+    Ok(FromWorker::Decoded { tokens, tokens_per_s, wasm_memory: wasm_memory() })
 }
 
 /// The worker's device, created on first use. burn's wgpu runtime can be initialised only once

@@ -51,6 +51,13 @@ fn check(device: &ComputeDevice) -> Option<(usize, usize, usize)> {
                 eos_stops += 1;
             } else {
                 assert_eq!(g.stop, StopReason::MaxTokens, "{model} {prompt:?}");
+                // The benches' decode (no stop at all) makes the same tokens where nothing stopped.
+                if max >= 2 {
+                    let (decoded, tokens_per_s) =
+                        pollster::block_on(lm.greedy_decode(&ids(&case["prompt_tokens"]), max)).unwrap();
+                    assert_eq!(decoded, want, "{model} on {backend}, {prompt:?}: greedy_decode");
+                    assert!(tokens_per_s.is_finite() && tokens_per_s > 0.0, "{tokens_per_s}");
+                }
             }
             prompts += 1;
             tokens += want.len();
@@ -79,6 +86,24 @@ fn check(device: &ComputeDevice) -> Option<(usize, usize, usize)> {
         }
     }
     Some((prompts, tokens, eos_stops))
+}
+
+/// The worker's `Decode` request passes its ids and step count to `greedy_decode` as they come:
+/// what cannot be run is an error, never a panic.
+#[test]
+fn greedy_decode_refuses_what_it_cannot_run() {
+    let Some(dir) = fixtures() else { return };
+    let lm = pollster::block_on(engine::load(&dir.join("models/qwen3"), &ComputeDevice::cpu())).unwrap();
+    let vocab = lm.config.vocab_size as u32;
+    for (prompt, steps, says) in [
+        (vec![], 8, "decode needs a prompt"),
+        (vec![1, 2], 1, "at least 2 steps"),
+        (vec![1, vocab], 8, "outside the model's vocabulary"),
+        (vec![1, 2], usize::MAX, "lingualens runs at most"),
+    ] {
+        let error = pollster::block_on(lm.greedy_decode(&prompt, steps)).unwrap_err().to_string();
+        assert!(error.contains(says), "{prompt:?} x {steps}: {error}");
+    }
 }
 
 #[test]

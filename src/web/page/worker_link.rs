@@ -307,6 +307,8 @@ pub(super) fn on_message(app: &Shared, message: FromWorker) -> Result<(), String
             Ok(())
         }
         FromWorker::Scores { backend, choices, .. } => show_scores(&backend, &choices),
+        // Only the bench page (tools/bench/browser/) asks for a decode.
+        FromWorker::Decoded { .. } => Ok(()),
         FromWorker::TaskReady {
             ticket,
             task,

@@ -10,6 +10,9 @@
 // After loading, one item is scored untimed (first-use costs: kernel compilation on WebGPU). Then
 // - prompt tokens/s: the first item's context in one forward pass (logits of its last position),
 //   median over up to `runs` passes;
+// - decode tokens/s: after `job.prompt` (token ids; its pass untimed), `job.decode_steps` greedy
+//   tokens one at a time through the KV cache, over the steps after the first; median over up to
+//   `runs` runs (as `lingualens bench`'s decode);
 // - items/s: passes over the items (the context once, then its 4 choices after the context's KV
 //   cache), median over up to `runs` passes.
 // A slow engine (WebGPU on SwiftShader needs minutes a pass) stops repeating a phase once it has
@@ -21,10 +24,11 @@ const sameIds = (a, b) => a.length === b.length && a.every((x, i) => x === b[i])
 const seconds = (since) => (performance.now() - since) / 1e3;
 
 /// The common protocol. `promptPass()` runs the first item's context and returns the seconds its
-/// forward pass took; `scoreItem(item)` returns the item's 4 log-likelihoods. `scoreItem` may be
+/// forward pass took; `decodeRun()` returns `[tokens/s, the greedy tokens]` of one decode;
+/// `scoreItem(item)` returns the item's 4 log-likelihoods. `scoreItem` may be
 /// a list, one per worker of a pool: each takes the next item not yet taken, as the page's pool
 /// does, and items/s counts them all.
-async function measure(name, job, promptPass, scoreItem) {
+async function measure(name, job, promptPass, decodeRun, scoreItem) {
   const scorers = Array.isArray(scoreItem) ? scoreItem : [scoreItem];
   const first = job.items[0];
   const warm = performance.now();
@@ -37,6 +41,16 @@ async function measure(name, job, promptPass, scoreItem) {
   for (let r = 0; r < job.runs && (r === 0 || seconds(ppStart) < job.budget_s); r++) {
     status(`${name}: prompt pass ${r + 1}`);
     pp.push(first.context_tokens.length / await promptPass());
+  }
+
+  const dec = [];
+  let decoded = null;
+  const decStart = performance.now();
+  for (let r = 0; r < job.runs && (r === 0 || seconds(decStart) < job.budget_s); r++) {
+    status(`${name}: decode ${r + 1}`);
+    const [tokensPerS, tokens] = await decodeRun();
+    dec.push(tokensPerS);
+    decoded = tokens;
   }
 
   const mc = [];
@@ -62,8 +76,11 @@ async function measure(name, job, promptPass, scoreItem) {
   return {
     warm_up_s: warmUpS,
     pp_tokens_per_s: median(pp),
+    decode_tokens_per_s: median(dec),
     mc_items_per_s: median(mc),
     pp_runs: pp,
+    decode_runs: dec,
+    decoded,
     mc_runs: mc,
     // null for the items a slow engine did not reach
     loglikelihoods,
@@ -123,6 +140,12 @@ class LinguaLens {
     });
   }
 
+  async decode(prompt, steps) {
+    const answer = await this.request({ type: 'decode', prompt, steps }, 'decoded');
+    this.wasmMemory = answer.wasm_memory;
+    return [answer.tokens_per_s, answer.tokens];
+  }
+
   async score(context, choices) {
     const answer = await this.request({ type: 'score', context, choices }, 'scores');
     this.wasmMemory = answer.wasm_memory;
@@ -170,7 +193,9 @@ async function benchLinguaLens(job) {
       });
       return scores.map((s) => s.loglikelihood);
     };
-    const figures = await measure(name, job, promptPass, engines.map(scoreItemOn));
+    // Decode on one worker, as a generation task runs (the pool shares out items, not tokens).
+    const decodeRun = () => engine.decode(job.prompt, job.decode_steps);
+    const figures = await measure(name, job, promptPass, decodeRun, engines.map(scoreItemOn));
     const threads = workers > 1 ? `${workers} workers (prompt: 1)` : `${info.threads || 1} thread${(info.threads || 1) > 1 ? 's' : ''}`;
     // The wasm memory of every worker after the run (it never shrinks), in MiB.
     const wasmMemoryMib = engines.reduce((sum, e) => sum + (e.wasmMemory || 0), 0) / (1 << 20);
@@ -194,7 +219,10 @@ async function benchWllama(job) {
     { 'single-thread/wllama.wasm': base + 'single-thread/wllama.wasm', 'multi-thread/wllama.wasm': base + 'multi-thread/wllama.wasm' },
     { suppressNativeLog: true, logger: quiet },
   );
-  const longest = Math.max(...job.items.map((it) => it.context_tokens.length + Math.max(...it.continuation_tokens.map((c) => c.length))));
+  const longest = Math.max(
+    job.prompt.length + job.decode_steps,
+    ...job.items.map((it) => it.context_tokens.length + Math.max(...it.continuation_tokens.map((c) => c.length))),
+  );
   const t0 = performance.now();
   status(`wllama: loading the model`);
   const blob = await (await fetch(job.model_url)).blob();
@@ -227,6 +255,20 @@ async function benchWllama(job) {
       await wllama.decode(first.context_tokens, {});
       return seconds(start);
     };
+    // Greedy decode: llama.cpp's sampler cut to the one most likely token (top-k 1, no penalties),
+    // sampled from the last position's logits after each one-token decode, as wllama generates.
+    await wllama.samplingInit({ temp: 0, top_k: 1, penalty_repeat: 1, penalty_freq: 0, penalty_present: 0 });
+    const decodeRun = async () => {
+      await wllama.kvClear();
+      await wllama.decode(job.prompt, {});
+      const tokens = [(await wllama.samplingSample()).token];
+      const start = performance.now();
+      while (tokens.length < job.decode_steps) {
+        await wllama.decode([tokens[tokens.length - 1]], {});
+        tokens.push((await wllama.samplingSample()).token);
+      }
+      return [(job.decode_steps - 1) / seconds(start), tokens];
+    };
     // lingualens's rule: the context once; each choice's tokens but the last after the context's
     // KV cache, one at a time (wllama 2's decode keeps the last position's logits only).
     const scoreItem = async (item) => {
@@ -246,7 +288,7 @@ async function benchWllama(job) {
       return lls;
     };
     const name = `wllama ${threads} thread${threads > 1 ? 's' : ''}`;
-    const figures = await measure(name, job, promptPass, scoreItem);
+    const figures = await measure(name, job, promptPass, decodeRun, scoreItem);
     return {
       ...figures,
       detail: `wllama ${job.version} (llama.cpp ${Wllama.getLibllamaVersion()}), wasm, ${threads} thread${threads > 1 ? 's' : ''}`,

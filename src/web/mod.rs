@@ -22,6 +22,8 @@ mod download;
 
 #[cfg(target_arch = "wasm32")]
 mod dom;
+#[cfg(target_arch = "wasm32")]
+mod webgpu;
 // A run's course is the driver's: an event whose effects the page drops does not compile.
 #[cfg(target_arch = "wasm32")]
 #[deny(unused_must_use)]

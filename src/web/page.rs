@@ -205,9 +205,14 @@ type Shared = Rc<RefCell<App>>;
 pub fn start() {
     console_error_panic_hook::set_once();
     record_policy_violations();
-    if let Err(message) = init() {
-        show_error(&message);
-    }
+    // The worker build depends on the browser's WebGPU adapter where the page is cross-origin
+    // isolated, which is asked asynchronously (`worker_link::hardware_webgpu`; at once elsewhere).
+    spawn_local(async {
+        let hardware_webgpu = worker_link::hardware_webgpu().await;
+        if let Err(message) = init(hardware_webgpu) {
+            show_error(&message);
+        }
+    });
 }
 
 /// Anything the Content-Security-Policy (www/index.html) blocks is listed on
@@ -228,14 +233,14 @@ fn record_policy_violations() {
     .forget();
 }
 
-fn init() -> Result<(), String> {
+fn init(hardware_webgpu: bool) -> Result<(), String> {
     let preference = match dom::query_param("backend") {
         Some(value) => value.parse::<BackendPreference>()?,
         None => BackendPreference::Auto,
     };
     text::init()?;
     say(key("status-starting"));
-    let script = worker_script();
+    let script = worker_script(hardware_webgpu);
     let worker = Worker::new(script).map_err(|e| format!("cannot start the worker: {e:?}"))?;
     if let Ok(run) = dom::by_id("run") {
         dom::set_data(&run, "worker-script", script);

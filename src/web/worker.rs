@@ -11,7 +11,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::events::EventListener;
-use js_sys::{JsString, Reflect};
+use js_sys::Reflect;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -20,6 +20,7 @@ use serde_json::Value as Json;
 
 use super::protocol::{FromWorker, ItemRow, ItemView, ModelSource, RemoteData, RunSettings, Stage, ToWorker};
 use super::run;
+use super::webgpu;
 use crate::backend::{AdapterDescription, BackendKind, BackendPreference, ComputeDevice};
 use crate::catalog::SourceRecord;
 use crate::engine::{self, LanguageModel};
@@ -906,20 +907,24 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
     if let Some(existing) = state.borrow().device.as_ref() {
         return Ok(existing.clone());
     }
-    // The threaded worker is built without wgpu (see Cargo.toml's `gpu` feature).
-    let gpu = if cfg!(feature = "gpu") { navigator_gpu() } else { None };
-    let no_gpu = if cfg!(feature = "gpu") {
-        "navigator.gpu is missing: this browser does not expose WebGPU"
-    } else {
-        "this worker, the threaded one, runs on the CPU only (?threads=off starts the one with WebGPU)"
-    };
+    let gpu = webgpu::navigator_gpu();
     // The browser's own description of its adapter, read once and before any device is made: it
     // decides Auto (a software adapter is never initialised there) and names the adapter that wgpu
     // reports without a name.
     let browser = match (preference, &gpu) {
         (BackendPreference::Cpu | BackendPreference::CpuInt8, _) | (_, None) => None,
-        (_, Some(gpu)) => call_promise(gpu, "requestAdapter").await.map(|adapter| describe_browser_adapter(&adapter)),
+        (_, Some(gpu)) => webgpu::describe_adapter(gpu).await,
     };
+    // The threaded worker is built without wgpu (see Cargo.toml's `gpu` feature); the page starts
+    // it for Auto where WebGPU is missing or a software adapter (`page::worker_link`), and says so.
+    const THREADED: &str =
+        "this worker, the threaded one, runs on the CPU only (?threads=off starts the one with WebGPU)";
+    let no_gpu = match (&gpu, browser.as_ref().and_then(AdapterDescription::software_reason)) {
+        (None, _) => "navigator.gpu is missing: this browser does not expose WebGPU".to_string(),
+        (Some(_), Some(software)) if !cfg!(feature = "gpu") => software,
+        (Some(_), _) => THREADED.to_string(),
+    };
+    let gpu = if cfg!(feature = "gpu") { gpu } else { None };
     // The CPU that Auto falls back to is the int8 path: about as far from transformers as
     // llama.cpp is (tests/integration/model_parity.rs), and with relaxed SIMD about twice as fast as f32
     // activations (SmolLM2-135M Q4_1: 151 against 77 prompt tok/s; with SIMD128 alone the two
@@ -932,8 +937,11 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
     let mut compute = match (preference, gpu.is_some()) {
         (BackendPreference::Cpu, _) => ComputeDevice::cpu(),
         (BackendPreference::CpuInt8, _) => ComputeDevice::cpu_int8(),
-        (BackendPreference::Wgpu, false) => return Err(format!("WebGPU was requested but {no_gpu}")),
-        (BackendPreference::Auto | BackendPreference::Measure, false) => fallback(no_gpu.into()),
+        (BackendPreference::Wgpu, false) => {
+            let why = if cfg!(feature = "gpu") { no_gpu.as_str() } else { THREADED };
+            return Err(format!("WebGPU was requested but {why}"));
+        }
+        (BackendPreference::Auto | BackendPreference::Measure, false) => fallback(no_gpu),
         (BackendPreference::Auto, true) => match browser.as_ref().and_then(AdapterDescription::software_reason) {
             Some(reason) => fallback(reason),
             None => match ComputeDevice::wgpu().await {
@@ -968,38 +976,6 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
     s.timed_gpu = timed.then(|| compute.clone());
     s.device = Some(compute.clone());
     Ok(compute)
-}
-
-fn navigator_gpu() -> Option<JsValue> {
-    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let gpu = Reflect::get(&scope.navigator(), &"gpu".into()).ok()?;
-    (!gpu.is_undefined() && !gpu.is_null()).then_some(gpu)
-}
-
-/// What the browser's `GPUAdapterInfo` says of `adapter`: vendor, architecture ("swiftshader" for
-/// Chromium's software adapter), description (as the name) and `isFallbackAdapter`.
-fn describe_browser_adapter(adapter: &JsValue) -> AdapterDescription {
-    let info = Reflect::get(adapter, &"info".into()).unwrap_or(JsValue::UNDEFINED);
-    let text = |object: &JsValue, key: &str| {
-        Reflect::get(object, &key.into()).ok().and_then(|v| v.dyn_into::<JsString>().ok()).map(String::from)
-    };
-    let is_fallback_adapter = [&info, adapter]
-        .into_iter()
-        .find_map(|o| Reflect::get(o, &"isFallbackAdapter".into()).ok().and_then(|v| v.as_bool()));
-    AdapterDescription {
-        vendor: text(&info, "vendor").unwrap_or_default(),
-        architecture: text(&info, "architecture").unwrap_or_default(),
-        name: text(&info, "description").unwrap_or_default(),
-        is_fallback_adapter,
-        ..AdapterDescription::default()
-    }
-}
-
-async fn call_promise(object: &JsValue, method: &str) -> Option<JsValue> {
-    let function: js_sys::Function = Reflect::get(object, &method.into()).ok()?.dyn_into().ok()?;
-    let promise: js_sys::Promise = function.call0(object).ok()?.dyn_into().ok()?;
-    let value = JsFuture::from(promise).await.ok()?;
-    (!value.is_null() && !value.is_undefined()).then_some(value)
 }
 
 fn post(message: &FromWorker) {

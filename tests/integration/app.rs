@@ -308,6 +308,17 @@ fn on_a_host_that_sends_no_headers_the_service_worker_isolates_later_visits_for_
     threads_run_the_demo("app_demo_threads_service_worker", Isolation::ServiceWorker);
 }
 
+#[test]
+fn under_isolation_a_software_webgpu_adapter_still_gets_the_threaded_worker_and_the_panel_says_why() {
+    // The page asks the browser for its adapter before it picks the worker (a hardware one gets the
+    // worker with WebGPU); SwiftShader is software, so the threads run the demo on the CPU and the
+    // device panel names the adapter as the reason (checked in `demo_runs`).
+    let test = "app_demo_threads_software_adapter";
+    let Some(report) = demo_runs(test, &[WEBGPU_FLAG], "", "cpu-int8", Isolation::Headers) else { return };
+    let reason = report["backend"]["fallback_reason"].as_str().unwrap_or("");
+    assert!(reason.contains("software") && reason.contains("swiftshader"), "{test}: {report:#}");
+}
+
 fn threads_run_the_demo(test: &str, isolation: Isolation) {
     let (query, kernel) = match isolation {
         Isolation::ServiceWorker => ("?simd=baseline", "simd128"),

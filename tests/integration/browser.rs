@@ -2,6 +2,8 @@
 //! (matmul + softmax against f64 loops) passes on it.
 //!   - with `--enable-unsafe-webgpu`, on WebGPU through Chromium's software adapter (SwiftShader);
 //!   - without it, where Chromium offers no adapter, on the CPU fallback.
+//! Also: scores by the address (`?context=&choice=`) against the native engine, and the bench
+//! page's lingualens side (one worker and the threaded one) against the native int8 engine.
 
 use crate::common;
 
@@ -185,4 +187,86 @@ fn measure_times_webgpu_and_the_cpu_on_the_loaded_model_and_keeps_the_faster() {
     assert!(calibration.contains("WebGPU") && calibration.contains("the CPU") && speeds.len() == 2, "{panel:#}");
     assert!(speeds[1] > speeds[0], "the CPU was kept, so it measured faster: {panel:#}");
     eprintln!("{test}: {calibration}");
+}
+
+/// The bench page (`tools/bench/browser/`, driven by `scripts/bench-browser.sh`) on lingualens's
+/// side, one worker and the threaded one: its prompt pass, its items and its decode (the worker's
+/// `Decode` request) give the native int8 engine's log-likelihoods and greedy tokens. Keeps the
+/// bench page working between bench runs, which the test command does not make.
+fn bench_page_matches_native(test: &str, threads: bool) {
+    let Some(dist) = browser_or_skip(test) else { return };
+    let Some(models) = common::fixture(test, "models", "tools/fixtures/models.py") else { return };
+    let gguf = models.join("llama3_tied/gguf/llama3_tied-Q4_0.gguf");
+    let lm =
+        pollster::block_on(lingualens::engine::load(&gguf, &lingualens::backend::ComputeDevice::cpu_int8())).unwrap();
+    let (prompt, items) = lingualens::cli::bench::workload(&lm.tokenizer, lm.config.vocab_size, 24, 20, 2).unwrap();
+    let pp_choice = [" the", " of", " a", " and", " answer"]
+        .into_iter()
+        .find(|c| {
+            lingualens::engine::encode_pair(&lm.tokenizer, &items[0].context, c).is_ok_and(|(_, cont)| cont.len() == 1)
+        })
+        .unwrap();
+    const STEPS: usize = 12;
+
+    let page = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/bench/browser");
+    let server = StaticServer::start_isolated(dist, vec![("bench".into(), page), ("fixtures".into(), models.clone())]);
+    let browser = Browser::start(&[]);
+    browser.goto(&server.url("bench/bench.html"));
+    browser.wait_for("the bench page", "return window.benchInfo || null", Duration::from_secs(60));
+    let job = json!({
+        "engine": "lingualens", "backend": "cpu-int8", "threads": threads, "pp_choice": pp_choice,
+        "model_url": "/fixtures/llama3_tied/gguf/llama3_tied-Q4_0.gguf", "items": items, "prompt": prompt,
+        "decode_steps": STEPS, "runs": 1, "budget_s": 1,
+    });
+    browser.eval("return window.runEngine(arguments[0])", json!([job]));
+    let outcome =
+        browser.wait_for("the bench's figures", "return window.benchResult || null", Duration::from_secs(180));
+    let figures = &outcome["ok"];
+    assert!(figures.is_object(), "{test}: {outcome:#}");
+    let threads_used = figures["detail"].as_str().unwrap_or("");
+    // The threaded worker's pool is every core (at most 8), as the page's.
+    let cores = if threads { std::thread::available_parallelism().map_or(1, |n| n.get()).min(8) } else { 1 };
+    assert!(threads_used.starts_with(&format!("wasm, {cores} thread")), "{test}: {threads_used}");
+    for key in ["pp_tokens_per_s", "mc_items_per_s", "decode_tokens_per_s"] {
+        assert!(figures[key].as_f64().is_some_and(|x| x > 0.0), "{test}: {key} in {figures:#}");
+    }
+
+    for (item, lls) in items.iter().zip(figures["loglikelihoods"].as_array().unwrap()) {
+        let native = pollster::block_on(lm.log_likelihoods(&item.context, &item.choices)).unwrap();
+        for (ours, theirs) in lls.as_array().unwrap().iter().zip(&native) {
+            let ll = ours.as_f64().unwrap();
+            assert!(
+                (ll - theirs.loglikelihood).abs() < 1e-3,
+                "{test}: browser {ll} vs native {}",
+                theirs.loglikelihood
+            );
+        }
+    }
+    // The greedy tokens, step by step natively: equal until a step whose best two logits are
+    // within 1e-2 (where another CPU's kernel may round the other way), which ends the comparison.
+    let decoded: Vec<u32> = serde_json::from_value(figures["decoded"].clone()).unwrap();
+    assert_eq!(decoded.len(), STEPS, "{test}");
+    let mut cache = lingualens::models::KvCache::new();
+    let mut input = prompt.clone();
+    for (step, &theirs) in decoded.iter().enumerate() {
+        let logits = pollster::block_on(lm.model.logits_cached(&input, &mut cache, 1)).unwrap();
+        let mut order: Vec<usize> = (0..logits.len()).collect();
+        order.sort_by(|&a, &b| logits[b].total_cmp(&logits[a]));
+        if logits[order[0]] - logits[order[1]] < 1e-2 {
+            eprintln!("{test}: a near tie at step {step}; compared {step} tokens");
+            break;
+        }
+        assert_eq!(theirs, order[0] as u32, "{test}: greedy token {step}");
+        input = vec![theirs];
+    }
+}
+
+#[test]
+fn the_bench_page_decodes_and_scores_on_one_worker_like_the_native_engine() {
+    bench_page_matches_native("bench_page_one_worker", false);
+}
+
+#[test]
+fn the_bench_page_decodes_and_scores_on_the_threaded_worker_like_the_native_engine() {
+    bench_page_matches_native("bench_page_threads", true);
 }

@@ -2,6 +2,7 @@
 //! (matmul + softmax against f64 loops) passes on it.
 //!   - with `--enable-unsafe-webgpu`, on WebGPU through Chromium's software adapter (SwiftShader);
 //!   - without it, where Chromium offers no adapter, on the CPU fallback.
+//!
 //! Also: scores by the address (`?context=&choice=`) against the native engine, and the bench
 //! page's lingualens side (one worker and the threaded one) against the native int8 engine.
 

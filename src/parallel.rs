@@ -67,8 +67,42 @@ pub fn cores() -> usize {
 /// on and never returns (it blocks in `memory.atomic.wait` between splits, which a Web Worker may).
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
 pub fn serve() -> ! {
+    pool::ON_HELPER.with(|on| on.set(true));
     pool::HELPERS.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
     pool::POOL.serve()
+}
+
+/// Whether this is one of the threaded worker's helper threads (see [`serve`]).
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+pub fn on_helper_thread() -> bool {
+    pool::ON_HELPER.with(|on| on.get())
+}
+
+/// In the threaded worker a panic aborts the thread it happens on (wasm has no unwinding): a helper
+/// thread that panicked in a split would leave the caller waiting for its part until the page's
+/// watchdog gave up, minutes later. The worker's panic hook calls this on a helper thread; the
+/// caller waiting in the split then panics with the helper's message, and the page hears of it at
+/// once and replaces the worker.
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+pub fn helper_panicked(message: String) {
+    *pool::HELPER_PANIC.lock().unwrap_or_else(|e| e.into_inner()) = Some(message);
+    pool::HELPER_PANICKED.store(true, std::sync::atomic::Ordering::Release);
+}
+
+/// Panics on a helper thread, in a split whose other parts wait a millisecond each (the page's
+/// `?crash_item` in the threaded worker, for the tests of [`helper_panicked`]); returns where no
+/// helper thread took a part.
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+pub fn panic_on_a_helper_thread(message: &str) {
+    for_each_part(1000, |_| {
+        if on_helper_thread() {
+            panic!("{message}");
+        }
+        let start = web_time::Instant::now();
+        while start.elapsed() < std::time::Duration::from_millis(1) {
+            std::hint::spin_loop();
+        }
+    });
 }
 
 #[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
@@ -123,6 +157,15 @@ mod pool {
     /// The threaded worker's helper threads serving the pool.
     #[cfg(target_arch = "wasm32")]
     pub(super) static HELPERS: AtomicUsize = AtomicUsize::new(0);
+    #[cfg(target_arch = "wasm32")]
+    thread_local! {
+        pub(super) static ON_HELPER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    /// A helper thread's panic message (see `super::helper_panicked`).
+    #[cfg(target_arch = "wasm32")]
+    pub(super) static HELPER_PANICKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    #[cfg(target_arch = "wasm32")]
+    pub(super) static HELPER_PANIC: Mutex<Option<String>> = Mutex::new(None);
 
     pub(super) struct Pool {
         /// Bumped for each job; threads spin on it before sleeping on `wake`.
@@ -181,6 +224,12 @@ mod pool {
                 if spins < 1 << 14 {
                     std::hint::spin_loop();
                 } else {
+                    // A helper thread that panicked will never finish its part.
+                    #[cfg(target_arch = "wasm32")]
+                    if HELPER_PANICKED.load(Ordering::Acquire) {
+                        let message = HELPER_PANIC.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                        panic!("a helper thread panicked during a split: {}", message.unwrap_or_default());
+                    }
                     std::thread::yield_now();
                 }
             }

@@ -60,6 +60,13 @@ pub fn start() {
     // before it dies, replaces the worker and marks the item failed (see `web::page`).
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
+        // A helper thread of the threaded worker cannot reach the page: the thread waiting for its
+        // part panics in turn, and says so from here.
+        #[cfg(target_feature = "atomics")]
+        if crate::parallel::on_helper_thread() {
+            crate::parallel::helper_panicked(info.to_string());
+            return;
+        }
         post(&FromWorker::Error { stage: Stage::Crash, message: info.to_string(), ticket: None });
     }));
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
@@ -195,7 +202,13 @@ async fn handle(request: ToWorker, file: Option<web_sys::Blob>, files: Vec<web_s
         ToWorker::Fertility => fertility(state),
         ToWorker::Score { context, choices } => score(state, &context, &choices).await,
         ToWorker::Decode { prompt, steps } => decode(state, &prompt, steps).await,
-        ToWorker::Crash => panic!("a crash asked for by the page (?crash_item)"),
+        ToWorker::Crash => {
+            const CRASH: &str = "a crash asked for by the page (?crash_item)";
+            // In the threaded worker, on a helper thread: the harder case (see `helper_panicked`).
+            #[cfg(target_feature = "atomics")]
+            crate::parallel::panic_on_a_helper_thread(CRASH);
+            panic!("{CRASH}")
+        }
         ToWorker::Hang => loop {
             std::hint::spin_loop();
         },

@@ -206,10 +206,9 @@ pub fn start() {
     console_error_panic_hook::set_once();
     record_policy_violations();
     // The worker build depends on the browser's WebGPU adapter where the page is cross-origin
-    // isolated, which is asked asynchronously (`worker_link::hardware_webgpu`; at once elsewhere).
+    // isolated, which is asked asynchronously (`worker_link::worker_script`; at once elsewhere).
     spawn_local(async {
-        let hardware_webgpu = worker_link::hardware_webgpu().await;
-        if let Err(message) = init(hardware_webgpu) {
+        if let Err(message) = init(worker_script().await) {
             show_error(&message);
         }
     });
@@ -233,14 +232,13 @@ fn record_policy_violations() {
     .forget();
 }
 
-fn init(hardware_webgpu: bool) -> Result<(), String> {
+fn init(script: &'static str) -> Result<(), String> {
     let preference = match dom::query_param("backend") {
         Some(value) => value.parse::<BackendPreference>()?,
         None => BackendPreference::Auto,
     };
     text::init()?;
     say(key("status-starting"));
-    let script = worker_script(hardware_webgpu);
     let worker = Worker::new(script).map_err(|e| format!("cannot start the worker: {e:?}"))?;
     if let Ok(run) = dom::by_id("run") {
         dom::set_data(&run, "worker-script", script);

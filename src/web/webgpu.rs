@@ -15,28 +15,24 @@ pub fn navigator_gpu() -> Option<JsValue> {
     (!gpu.is_undefined() && !gpu.is_null()).then_some(gpu)
 }
 
-/// The adapter `gpu.requestAdapter()` gives, described; `None` when there is none.
-#[cfg(feature = "engine")]
-pub async fn describe_adapter(gpu: &JsValue) -> Option<AdapterDescription> {
-    let request = request_adapter(gpu)?;
+/// The adapter `gpu.requestAdapter()` gives, described; `None` when there is none, or when the
+/// browser has not answered within `wait_ms` milliseconds where one is given (a `requestAdapter()`
+/// that never settles must not keep the page from starting).
+pub async fn describe_adapter(gpu: &JsValue, wait_ms: Option<i32>) -> Option<AdapterDescription> {
+    let mut request = request_adapter(gpu)?;
+    if let Some(ms) = wait_ms {
+        let mut start_timer = |resolve: js_sys::Function, _reject: js_sys::Function| {
+            let set_timeout = Reflect::get(&js_sys::global(), &"setTimeout".into())
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+            if let Some(set_timeout) = set_timeout {
+                let _ = set_timeout.call2(&JsValue::NULL, &resolve, &ms.into());
+            }
+        };
+        let timer = js_sys::Promise::new(&mut start_timer);
+        request = js_sys::Promise::race(&js_sys::Array::of2(&request, &timer));
+    }
     answer(request).await.map(|adapter| describe(&adapter))
-}
-
-/// [`describe_adapter`], or `None` when the browser has not answered within `ms` milliseconds (a
-/// `requestAdapter()` that never settles must not keep the page from starting).
-pub async fn describe_adapter_within(gpu: &JsValue, ms: i32) -> Option<AdapterDescription> {
-    let request = request_adapter(gpu)?;
-    let mut start_timer = |resolve: js_sys::Function, _reject: js_sys::Function| {
-        let set_timeout = Reflect::get(&js_sys::global(), &"setTimeout".into())
-            .ok()
-            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-        if let Some(set_timeout) = set_timeout {
-            let _ = set_timeout.call2(&JsValue::NULL, &resolve, &ms.into());
-        }
-    };
-    let timer = js_sys::Promise::new(&mut start_timer);
-    let first = js_sys::Promise::race(&js_sys::Array::of2(&request, &timer));
-    answer(first).await.map(|adapter| describe(&adapter))
 }
 
 fn request_adapter(gpu: &JsValue) -> Option<js_sys::Promise> {

@@ -926,15 +926,16 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
     // reports without a name.
     let browser = match (preference, &gpu) {
         (BackendPreference::Cpu | BackendPreference::CpuInt8, _) | (_, None) => None,
-        (_, Some(gpu)) => webgpu::describe_adapter(gpu).await,
+        (_, Some(gpu)) => webgpu::describe_adapter(gpu, None).await,
     };
     // The threaded worker is built without wgpu (see Cargo.toml's `gpu` feature); the page starts
     // it for Auto where WebGPU is missing or a software adapter (`page::worker_link`), and says so.
+    // (In the build with wgpu, `no_gpu` is read only where `navigator.gpu` is missing.)
     const THREADED: &str =
         "this worker, the threaded one, runs on the CPU only (?threads=off starts the one with WebGPU)";
     let no_gpu = match (&gpu, browser.as_ref().and_then(AdapterDescription::software_reason)) {
         (None, _) => "navigator.gpu is missing: this browser does not expose WebGPU".to_string(),
-        (Some(_), Some(software)) if !cfg!(feature = "gpu") => software,
+        (Some(_), Some(software)) => software,
         (Some(_), _) => THREADED.to_string(),
     };
     let gpu = if cfg!(feature = "gpu") { gpu } else { None };

@@ -7,14 +7,17 @@ use crate::web::webgpu;
 
 /// The worker build to start: the threaded one where the page is cross-origin isolated (shared
 /// memory needs it) unless `?threads=off`, a WebGPU `?backend=` or, for `auto`, a hardware WebGPU
-/// adapter (`hardware_webgpu`) asks for another; else the one with the int8 matmul's
-/// relaxed-SIMD kernel where the browser validates a relaxed-SIMD instruction (`?simd=baseline`
-/// asks for the other), the SIMD128 one elsewhere. All are in the bundle; a browser downloads one.
-pub(super) fn worker_script(hardware_webgpu: bool) -> &'static str {
+/// adapter asks for another; else the one with the int8 matmul's relaxed-SIMD kernel where the
+/// browser validates a relaxed-SIMD instruction (`?simd=baseline` asks for the other), the SIMD128
+/// one elsewhere. All are in the bundle; a browser downloads one.
+pub(super) async fn worker_script() -> &'static str {
     // The threaded worker has no WebGPU: an address that asks for it gets the other worker.
-    let gpu_asked = matches!(dom::query_param("backend").as_deref(), Some("wgpu" | "webgpu" | "gpu" | "measure"));
-    let threads =
-        threads_possible() && dom::query_param("threads").as_deref() != Some("off") && !gpu_asked && !hardware_webgpu;
+    let backend = dom::query_param("backend");
+    let gpu_asked = matches!(backend.as_deref(), Some("wgpu" | "webgpu" | "gpu" | "measure"));
+    let mut threads = threads_possible() && dom::query_param("threads").as_deref() != Some("off") && !gpu_asked;
+    if threads && matches!(backend.as_deref(), None | Some("auto")) {
+        threads = !hardware_webgpu().await;
+    }
     let relaxed = dom::query_param("simd").as_deref() != Some("baseline")
         && js_sys::WebAssembly::validate(&js_sys::Uint8Array::from(&RELAXED_SIMD_PROBE[..])).unwrap_or(false);
     match (threads, relaxed) {
@@ -29,18 +32,13 @@ pub(super) fn worker_script(hardware_webgpu: bool) -> &'static str {
 /// anyway.
 const ADAPTER_WAIT_MS: i32 = 3_000;
 
-/// Whether `auto` runs on WebGPU here, asked only where the page would otherwise start the threaded
-/// worker (cross-origin isolated, `auto`, threads not turned off), which has no WebGPU: the page asks
-/// the browser for its adapter, and a hardware one (by `AdapterDescription::software_reason`, the
+/// Whether `auto` runs on WebGPU here, asked where the page would otherwise start the threaded
+/// worker, which has no WebGPU: a hardware adapter (by `AdapterDescription::software_reason`, the
 /// worker's own rule for `auto`) gets the worker with WebGPU. A software adapter (SwiftShader,
 /// llvmpipe), none, or no answer within `ADAPTER_WAIT_MS` keeps the threads on the CPU.
-pub(super) async fn hardware_webgpu() -> bool {
-    let auto = matches!(dom::query_param("backend").as_deref(), None | Some("auto"));
-    if !auto || !threads_possible() || dom::query_param("threads").as_deref() == Some("off") {
-        return false;
-    }
+async fn hardware_webgpu() -> bool {
     let Some(gpu) = webgpu::navigator_gpu() else { return false };
-    let adapter = webgpu::describe_adapter_within(&gpu, ADAPTER_WAIT_MS).await;
+    let adapter = webgpu::describe_adapter(&gpu, Some(ADAPTER_WAIT_MS)).await;
     adapter.is_some_and(|a| a.software_reason().is_none())
 }
 

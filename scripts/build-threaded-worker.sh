@@ -8,7 +8,8 @@
 #                                         write the loaders the page starts
 #                                         (lingualens-worker-threads[-relaxed]_loader.js)
 #   build-threaded-worker.sh --compile    compile only (scripts/setup.sh, while tools install)
-#   build-threaded-worker.sh --clippy     clippy on this build, warnings denied (scripts/test.sh)
+#   build-threaded-worker.sh --clippy     clippy on this build, warnings denied (scripts/test.sh
+#                                         gets the lints from the build itself, through clippy-driver)
 #
 # Shared memory needs std rebuilt with atomics: rustup's nightly with its rust-src component
 # (scripts/setup.sh adds rust-src), `-Z build-std`, in a target dir of its own. Without the `gpu`

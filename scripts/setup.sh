@@ -170,17 +170,22 @@ ensure_clippy() {
 }
 
 # The threaded worker (scripts/build-threaded-worker.sh) rebuilds std with atomics: it needs
-# rustup's nightly toolchain (these machines have 1.97) and its rust-src component.
+# rustup's nightly toolchain (these machines have 1.97) and its rust-src component, and clippy for
+# scripts/test.sh, which builds it through clippy-driver.
 ensure_nightly_rust_src() {
     need_command rustup "install Rust with rustup: https://rustup.rs"
     if ! rustup run nightly rustc --version >/dev/null 2>&1; then
-        installing "rustup's nightly toolchain with rust-src (the threaded worker's std)" || return 0
-        rustup toolchain install nightly --profile minimal --component rust-src
+        installing "rustup's nightly toolchain with rust-src and clippy (the threaded worker's std)" || return 0
+        rustup toolchain install nightly --profile minimal --component rust-src --component clippy
         return 0
     fi
-    rustup component list --installed --toolchain nightly 2>/dev/null | grep -q '^rust-src' && return 0
-    installing "rust-src for rustup's nightly toolchain (the threaded worker's std)" || return 0
-    rustup component add rust-src --toolchain nightly
+    local installed component
+    installed="$(rustup component list --installed --toolchain nightly 2>/dev/null)" || installed=""
+    for component in rust-src clippy; do
+        grep -q "^$component" <<<"$installed" && continue
+        installing "$component for rustup's nightly toolchain (the threaded worker's build)" || continue
+        rustup component add "$component" --toolchain nightly
+    done
 }
 
 # The wasm-bindgen version that Cargo.lock resolved; the CLI must match it exactly.
@@ -192,7 +197,9 @@ locked_wasm_bindgen_version() {
 # release profile's 3 takes four times as long to compile): they orchestrate and copy, so on a fresh
 # machine minutes of compile would buy nothing.
 cargo_install() {
-    CARGO_TARGET_DIR="$LINGUALENS_CACHE/install-target" CARGO_PROFILE_RELEASE_OPT_LEVEL="${tool_opt_level:-1}" \
+    # Without scripts/test.sh's clippy-driver (RUSTC_WORKSPACE_WRAPPER): an installed crate is a
+    # workspace of its own, and its lints are not ours to deny.
+    env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS CARGO_TARGET_DIR="$LINGUALENS_CACHE/install-target" CARGO_PROFILE_RELEASE_OPT_LEVEL="${tool_opt_level:-1}" \
         CARGO_PROFILE_RELEASE_CODEGEN_UNITS=64 CARGO_PROFILE_RELEASE_DEBUG=false \
         cargo install --timings --root "$LINGUALENS_TOOLS" --force "$@"
 }

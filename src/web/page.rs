@@ -460,6 +460,7 @@ async fn load_catalog(app: &Shared) {
         select.set_value(&wanted);
     } else {
         dom::set_value("model-url", &wanted);
+        show_picked_model();
     }
 }
 
@@ -575,17 +576,36 @@ fn wire_controls(app: &Shared) -> Result<(), String> {
         let a = a.clone();
         spawn_local(async move { import(&a).await });
     })?;
-    // Choosing a file or a folder, or typing a URL, means "use this".
+    // Choosing a file or a folder, or typing a URL, means "use this", and the model menu says so;
+    // choosing in the menu again means the menu's model.
     dom::on("model-file", "change", |_| {
         dom::set_value("model-url", "");
         dom::set_value("model-folder", "");
         if let Ok(input) = dom::by_id("model-file") {
             let _ = input.remove_attribute("data-folder");
         }
+        show_picked_model();
     })?;
     dom::on("model-folder", "change", |_| {
         dom::set_value("model-url", "");
         dom::set_value("model-file", "");
+        show_picked_model();
+    })?;
+    dom::on("model-url", "input", |_| {
+        dom::set_value("model-file", "");
+        dom::set_value("model-folder", "");
+        show_picked_model();
+    })?;
+    dom::on("model-select", "change", |_| {
+        if dom::value("model-select") != PICKED_MODEL {
+            if let Ok(input) = dom::by_id("model-file") {
+                let _ = input.remove_attribute("data-folder");
+            }
+            dom::set_value("model-file", "");
+            dom::set_value("model-folder", "");
+            dom::set_value("model-url", "");
+            show_picked_model();
+        }
     })?;
     // Another benchmark: the filters of the last one may not apply. Data for a built-in task
     // that reads the user's files (DZEN) keeps that task; otherwise it is "my files".
@@ -675,6 +695,9 @@ fn switch_language(app: &Shared, code: &str) {
                 continue;
             };
             let value = option.value();
+            if value == PICKED_MODEL {
+                continue;
+            }
             if value == "demo" {
                 option.set_text(&model_label(None));
             } else if let Some(m) = a.catalog.iter().find(|m| m.id == value) {
@@ -682,6 +705,7 @@ fn switch_language(app: &Shared, code: &str) {
             }
         }
     }
+    show_picked_model();
     if let Some(run) = &app.borrow().run {
         draw_all_rows(run);
     }

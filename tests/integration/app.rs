@@ -622,11 +622,27 @@ fn a_local_gguf_and_a_data_file_load_through_the_file_inputs_and_html_stays_text
     let browser = Browser::start(&[]);
     browser.set_window_size(1366, 768);
     goto_ready(&browser, &server.url("index.html?task=files"));
+    let menu = "const s = document.getElementById('model-select');
+        return [s.value, s.options[s.selectedIndex].textContent, document.getElementById('model-file').files.length];";
     browser.send_keys("#model-file", model.to_str().unwrap());
+    let file_name = model.file_name().unwrap().to_str().unwrap();
+    let shown = browser.eval(menu, json!([]));
+    assert_eq!(shown[0], json!("picked"), "{test}: the model menu names the chosen file: {shown}");
+    assert!(shown[1].as_str().unwrap().contains(file_name), "{test}: the model menu says {shown}, not {file_name}");
     browser.send_keys("#task-files", data.to_str().unwrap());
     browser.click("#run-start");
     let page = finish(&browser, test);
     assert_rows_equal_native(test, &page, &native);
+    // Choosing the demo in the menu again lets go of the file, so the menu names what a run loads.
+    browser.eval(
+        "const s = document.getElementById('model-select'); s.value = 'demo'; s.dispatchEvent(new Event('change')); return true;",
+        json!([]),
+    );
+    let shown = browser.eval(menu, json!([]));
+    assert_eq!(shown[0], json!("demo"), "{test}: {shown}");
+    assert_eq!(shown[2], json!(0), "{test}: the file is let go when the menu chooses again: {shown}");
+    let picked_left = browser.eval("return !!document.querySelector('#model-select option[value=picked]');", json!([]));
+    assert_eq!(picked_left, json!(false), "{test}: the menu's entry for the file is gone");
     let first = &page["rows"][0];
     assert_eq!(first["question"], items[0]["question"], "{test}: the question is shown as its text");
     assert_eq!(first["markup_inside"], json!(0), "{test}: no element was made from the item's text");

@@ -161,6 +161,7 @@ pub(super) fn use_dropped(files: Vec<(String, web_sys::File)>) -> Result<(), Str
         }
         dom::set_value("model-url", "");
         dom::set_value("model-folder", "");
+        show_picked_model();
         let model: Vec<&str> = dropped.model.iter().map(|&i| paths[i].as_str()).collect();
         said.push(match &dropped.model_folder {
             Some(folder) => {
@@ -208,6 +209,7 @@ pub(super) fn data_chosen() {
 /// What the model controls point at: (identity for the checkpoint, request that loads it, the
 /// files that go with the request: one GGUF `File`, or a model folder's files).
 pub(super) fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sys::File>), String> {
+    show_picked_model();
     let a = app.borrow();
     let backend = a.preference;
     // A folder picked whole: its own files, by their paths in it.
@@ -275,6 +277,61 @@ pub(super) fn chosen_model(app: &Shared) -> Result<(String, ToWorker, Vec<web_sy
         },
         Vec::new(),
     ))
+}
+
+/// The model menu's entry for a model chosen beside it: a GGUF file, a model's files or folder, a URL.
+pub(super) const PICKED_MODEL: &str = "picked";
+
+/// The model menu names the model a run loads: while a file, a folder or a URL is chosen beside it
+/// (they come before the menu, `chosen_model`), its `picked` entry names that one and is selected;
+/// when none is, the entry goes and the demo is selected if it was.
+pub(super) fn show_picked_model() {
+    let Ok(select) = dom::typed::<web_sys::HtmlSelectElement>("model-select") else { return };
+    let existing = select.query_selector(&format!("option[value='{PICKED_MODEL}']")).ok().flatten();
+    match (picked_model_label(), existing) {
+        (Some(label), Some(option)) => {
+            option.set_text_content(Some(&label));
+            select.set_value(PICKED_MODEL);
+        }
+        (Some(label), None) => {
+            if let Ok(option) = dom::element("option", "", &label) {
+                let _ = option.set_attribute("value", PICKED_MODEL);
+                let _ = select.prepend_with_node_1(&option);
+                select.set_value(PICKED_MODEL);
+            }
+        }
+        (None, Some(option)) => {
+            let was_selected = select.value() == PICKED_MODEL;
+            option.remove();
+            if was_selected {
+                select.set_value("demo");
+            }
+        }
+        (None, None) => {}
+    }
+}
+
+/// What the `picked` entry says: the folder, the files or the URL, in `chosen_model`'s order.
+fn picked_model_label() -> Option<String> {
+    let paths: Vec<String> = dom::files("model-folder").iter().map(relative_path).collect();
+    if let Some((folder, top)) = top_level_files(&paths) {
+        return Some(t_with("dropped-model-folder", &[("folder", folder.as_str().into()), ("n", top.len().into())]));
+    }
+    let files = dom::files("model-file");
+    if !files.is_empty() {
+        let dropped_folder = dom::by_id("model-file").ok().and_then(|i| i.get_attribute("data-folder"));
+        return Some(match dropped_folder {
+            Some(folder) => {
+                t_with("dropped-model-folder", &[("folder", folder.as_str().into()), ("n", files.len().into())])
+            }
+            None => {
+                let names: Vec<String> = files.iter().map(|f| f.name()).collect();
+                t_with("dropped-model", &[("files", names.join(", ").into())])
+            }
+        });
+    }
+    let url = dom::value("model-url").trim().to_string();
+    (!url.is_empty()).then_some(url)
 }
 
 /// Where a model or a benchmark file at `url` is downloaded from under the page's `?mirror=URL`

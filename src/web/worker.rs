@@ -933,10 +933,11 @@ async fn ensure_device(state: &Rc<RefCell<State>>, preference: BackendPreference
     // (In the build with wgpu, `no_gpu` is read only where `navigator.gpu` is missing.)
     const THREADED: &str =
         "this worker, the threaded one, runs on the CPU only (?threads=off starts the one with WebGPU)";
-    let no_gpu = match (&gpu, browser.as_ref().and_then(AdapterDescription::software_reason)) {
+    let no_gpu = match (&gpu, &browser) {
         (None, _) => "navigator.gpu is missing: this browser does not expose WebGPU".to_string(),
-        (Some(_), Some(software)) => software,
-        (Some(_), _) => THREADED.to_string(),
+        // No adapter at all: the worker with WebGPU would fall back to the CPU as well.
+        (Some(_), None) => "WebGPU offers no adapter here (navigator.gpu.requestAdapter() gave none)".to_string(),
+        (Some(_), Some(adapter)) => adapter.software_reason().unwrap_or_else(|| THREADED.to_string()),
     };
     let gpu = if cfg!(feature = "gpu") { gpu } else { None };
     // The CPU that Auto falls back to is the int8 path: about as far from transformers as

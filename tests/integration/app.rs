@@ -328,6 +328,10 @@ fn threads_run_the_demo(test: &str, isolation: Isolation) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     assert_eq!(report["backend"]["threads"], json!(cores), "{test}: every core joined the pool: {report:#}");
     assert_eq!(report["backend"]["int8_kernel"], json!(kernel), "{test}: {report:#}");
+    // Chromium here has no adapter without WebGPU's flag: the panel says so, and does not send
+    // the user to the worker with WebGPU (`?threads=off`), which would fall back to the CPU too.
+    let reason = report["backend"]["fallback_reason"].as_str().unwrap_or("");
+    assert!(reason.contains("no adapter"), "{test}: the reason for the CPU: {report:#}");
 }
 
 #[test]
